@@ -1,0 +1,67 @@
+import type { ExecResult } from '../sandbox/types.js';
+import type { RepoInfo } from '../repo/types.js';
+import type { Finding } from '../knowledge/types.js';
+import type { Artifact, Expected, Metrics } from '../verify/types.js';
+
+/** What a strategy asks the harness to do next. */
+export type Action =
+  | {
+      kind: 'run';
+      /** A whole bash script, run from the repository root with `set -e` semantics left to the script. */
+      script: string;
+      /** Short label for progress and reports, e.g. `cmake (build/)`. */
+      purpose: string;
+      /** Why this script now: the finding it answers, or the evidence for the recipe. */
+      reason: string;
+      /** Source edits this script makes, recorded as patches with their reason. */
+      patches?: { file: string; reason: string }[];
+    }
+  | {
+      kind: 'finish';
+      claim: 'success' | 'partial' | 'impossible';
+      reason: string;
+    };
+
+export interface Verdict {
+  /** The verifiers passed: the run may end with SUCCESS. */
+  passed: boolean;
+  metrics: Metrics;
+  /** What is still wrong, for the next observation (`expected binary foo was not produced`). */
+  failures: string[];
+}
+
+export interface Observation {
+  exec: Pick<ExecResult, 'exitCode' | 'timedOut' | 'cancelled' | 'durationMs' | 'truncated' | 'totalBytes'>;
+  /** The captured output (head + tail). */
+  output: string;
+  logPath?: string;
+  findings: Finding[];
+  rootCause?: Finding;
+  /** New binaries in the tree after this turn (cumulative). */
+  artifacts: Artifact[];
+  verdict: Verdict;
+}
+
+export interface TurnRecord {
+  turn: number;
+  action: Action;
+  observation?: Observation;
+  /** Gate refusals and other notes from the harness. */
+  notes: string[];
+}
+
+export interface TurnContext {
+  turn: number;
+  maxTurns: number;
+  repo: RepoInfo;
+  expected: Expected;
+  /** Repository root inside the sandbox. */
+  workdir: string;
+  history: readonly TurnRecord[];
+}
+
+/** Proposes the next action from everything seen so far. Strategies never run commands themselves. */
+export interface Strategy {
+  readonly name: string;
+  next(context: TurnContext): Promise<Action>;
+}

@@ -1,0 +1,30 @@
+/** Typed errors. Each carries a message meant for a person: what was wrong and what was expected. */
+
+export class BuildbenchError extends Error {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad flags, settings or input files. Never retried; the CLI exits 2. */
+export class ConfigError extends BuildbenchError {}
+
+/** A sandbox could not be created, entered or cleaned up. */
+export class SandboxError extends BuildbenchError {}
+
+/** The run was cancelled (Ctrl-C, SIGTERM, an abort signal). */
+export class CancelledError extends BuildbenchError {
+  constructor(message = 'cancelled') {
+    super(message);
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof BuildbenchError) return error.hint ? `${error.message} (${error.hint})` : error.message;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,76 @@
+/** What inspection learns about a repository before anything is run. */
+
+export type BuildSystemKind =
+  | 'cmake'
+  | 'autotools' // configure.ac / configure.in (configure may or may not be committed)
+  | 'configure' // a committed ./configure without configure.ac (hand-written or generated elsewhere)
+  | 'make'
+  | 'meson'
+  | 'qmake'
+  | 'scons'
+  | 'bazel'
+  | 'cargo'
+  | 'setup.py'
+  | 'script' // a custom build.sh / build / compile.sh
+  | 'msbuild' // non-Linux
+  | 'xcode'; // non-Linux
+
+export interface BuildSystem {
+  kind: BuildSystemKind;
+  /** Directory holding the build file, relative to the repository root, '' for the root itself. */
+  dir: string;
+  /** The file that is the evidence, relative to the repository root. */
+  file: string;
+  /** False for MSBuild/Xcode projects and other systems that do not build on Linux. */
+  linux: boolean;
+  /** Extra facts recipes use: e.g. { hasConfigure: true, hasAutogen: 'autogen.sh' } for autotools. */
+  details: Record<string, string | boolean>;
+}
+
+export interface DocFile {
+  path: string;
+  /** Higher is more likely to hold build instructions. */
+  score: number;
+  why: string;
+}
+
+export interface Submodule {
+  path: string;
+  url: string;
+  /** The directory exists and has files in it. */
+  populated: boolean;
+}
+
+export type TargetKind = 'executable' | 'static_library' | 'shared_library' | 'module' | 'library';
+
+export interface ExpectedTarget {
+  /** The file name a build produces, e.g. `foo`, `libfoo.a`, `libfoo.so`. */
+  name: string;
+  kind: TargetKind;
+  /** The build file and line it was read from, e.g. `src/CMakeLists.txt:12`. */
+  source: string;
+  /** 0..1: how sure inspection is that a default build produces this file. */
+  confidence: number;
+  /** Tests, examples, benchmarks and targets excluded from `all` are not main products. */
+  role: 'main' | 'test' | 'example' | 'excluded';
+}
+
+export interface RepoInfo {
+  /** Absolute path of the checkout that was inspected. */
+  root: string;
+  name: string;
+  fileCount: number;
+  /** Ordered by evidence: the first one is the most likely way to build. */
+  buildSystems: BuildSystem[];
+  docs: DocFile[];
+  /** The repository's own CI workflows (they often hold the real recipe). */
+  ciFiles: string[];
+  dockerfiles: string[];
+  submodules: Submodule[];
+  /** Source file counts by language: c, cpp, rust, python, go, java, … */
+  languages: Record<string, number>;
+  /** C/C++ source files that define `main`, for direct compilation when there is no build system. */
+  mainSources: string[];
+  /** Inferred build products. */
+  expectedTargets: ExpectedTarget[];
+}

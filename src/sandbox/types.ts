@@ -1,0 +1,82 @@
+/**
+ * The sandbox interface: create fresh → exec(script, timeout, env allowlist) → read files → dispose.
+ * Every backend keeps the repository's working copy on this machine (`hostWorkdir`), visible inside the
+ * sandbox at `workdir`, so scanning and reading files never needs a round trip through the sandbox.
+ */
+
+export type SandboxKind = 'rootfs' | 'docker' | 'host';
+export const SANDBOX_CHOICES = ['auto', 'rootfs', 'docker', 'host'] as const;
+export type SandboxChoice = (typeof SANDBOX_CHOICES)[number];
+
+export interface ExecOptions {
+  /** Working directory inside the sandbox; absolute, or relative to `workdir`. Default: `workdir`. */
+  cwd?: string;
+  /** Wall-clock limit; the whole process tree is killed when it is reached. */
+  timeoutMs: number;
+  /** Extra variables for this command. Nothing else from this process's environment enters the sandbox. */
+  env?: Record<string, string>;
+  /** When set, the complete output (stdout and stderr interleaved) is streamed to this file on the host. */
+  logPath?: string;
+  /** Cancels the command: the whole process tree is killed and `cancelled` is true in the result. */
+  signal?: AbortSignal;
+  /** Called with each chunk of output as it arrives (progress display). */
+  onOutput?: (chunk: string) => void;
+}
+
+export interface ExecResult {
+  /** Exit status; 128 + signal number when killed by a signal; 124 on timeout. */
+  exitCode: number;
+  timedOut: boolean;
+  cancelled: boolean;
+  durationMs: number;
+  /** stdout and stderr interleaved, capped: the head and tail are kept, the middle replaced by a marker line. */
+  output: string;
+  /** True when `output` lost bytes to the cap (the full text is in `logPath`). */
+  truncated: boolean;
+  /** Bytes the command printed in all. */
+  totalBytes: number;
+  logPath?: string;
+}
+
+export interface Sandbox {
+  readonly kind: SandboxKind;
+  /** A unique id for this sandbox (container name, build directory name). */
+  readonly id: string;
+  /** The repository's working copy as commands inside the sandbox see it. */
+  readonly workdir: string;
+  /** The same working copy as this process sees it. */
+  readonly hostWorkdir: string;
+  /** What the sandbox runs on, for reports and the Dockerfile's FROM line, e.g. `debian:bookworm`. */
+  readonly image: string;
+  /** Runs a bash script; failures are results, never exceptions (only a broken sandbox throws SandboxError). */
+  exec(script: string, options: ExecOptions): Promise<ExecResult>;
+  /** Where the sandbox's own files live on this machine, for `--keep` messages. */
+  describeLocation(): string;
+  /** Removes everything the sandbox created. Idempotent. `keep` leaves the files on disk for inspection. */
+  dispose(options?: { keep?: boolean }): Promise<void>;
+}
+
+export interface SandboxSettings {
+  choice: SandboxChoice;
+  /** Docker image (docker backend). */
+  image: string;
+  /** Cache directory for the rootfs base and toolchain layer. */
+  cacheDir: string;
+  /** Debian suite for the rootfs backend. */
+  suite: string;
+  /** Debian mirror for debootstrap. */
+  mirror: string;
+  /** Where per-build directories are created. */
+  workRoot: string;
+  /** Host backend allowed (explicit choice or CI). */
+  allowHost: boolean;
+}
+
+export interface CreateSandboxRequest {
+  /** The repository to copy into the fresh sandbox. */
+  repoDir: string;
+  /** Short name used in ids and paths. */
+  name: string;
+  onProgress?: (message: string) => void;
+  signal?: AbortSignal;
+}

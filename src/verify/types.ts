@@ -1,0 +1,37 @@
+/** Artifacts a build produced and how they score. */
+
+export type ArtifactKind = 'executable' | 'shared_library' | 'static_library' | 'elf_other';
+
+export interface Artifact {
+  /** Relative to the repository root, '/'-separated. */
+  path: string;
+  kind: ArtifactKind;
+  size: number;
+}
+
+/** A file's identity before a build, to tell new and rebuilt files from untouched ones. */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+}
+
+/** Relative path → stamp, taken before the first command runs. */
+export type TreeSnapshot = Map<string, FileStamp>;
+
+export type ExpectedSource = 'cli' | 'task' | 'inferred' | 'none';
+
+export interface Expected {
+  names: string[];
+  source: ExpectedSource;
+}
+
+export interface Metrics {
+  /** At least one new binary. */
+  completion: boolean;
+  /** Every expected name was produced (false when nothing is expected). */
+  strict: boolean;
+  /** At least one expected name was produced (false when nothing is expected). */
+  flexible: boolean;
+  matched: string[];
+  missing: string[];
+}
