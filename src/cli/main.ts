@@ -1,3 +1,181 @@
-export function run(_argv: string[]): Promise<number> {
-  return Promise.resolve(0);
+import { parseArgs } from 'node:util';
+import path from 'node:path';
+import {
+  parseChoice,
+  parseDuration,
+  parseExpect,
+  parsePositiveInt,
+  repoNameOf,
+  sandboxSettingsFrom,
+  SANDBOX_CHOICES,
+  STRATEGY_CHOICES,
+  type BuildSettings,
+} from '../core/settings.js';
+import { ConfigError, errorMessage } from '../core/errors.js';
+import { runBuild } from '../core/run-build.js';
+import { createProgressPrinter } from '../core/progress.js';
+import type { BuildResult } from '../core/result.js';
+import { VERSION } from '../core/version.js';
+
+export const USAGE = `buildbench ${VERSION} — builds other people's software in a sandbox and proves the result
+
+Usage:
+  buildbench build <path|git-url> [options]
+  buildbench --help | --version
+
+build options:
+  --out <dir>          where results go (default: ./buildbench-out/<repo>)
+  --sandbox <kind>     auto | rootfs | docker | host (default: auto — docker if an engine answers, else rootfs)
+  --image <image>      docker image for --sandbox docker (default: ubuntu:22.04)
+  --strategy <name>    rules | baseline (default: rules)
+  --max-turns <n>      at most n scripts (default: 10)
+  --timeout <time>     wall-clock budget for the whole run, e.g. 900, 20m, 1h (default: 1h)
+  --turn-timeout <t>   wall-clock cap for one script (default: 30m)
+  --expect <names>     comma-separated binaries that must be built, e.g. foo,libfoo.so
+                       (default: inferred from the build files)
+  --keep               keep the sandbox's build tree for inspection (its location is printed)
+  --json               print result.json on stdout instead of a summary
+
+Environment:
+  BUILDBENCH_CACHE_DIR  cache for the rootfs base and toolchain layer (default: ~/.cache/buildbench)
+  BUILDBENCH_WORK_DIR   where per-build sandboxes live (default: <cache>/work)
+  BUILDBENCH_MIRROR     Debian mirror for the rootfs base (default: http://deb.debian.org/debian)
+
+Exit status: 0 success, 1 partial or failed build, 2 usage or configuration error, 130 cancelled.
+Results: <out>/result.json, trajectory.jsonl, logs/turn-NN.log, artifacts/.
+`;
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+const defaultIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+  cwd: process.cwd(),
+};
+
+export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): BuildSettings {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        out: { type: 'string' },
+        sandbox: { type: 'string' },
+        image: { type: 'string' },
+        strategy: { type: 'string' },
+        'max-turns': { type: 'string' },
+        timeout: { type: 'string' },
+        'turn-timeout': { type: 'string' },
+        expect: { type: 'string' },
+        keep: { type: 'boolean' },
+        json: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    throw new ConfigError(errorMessage(error).replace(/\. To specify a positional.*$/s, ''), 'see buildbench --help');
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length === 0) throw new ConfigError('build: missing <path|git-url>', 'usage: buildbench build <path|git-url> [options]');
+  if (positionals.length > 1) {
+    throw new ConfigError(`build: expected one repository, got ${positionals.length}: ${positionals.join(' ')}`);
+  }
+  const source = positionals[0]!;
+  const sandbox = parseChoice(values.sandbox ?? 'auto', SANDBOX_CHOICES, '--sandbox');
+  const timeoutMs = values.timeout !== undefined ? parseDuration(values.timeout, '--timeout') : 3_600_000;
+  const turnTimeoutMs = values['turn-timeout'] !== undefined ? parseDuration(values['turn-timeout'], '--turn-timeout') : 1_800_000;
+  return {
+    source,
+    outDir: path.resolve(io.cwd, values.out ?? path.join('buildbench-out', repoNameOf(source))),
+    strategy: parseChoice(values.strategy ?? 'rules', STRATEGY_CHOICES, '--strategy'),
+    maxTurns: values['max-turns'] !== undefined ? parsePositiveInt(values['max-turns'], '--max-turns', 100) : 10,
+    timeoutMs,
+    turnTimeoutMs: Math.min(turnTimeoutMs, timeoutMs),
+    expect: parseExpect(values.expect),
+    json: values.json ?? false,
+    keep: values.keep ?? false,
+    sandbox: sandboxSettingsFrom(io.env, sandbox, values.image),
+  };
+}
+
+export function summarize(result: BuildResult, outDir: string): string {
+  const lines = [
+    `${result.status.toUpperCase()}: ${result.reason}`,
+    `  completion ${yes(result.metrics.completion)}  strict ${yes(result.metrics.strict)}  flexible ${yes(result.metrics.flexible)}` +
+      `  (expected ${result.expected.names.length > 0 ? result.expected.names.join(', ') : 'any new binary'}; ${result.expected.source})`,
+  ];
+  if (result.artifacts.length > 0) {
+    lines.push('  binaries:');
+    for (const a of result.artifacts.slice(0, 20)) lines.push(`    ${a.path} (${a.kind}, ${a.size} bytes)`);
+    if (result.artifacts.length > 20) lines.push(`    … and ${result.artifacts.length - 20} more`);
+  }
+  if (result.rootCause) lines.push(`  root cause (turn ${result.rootCause.turn}): ${result.rootCause.message}`);
+  if (result.sandbox.keptAt) lines.push(`  build tree kept at ${result.sandbox.keptAt}`);
+  lines.push(`  results: ${path.join(outDir, 'result.json')}`);
+  return lines.join('\n') + '\n';
+}
+
+const yes = (b: boolean): string => (b ? 'yes' : 'no');
+
+export function exitCodeFor(result: BuildResult): number {
+  if (result.status === 'success') return 0;
+  if (result.status === 'cancelled') return 130;
+  return 1;
+}
+
+/** The CLI's one error boundary: one clear line and a non-zero exit, never a stack trace. */
+export async function run(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+      io.stdout(USAGE);
+      return command === undefined ? 2 : 0;
+    }
+    if (command === '--version' || command === '-V') {
+      io.stdout(`${VERSION}\n`);
+      return 0;
+    }
+    if (command !== 'build') throw new ConfigError(`unknown command '${command}'`, 'expected build; see buildbench --help');
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout(USAGE);
+      return 0;
+    }
+    const settings = parseBuildArgs(rest, io);
+    return await runWithSignals(settings, io);
+  } catch (error) {
+    io.stderr(`buildbench: ${errorMessage(error)}\n`);
+    return error instanceof ConfigError ? 2 : 1;
+  }
+}
+
+async function runWithSignals(settings: BuildSettings, io: CliIo): Promise<number> {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    interrupts++;
+    if (interrupts === 1) {
+      io.stderr(`\nbuildbench: ${signal} received — stopping the build and cleaning up (press Ctrl-C again to force)\n`);
+      controller.abort();
+    } else {
+      process.exit(130);
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const printer = createProgressPrinter((line) => io.stderr(line + '\n'));
+    const result = await runBuild(settings, { signal: controller.signal, listeners: [printer] });
+    io.stdout(settings.json ? JSON.stringify(result, null, 2) + '\n' : summarize(result, settings.outDir));
+    return exitCodeFor(result);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
 }

@@ -34,4 +34,6 @@ export interface Metrics {
   flexible: boolean;
   matched: string[];
   missing: string[];
+  /** Expected name → the artifact paths that matched it (evidence for reports). */
+  matches?: Record<string, string[]>;
 }

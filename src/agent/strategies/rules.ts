@@ -1,0 +1,133 @@
+import type { Action, Strategy, TurnContext, TurnRecord } from '../types.js';
+import {
+  candidateRecipes,
+  emptyFixes,
+  renderScript,
+  type Recipe,
+  type RecipeFixes,
+} from './recipes.js';
+import {
+  applyRepair,
+  NO_KNOWLEDGE,
+  type Repair,
+  type RepairKnowledge,
+  type StrategyServices,
+} from '../../knowledge/repair.js';
+
+interface Attempt {
+  recipe: Recipe;
+  fixes: RecipeFixes;
+  /** Repair keys already applied to this recipe. */
+  applied: Set<string>;
+}
+
+/**
+ * The embedded default, no model: a recipe per detected build system, tried in order of evidence; after a
+ * failure the repair knowledge maps the root cause to a fix and the same recipe runs again with it; when
+ * no fix applies, the next recipe is tried. Package fixes carry over to later recipes.
+ */
+export class RulesStrategy implements Strategy {
+  readonly name = 'rules';
+  private recipes: Recipe[] | undefined;
+  private index = 0;
+  private attempt: Attempt | undefined;
+  /** Packages installed by earlier repairs, kept for every later recipe. */
+  private carried: string[] = [];
+  private readonly tried = new Set<string>();
+
+  constructor(
+    private readonly knowledge: RepairKnowledge = NO_KNOWLEDGE,
+    private readonly services: StrategyServices = {},
+  ) {}
+
+  async next(context: TurnContext): Promise<Action> {
+    if (this.recipes === undefined) {
+      this.recipes = candidateRecipes(context.repo);
+      if (this.recipes.length === 0) {
+        return {
+          kind: 'finish',
+          claim: 'impossible',
+          reason: noRecipeReason(context),
+        };
+      }
+      return this.start(0);
+    }
+    const last: TurnRecord | undefined = context.history[context.history.length - 1];
+    const observation = last?.observation;
+    if (this.attempt && observation?.rootCause && observation.exec.exitCode !== 0 && !observation.exec.timedOut) {
+      const repair = await this.pickRepair(context, observation.rootCause, observation.findings, observation.output);
+      if (repair) return this.retryWith(repair);
+    }
+    return this.advance(context);
+  }
+
+  private async pickRepair(
+    context: TurnContext,
+    rootCause: NonNullable<TurnRecord['observation']>['rootCause'] & object,
+    findings: NonNullable<TurnRecord['observation']>['findings'],
+    output: string,
+  ): Promise<Repair | undefined> {
+    const attempt = this.attempt;
+    if (!attempt) return undefined;
+    const proposals = await this.knowledge.propose(
+      { rootCause, findings, recipe: attempt.recipe, fixes: attempt.fixes, repo: context.repo, output },
+      this.services,
+    );
+    return proposals.find((p) => !attempt.applied.has(p.key));
+  }
+
+  private retryWith(repair: Repair): Action {
+    const attempt = this.attempt!;
+    attempt.applied.add(repair.key);
+    attempt.fixes = applyRepair(attempt.fixes, repair);
+    if (repair.packages) this.carried = [...new Set([...this.carried, ...repair.packages])];
+    if (repair.recipe) attempt.recipe = repair.recipe;
+    return {
+      kind: 'run',
+      script: renderScript(attempt.recipe, attempt.fixes),
+      purpose: `${attempt.recipe.label} + ${repair.rule}`,
+      reason: repair.reason,
+      patches: repair.patches,
+    };
+  }
+
+  private advance(context: TurnContext): Action {
+    const recipes = this.recipes ?? [];
+    for (let i = this.index + 1; i < recipes.length; i++) {
+      if (!this.tried.has(recipes[i]!.id)) return this.start(i);
+    }
+    const last = context.history[context.history.length - 1]?.observation;
+    const built = last?.verdict.metrics.completion ?? false;
+    const cause = last?.rootCause?.message ?? (last?.exec.timedOut ? 'the build timed out' : undefined);
+    return {
+      kind: 'finish',
+      claim: built ? 'partial' : 'impossible',
+      reason: built
+        ? `every recipe was tried; binaries were built but not all expected ones (${last?.verdict.failures.join('; ') ?? ''})`
+        : `every recipe was tried and none built the project${cause ? `; last root cause: ${cause}` : ''}`,
+    };
+  }
+
+  private start(index: number): Action {
+    const recipe = this.recipes![index]!;
+    this.index = index;
+    this.tried.add(recipe.id);
+    const fixes = emptyFixes();
+    fixes.packages = [...this.carried];
+    this.attempt = { recipe, fixes, applied: new Set() };
+    return {
+      kind: 'run',
+      script: renderScript(recipe, fixes),
+      purpose: recipe.label,
+      reason: recipe.evidence,
+    };
+  }
+}
+
+function noRecipeReason(context: TurnContext): string {
+  const systems = context.repo.buildSystems;
+  if (systems.length > 0 && systems.every((s) => !s.linux)) {
+    return `only non-Linux build systems were found (${systems.map((s) => `${s.kind}: ${s.file}`).join(', ')}) and no C/C++ file defines main()`;
+  }
+  return 'no build system was recognised (no CMakeLists.txt, configure, Makefile, meson.build, …) and no C/C++ file defines main()';
+}

@@ -1,0 +1,259 @@
+import { copyFile, mkdir, rm, writeFile, access, constants } from 'node:fs/promises';
+import path from 'node:path';
+import type { BuildSettings } from './settings.js';
+import { repoNameOf } from './settings.js';
+import { EventBus, type RunEvent } from './events.js';
+import { ConfigError, SandboxError, errorMessage } from './errors.js';
+import { RESULT_SCHEMA, type BuildResult, type RunStatus, type TurnSummary } from './result.js';
+import { resolveSource, type ResolvedSource } from './source.js';
+import { VERSION } from './version.js';
+import { createSandbox } from '../sandbox/index.js';
+import type { Sandbox } from '../sandbox/types.js';
+import { inspectRepo } from '../repo/inspect.js';
+import type { RepoInfo } from '../repo/types.js';
+import { analyzeLog, analyzeLogFile } from '../knowledge/log-parser.js';
+import { createKnowledge, createServices } from '../knowledge/index.js';
+import { snapshotTree, scanNewArtifacts } from '../verify/artifacts.js';
+import { normalizeExpected } from '../verify/scoring.js';
+import { judgeArtifacts } from '../verify/verdict.js';
+import type { Artifact, Expected } from '../verify/types.js';
+import { runAgentLoop, type LoopOutcome } from '../agent/loop.js';
+import { createStrategy } from '../agent/strategies/factory.js';
+import { TrajectoryRecorder } from '../trajectory/recorder.js';
+import { collectSecretValues, createRedactor } from '../trajectory/redact.js';
+
+export interface RunBuildOptions {
+  signal?: AbortSignal;
+  /** Observers of the run (progress display). The trajectory recorder is always attached. */
+  listeners?: ((event: RunEvent) => void)[];
+}
+
+/** Inferred targets used for strict scoring when no names were given. */
+const INFERRED_CONFIDENCE = 0.7;
+
+export function expectedFrom(settings: Pick<BuildSettings, 'expect'>, repo: RepoInfo): Expected & { ignored: { name: string; why: string }[] } {
+  if (settings.expect.length > 0) {
+    const { names, ignored } = normalizeExpected(settings.expect);
+    return { names, source: 'cli', ignored };
+  }
+  const inferred = repo.expectedTargets.filter((t) => t.role === 'main' && t.confidence >= INFERRED_CONFIDENCE).map((t) => t.name);
+  if (inferred.length > 0) {
+    const { names, ignored } = normalizeExpected([...new Set(inferred)]);
+    return { names, source: 'inferred', ignored };
+  }
+  return { names: [], source: 'none', ignored: [] };
+}
+
+async function prepareOutDir(outDir: string): Promise<void> {
+  try {
+    await mkdir(outDir, { recursive: true });
+    await access(outDir, constants.W_OK);
+  } catch (error) {
+    throw new ConfigError(`--out: cannot write to '${outDir}' (${errorMessage(error)})`, 'expected a writable directory');
+  }
+  await rm(path.join(outDir, 'logs'), { recursive: true, force: true });
+  await rm(path.join(outDir, 'artifacts'), { recursive: true, force: true });
+  await mkdir(path.join(outDir, 'logs'), { recursive: true });
+}
+
+/**
+ * The composition root for one build: source → inspect → sandbox → agent loop → collect → result.json.
+ * Whatever happens, result.json and trajectory.jsonl are written; configuration errors before any work
+ * starts are thrown as ConfigError.
+ */
+export async function runBuild(settings: BuildSettings, options: RunBuildOptions = {}): Promise<BuildResult> {
+  const startedAt = new Date();
+  const outDir = path.resolve(settings.outDir);
+  await prepareOutDir(outDir);
+  const events = new EventBus();
+  const redact = createRedactor(collectSecretValues(process.env));
+  const recorder = new TrajectoryRecorder(path.join(outDir, 'trajectory.jsonl'), { redact });
+  events.on((event) => recorder.record(event.type, event));
+  for (const listener of options.listeners ?? []) events.on(listener);
+
+  const name = repoNameOf(settings.source);
+  events.emit({
+    type: 'run_start',
+    repo: name,
+    source: settings.source,
+    strategy: settings.strategy,
+    maxTurns: settings.maxTurns,
+    outDir,
+  });
+
+  let source: ResolvedSource | undefined;
+  let sandbox: Sandbox | undefined;
+  let repo: RepoInfo | undefined;
+  let expected: ReturnType<typeof expectedFrom> = { names: [], source: 'none', ignored: [] };
+  let outcome: LoopOutcome | undefined;
+  let status: RunStatus = 'failed';
+  let reason = '';
+  let prepareMs = 0;
+  let keptAt: string | undefined;
+  let copied: (Artifact & { copiedTo?: string })[] = [];
+
+  try {
+    events.emit({ type: 'phase', phase: 'fetch', message: `resolving ${settings.source}` });
+    source = await resolveSource(settings.source, options.signal);
+    events.emit({ type: 'phase', phase: 'inspect', message: 'reading the file tree and build files' });
+    const info = await inspectRepo(source.dir);
+    repo = info;
+    expected = expectedFrom(settings, info);
+    events.emit({
+      type: 'phase',
+      phase: 'inspect',
+      message:
+        `build systems: ${info.buildSystems.map((b) => `${b.kind}${b.dir ? ` (${b.dir}/)` : ''}`).join(', ') || 'none'}; ` +
+        `expected: ${expected.names.join(', ') || 'any new binary'} (${expected.source})`,
+      data: { buildSystems: info.buildSystems, expected, docs: info.docs.slice(0, 5) },
+    });
+
+    const prepStart = Date.now();
+    const box: Sandbox = await createSandbox(settings.sandbox, {
+      repoDir: source.dir,
+      name,
+      signal: options.signal,
+      onProgress: (message: string) => events.emit({ type: 'phase', phase: 'sandbox', message }),
+    });
+    sandbox = box;
+    prepareMs = Date.now() - prepStart;
+    events.emit({ type: 'phase', phase: 'sandbox', message: `${box.kind} sandbox ready (${box.image})` });
+
+    const before = await snapshotTree(box.hostWorkdir);
+    const strategy = createStrategy(settings.strategy, {
+      knowledge: createKnowledge(),
+      services: createServices(box),
+    });
+    events.emit({ type: 'phase', phase: 'build', message: `strategy ${strategy.name}` });
+    outcome = await runAgentLoop(
+      { maxTurns: settings.maxTurns, repo: info, expected, workdir: box.workdir },
+      {
+        strategy,
+        sandbox: box,
+        analyze: (output, logPath) => (logPath ? analyzeLogFile(logPath) : Promise.resolve(analyzeLog(output))),
+        verify: async () => {
+          const artifacts = await scanNewArtifacts(box.hostWorkdir, before);
+          return { artifacts, verdict: judgeArtifacts(artifacts, expected) };
+        },
+        events,
+      },
+      {
+        maxTurns: settings.maxTurns,
+        deadline: startedAt.getTime() + settings.timeoutMs,
+        turnTimeoutMs: settings.turnTimeoutMs,
+        logDir: path.join(outDir, 'logs'),
+        signal: options.signal,
+      },
+    );
+    status = outcome.status;
+    reason = outcome.reason;
+
+    events.emit({ type: 'phase', phase: 'collect', message: `copying ${outcome.artifacts.length} binaries to ${path.join(outDir, 'artifacts')}` });
+    copied = await copyArtifacts(box.hostWorkdir, outcome.artifacts, path.join(outDir, 'artifacts'));
+  } catch (error) {
+    if (error instanceof ConfigError && !sandbox) {
+      reason = error.message;
+      status = 'failed';
+      await finish();
+      throw error;
+    }
+    status = options.signal?.aborted ? 'cancelled' : error instanceof SandboxError ? 'sandbox_error' : 'failed';
+    reason = options.signal?.aborted ? 'cancelled' : errorMessage(error);
+  }
+
+  return finish();
+
+  async function finish(): Promise<BuildResult> {
+    if (sandbox) {
+      try {
+        keptAt = settings.keep ? sandbox.describeLocation() : undefined;
+        await sandbox.dispose({ keep: settings.keep });
+      } catch (error) {
+        events.emit({ type: 'phase', phase: 'report', message: `warning: sandbox cleanup failed: ${errorMessage(error)}` });
+      }
+    }
+    await source?.cleanup().catch(() => undefined);
+    const result = buildResult();
+    await writeFile(path.join(outDir, 'result.json'), JSON.stringify(result, null, 2) + '\n');
+    events.emit({ type: 'run_end', status: result.status, reason: result.reason });
+    recorder.close();
+    return result;
+  }
+
+  function buildResult(): BuildResult {
+    const finishedAt = new Date();
+    const verdict = outcome?.verdict;
+    const turns: TurnSummary[] = (outcome?.history ?? []).flatMap((record) => {
+      if (record.action.kind !== 'run' || !record.observation) return [];
+      const o = record.observation;
+      return [
+        {
+          turn: record.turn,
+          purpose: record.action.purpose,
+          reason: record.action.reason,
+          exitCode: o.exec.exitCode,
+          timedOut: o.exec.timedOut,
+          durationMs: o.exec.durationMs,
+          rootCause: o.rootCause && o.exec.exitCode !== 0
+            ? { id: o.rootCause.id, category: o.rootCause.category, message: o.rootCause.message, line: o.rootCause.line }
+            : undefined,
+          newArtifacts: o.artifacts.length,
+          log: o.logPath ? path.relative(outDir, o.logPath) : undefined,
+        },
+      ];
+    });
+    const rc = outcome?.rootCause;
+    return {
+      schema: RESULT_SCHEMA,
+      tool: { name: 'buildbench', version: VERSION },
+      repo: { name, source: settings.source, commit: source?.commit },
+      status,
+      reason: reason || status,
+      metrics: {
+        completion: verdict?.metrics.completion ?? false,
+        strict: verdict?.metrics.strict ?? false,
+        flexible: verdict?.metrics.flexible ?? false,
+      },
+      expected: {
+        names: expected.names,
+        source: expected.source,
+        matched: verdict?.metrics.matched ?? [],
+        missing: verdict?.metrics.missing ?? expected.names,
+        ignored: expected.ignored,
+      },
+      artifacts: copied.length > 0 ? copied : (outcome?.artifacts ?? []),
+      claim: outcome?.claim,
+      strategy: settings.strategy,
+      sandbox: { kind: sandbox?.kind ?? settings.sandbox.choice, image: sandbox?.image ?? '', keptAt },
+      buildSystems: (repo?.buildSystems ?? []).map((b) => ({ kind: b.kind, dir: b.dir, file: b.file })),
+      rootCause:
+        rc && status !== 'success'
+          ? { id: rc.id, category: rc.category, message: rc.message, line: rc.line, excerpt: rc.excerpt, captures: rc.captures, turn: rc.turn }
+          : undefined,
+      turns,
+      timings: {
+        startedAt: startedAt.toISOString(),
+        finishedAt: finishedAt.toISOString(),
+        totalMs: finishedAt.getTime() - startedAt.getTime(),
+        prepareMs,
+      },
+      files: { trajectory: 'trajectory.jsonl', logs: 'logs/', artifacts: 'artifacts/' },
+    };
+  }
+}
+
+/** Copies the new binaries out of the sandbox, keeping their paths relative to the repository root. */
+async function copyArtifacts(root: string, artifacts: Artifact[], dest: string): Promise<(Artifact & { copiedTo?: string })[]> {
+  const out: (Artifact & { copiedTo?: string })[] = [];
+  for (const artifact of artifacts) {
+    const target = path.join(dest, artifact.path);
+    try {
+      await mkdir(path.dirname(target), { recursive: true });
+      await copyFile(path.join(root, artifact.path), target);
+      out.push({ ...artifact, copiedTo: path.relative(path.dirname(dest), target) });
+    } catch {
+      out.push(artifact);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+import type { Finding } from './types.js';
+import type { RepoInfo } from '../repo/types.js';
+import type { Recipe, RecipeFixes } from '../agent/strategies/recipes.js';
+
+/** What the repair knowledge sees: the failure and the recipe that produced it. */
+export interface RepairInput {
+  rootCause: Finding;
+  findings: readonly Finding[];
+  recipe: Recipe;
+  fixes: RecipeFixes;
+  repo: RepoInfo;
+  /** The captured output of the failed turn. */
+  output: string;
+}
+
+/** A general fix for a failure signature. Never mentions a particular repository. */
+export interface Repair {
+  /** The knowledge rule that proposed it, e.g. `install-header-package`. */
+  rule: string;
+  /** Identity for "already tried": the same key is never applied twice in one run. */
+  key: string;
+  /** For a person and for patch messages: which error this fixes and why. */
+  reason: string;
+  packages?: string[];
+  prelude?: string[];
+  env?: Record<string, string>;
+  configureArgs?: string[];
+  /** Replace the current recipe (e.g. generate `configure` first, or build in another directory). */
+  recipe?: Recipe;
+  /** Source files the prelude edits, recorded as patches with this repair's reason. */
+  patches?: { file: string; reason: string }[];
+}
+
+/** Read-only services a strategy may use; they never change the sandbox. */
+export interface StrategyServices {
+  /** Looks up which distribution package provides a file or command (in the sandbox's package index). */
+  resolvePackages?: (needs: PackageNeed[]) => Promise<PackageResolution[]>;
+}
+
+export type PackageNeedKind = 'header' | 'library' | 'pkgconfig' | 'cmake' | 'command' | 'python-module' | 'file';
+
+export interface PackageNeed {
+  kind: PackageNeedKind;
+  name: string;
+}
+
+export interface PackageResolution {
+  need: PackageNeed;
+  package?: string;
+  candidates: string[];
+  via: 'apt-file' | 'fallback' | 'none';
+  note?: string;
+}
+
+export interface RepairKnowledge {
+  /** Candidate repairs for the failure, best first. */
+  propose(input: RepairInput, services: StrategyServices): Promise<Repair[]>;
+}
+
+/** Knowledge with no rules: the strategy moves on to the next recipe after any failure. */
+export const NO_KNOWLEDGE: RepairKnowledge = {
+  propose: () => Promise.resolve([]),
+};
+
+/** Applies a repair on top of the fixes so far (pure). */
+export function applyRepair(fixes: RecipeFixes, repair: Repair): RecipeFixes {
+  return {
+    packages: [...new Set([...fixes.packages, ...(repair.packages ?? [])])],
+    prelude: [...fixes.prelude, ...(repair.prelude ?? [])],
+    env: mergeEnv(fixes.env, repair.env ?? {}),
+    configureArgs: [...new Set([...fixes.configureArgs, ...(repair.configureArgs ?? [])])],
+  };
+}
+
+/** Flag variables (CFLAGS, CXXFLAGS, …) accumulate; others are replaced. */
+function mergeEnv(a: Record<string, string>, b: Record<string, string>): Record<string, string> {
+  const out = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    out[key] = /FLAGS$/.test(key) && out[key] ? `${out[key]} ${value}` : value;
+  }
+  return out;
+}

@@ -1,0 +1,254 @@
+/** Which build systems a checkout has, where their roots are, and which one to try first. */
+
+import { ancestorsOf, baseOf, depthOf, dirOf, isVendoredPath, roleOfDir } from './paths.js';
+import type { BuildSystem, BuildSystemKind } from './types.js';
+import { isExecutableFile, mapLimit, readSmallText, type RepoTree } from './walk.js';
+
+/** Same directory: the first kind here is tried first. */
+export const KIND_PRIORITY: readonly BuildSystemKind[] = [
+  'cmake',
+  'meson',
+  'autotools',
+  'configure',
+  'make',
+  'qmake',
+  'scons',
+  'bazel',
+  'cargo',
+  'setup.py',
+  'script',
+  'msbuild',
+  'xcode',
+];
+
+/** Kinds whose root makes build files of other kinds below it part of the same build, not new roots. */
+const DOMINANT: ReadonlySet<BuildSystemKind> = new Set([
+  'cmake',
+  'meson',
+  'autotools',
+  'configure',
+  'make',
+  'qmake',
+  'scons',
+  'bazel',
+  'cargo',
+  'setup.py',
+]);
+
+export const AUTOGEN_SCRIPTS = ['autogen.sh', 'bootstrap', 'bootstrap.sh', 'buildconf', 'autogen'] as const;
+export const BUILD_SCRIPTS = ['build.sh', 'build', 'compile.sh', 'make.sh'] as const;
+const MAKEFILES = ['GNUmakefile', 'makefile', 'Makefile'] as const;
+
+export interface DetectOptions {
+  /** Directories (relative) holding git submodules: treated like vendored code. */
+  submodules?: readonly string[];
+  /** At most this many systems are returned (default 20). */
+  limit?: number;
+}
+
+interface Candidate extends BuildSystem {
+  vendored: boolean;
+}
+
+/**
+ * Finds build-system roots. A build file below another root (of the same kind, or of any
+ * Linux build system other than a script) belongs to that root's build and is not listed; vendored
+ * code (third_party, submodules, …) is listed only when nothing else is found.
+ * Order: the root directory first, then non-test/example directories, then shallower ones, then
+ * {@link KIND_PRIORITY}, then path.
+ */
+export async function detectBuildSystems(
+  root: string,
+  tree: Pick<RepoTree, 'files' | 'dirs'>,
+  options: DetectOptions = {},
+): Promise<BuildSystem[]> {
+  const fileSet = new Set(tree.files);
+  const byDir = new Map<string, string[]>();
+  for (const file of tree.files) {
+    const dir = dirOf(file);
+    const list = byDir.get(dir);
+    if (list) list.push(baseOf(file));
+    else byDir.set(dir, [baseOf(file)]);
+  }
+  const submodules = options.submodules ?? [];
+  const isVendored = (dir: string): boolean =>
+    isVendoredPath(dir) || submodules.some((s) => dir === s || dir.startsWith(`${s}/`));
+  const has = (dir: string, name: string): boolean => fileSet.has(dir === '' ? name : `${dir}/${name}`);
+  const rel = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
+
+  const candidates: Candidate[] = [];
+  const add = (kind: BuildSystemKind, dir: string, name: string, details: BuildSystem['details'] = {}): void => {
+    candidates.push({
+      kind,
+      dir,
+      file: rel(dir, name),
+      linux: kind !== 'msbuild' && kind !== 'xcode',
+      details,
+      vendored: isVendored(dir),
+    });
+  };
+
+  const dirsWithFiles = [...byDir.keys()];
+  const cmakeDirs = new Set(dirsWithFiles.filter((d) => has(d, 'CMakeLists.txt')));
+
+  await mapLimit(dirsWithFiles, 16, async (dir) => {
+    const names = byDir.get(dir) ?? [];
+    const nameSet = new Set(names);
+
+    if (nameSet.has('CMakeLists.txt') && !ancestorsOf(dir).some((a) => cmakeDirs.has(a))) {
+      const text = (await readSmallText(root, rel(dir, 'CMakeLists.txt'))) ?? '';
+      const project = /^\s*project\s*\(\s*"?([A-Za-z0-9_.+-]+)/im.exec(stripHashComments(text))?.[1];
+      const minimum = /cmake_minimum_required\s*\(\s*VERSION\s+([0-9][0-9.]*)/i.exec(text)?.[1];
+      if (dir === '' || project !== undefined || minimum !== undefined) {
+        const details: BuildSystem['details'] = { hasProject: project !== undefined };
+        if (project !== undefined) details.project = project;
+        if (minimum !== undefined) details.minimumVersion = minimum;
+        if (nameSet.has('CMakePresets.json')) details.hasPresets = true;
+        add('cmake', dir, 'CMakeLists.txt', details);
+      }
+    }
+
+    const configureAc = nameSet.has('configure.ac') ? 'configure.ac' : nameSet.has('configure.in') ? 'configure.in' : '';
+    if (configureAc !== '') {
+      const autogen = AUTOGEN_SCRIPTS.find((s) => nameSet.has(s));
+      add('autotools', dir, configureAc, {
+        hasConfigure: nameSet.has('configure'),
+        hasAutogen: autogen ?? false,
+        hasMakefileAm: nameSet.has('Makefile.am'),
+        hasMakefileIn: nameSet.has('Makefile.in'),
+      });
+    } else if (nameSet.has('configure')) {
+      add('configure', dir, 'configure', {
+        executable: await isExecutableFile(root, rel(dir, 'configure')),
+        hasMakefileIn: nameSet.has('Makefile.in'),
+      });
+    }
+
+    const makefile = MAKEFILES.find((m) => nameSet.has(m));
+    if (makefile !== undefined) add('make', dir, makefile, { generated: nameSet.has('Makefile.in') });
+
+    if (nameSet.has('meson.build')) {
+      const text = (await readSmallText(root, rel(dir, 'meson.build'), { maxBytes: 64 * 1024 })) ?? '';
+      const project = /^\s*project\s*\(\s*'([^']+)'/m.exec(text)?.[1];
+      // Only a meson.build that declares project() is a root; the others are subdir() parts.
+      if (project !== undefined || dir === '') add('meson', dir, 'meson.build', project ? { project } : {});
+    }
+
+    const pros = names.filter((n) => n.endsWith('.pro')).sort();
+    if (pros.length > 0) {
+      const base = baseOf(dir === '' ? root : dir);
+      const pro = pros.find((p) => p === `${base}.pro`) ?? pros[0] ?? '';
+      const text = (await readSmallText(root, rel(dir, pro), { maxBytes: 64 * 1024 })) ?? '';
+      const template = /^\s*TEMPLATE\s*=\s*(\w+)/m.exec(text)?.[1] ?? 'app';
+      add('qmake', dir, pro, { template, projects: pros.length > 1 ? pros.join(',') : pro });
+    }
+
+    const sconstruct = ['SConstruct', 'Sconstruct', 'sconstruct'].find((n) => nameSet.has(n));
+    if (sconstruct !== undefined) add('scons', dir, sconstruct);
+
+    const bazel = ['MODULE.bazel', 'WORKSPACE.bazel', 'WORKSPACE', 'BUILD.bazel'].find((n) => nameSet.has(n));
+    if (bazel !== undefined) add('bazel', dir, bazel);
+
+    if (nameSet.has('Cargo.toml')) {
+      const text = (await readSmallText(root, rel(dir, 'Cargo.toml'), { maxBytes: 64 * 1024 })) ?? '';
+      const details: BuildSystem['details'] = { workspace: /^\s*\[workspace\]/m.test(text) };
+      const name = /^\s*\[package\][^[]*?^\s*name\s*=\s*"([^"]+)"/ms.exec(text)?.[1];
+      if (name !== undefined) details.package = name;
+      add('cargo', dir, 'Cargo.toml', details);
+    }
+
+    for (const pyFile of ['setup.py', 'pyproject.toml']) {
+      if (!nameSet.has(pyFile)) continue;
+      const text = (await readSmallText(root, rel(dir, pyFile), { maxBytes: 128 * 1024 })) ?? '';
+      const backend = pythonExtensionEvidence(pyFile, text);
+      if (backend !== undefined) {
+        add('setup.py', dir, pyFile, { extModules: true, evidence: backend });
+        break;
+      }
+    }
+
+    if (dir === '') {
+      for (const script of BUILD_SCRIPTS) {
+        if (!nameSet.has(script)) continue;
+        const executable = await isExecutableFile(root, script);
+        const head = await readSmallText(root, script, { maxBytes: 256 });
+        if (head === undefined) continue;
+        const shebang = head.startsWith('#!');
+        // `build` without extension must look runnable; *.sh files run with bash anyway.
+        if (!script.endsWith('.sh') && !executable && !shebang) continue;
+        add('script', dir, script, { executable, shebang });
+      }
+    }
+
+    const sln = names.filter((n) => n.endsWith('.sln')).sort()[0];
+    const vcxproj = names.filter((n) => n.endsWith('.vcxproj')).sort()[0];
+    if (sln !== undefined || vcxproj !== undefined) add('msbuild', dir, sln ?? vcxproj ?? '');
+  });
+
+  for (const dir of tree.dirs) {
+    if (!dir.endsWith('.xcodeproj')) continue;
+    const parent = dirOf(dir);
+    add('xcode', parent, baseOf(dir));
+  }
+
+  // Drop build files that are part of a build rooted above them.
+  const rootsByDir = new Map<string, Candidate[]>();
+  for (const c of candidates) {
+    const list = rootsByDir.get(c.dir);
+    if (list) list.push(c);
+    else rootsByDir.set(c.dir, [c]);
+  }
+  const kept = candidates.filter((c) =>
+    ancestorsOf(c.dir).every((a) =>
+      (rootsByDir.get(a) ?? []).every((above) => above.kind !== c.kind && !DOMINANT.has(above.kind)),
+    ),
+  );
+  // One entry per kind and directory (e.g. several .xcodeproj bundles).
+  const seen = new Set<string>();
+  const unique = kept.filter((c) => {
+    const key = `${c.kind}\0${c.dir}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+
+  const ownCode = unique.filter((c) => !c.vendored);
+  const chosen = ownCode.length > 0 ? ownCode : unique;
+  chosen.sort(compareCandidates);
+  return chosen.slice(0, options.limit ?? 20).map(({ vendored: _vendored, ...system }) => system);
+}
+
+function compareCandidates(a: Candidate, b: Candidate): number {
+  const rootA = a.dir === '' ? 0 : 1;
+  const rootB = b.dir === '' ? 0 : 1;
+  if (rootA !== rootB) return rootA - rootB;
+  const auxA = roleOfDir(a.dir) ? 1 : 0;
+  const auxB = roleOfDir(b.dir) ? 1 : 0;
+  if (auxA !== auxB) return auxA - auxB;
+  const depthDiff = depthOf(a.dir) - depthOf(b.dir);
+  if (depthDiff !== 0) return depthDiff;
+  const prio = KIND_PRIORITY.indexOf(a.kind) - KIND_PRIORITY.indexOf(b.kind);
+  if (prio !== 0) return prio;
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : 0;
+}
+
+/** Why a setup.py / pyproject.toml builds native extensions, or undefined when it does not. */
+export function pythonExtensionEvidence(file: string, text: string): string | undefined {
+  if (file === 'setup.py') {
+    if (/\bext_modules\s*=/.test(text)) return 'ext_modules';
+    if (/\b(?:Extension|Pybind11Extension|CMakeExtension|CUDAExtension|CppExtension)\s*\(/.test(text))
+      return 'Extension()';
+    if (/\bcythonize\s*\(/.test(text)) return 'cythonize';
+    return undefined;
+  }
+  if (/^\s*ext[-_]modules\s*=/m.test(text)) return 'ext-modules';
+  if (/scikit[-_]build/.test(text)) return 'scikit-build';
+  if (/\bmesonpy\b|meson-python/.test(text)) return 'meson-python';
+  if (/py-build-cmake/.test(text)) return 'py-build-cmake';
+  return undefined;
+}
+
+/** Drops `#` comments (CMake, meson, shell); good enough for looking up a keyword. */
+export function stripHashComments(text: string): string {
+  return text.replace(/#.*$/gm, '');
+}

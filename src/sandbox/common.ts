@@ -1,0 +1,200 @@
+/** Pieces shared by the sandbox backends: ids, the environment allowlist, copying and removing trees. */
+import { randomBytes } from 'node:crypto';
+import { access, constants as fsConstants, mkdir, readFile, stat } from 'node:fs/promises';
+import { delimiter, isAbsolute, join, posix, resolve } from 'node:path';
+
+import { ConfigError, SandboxError } from '../core/errors.js';
+import { runProcess } from './process.js';
+import type { ExecOptions, ExecResult } from './types.js';
+
+/** PATH inside rootfs and docker sandboxes. */
+export const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/** The only variables a command inside a sandbox sees besides `ExecOptions.env`. */
+export function baseSandboxEnv(overrides: { PATH?: string; HOME?: string } = {}): Record<string, string> {
+  return {
+    PATH: overrides.PATH ?? SANDBOX_PATH,
+    HOME: overrides.HOME ?? '/root',
+    LANG: 'C.UTF-8',
+    DEBIAN_FRONTEND: 'noninteractive',
+    TERM: 'dumb',
+  };
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Allowlist plus the caller's extra variables, as `NAME=value` strings. Names are checked. */
+export function sandboxEnvAssignments(
+  extra: Record<string, string> | undefined,
+  base: Record<string, string> = baseSandboxEnv(),
+): string[] {
+  const merged: Record<string, string> = { ...base };
+  for (const [name, value] of Object.entries(extra ?? {})) {
+    if (!ENV_NAME.test(name)) {
+      throw new ConfigError(
+        `invalid environment variable name ${JSON.stringify(name)} for a sandbox command`,
+        'names must match [A-Za-z_][A-Za-z0-9_]*',
+      );
+    }
+    if (typeof value !== 'string' || value.includes('\0')) {
+      throw new ConfigError(
+        `invalid value for environment variable ${name} for a sandbox command`,
+        'values must be strings without NUL bytes',
+      );
+    }
+    merged[name] = value;
+  }
+  return Object.entries(merged).map(([k, v]) => `${k}=${v}`);
+}
+
+/** A short unique id usable as a folder and container name: `<slug>-<8 hex>`. */
+export function makeSandboxId(name: string): string {
+  const slug =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9_.-]+/g, '-')
+      .replace(/^[^a-z0-9]+/, '')
+      .replace(/-+$/, '')
+      .slice(0, 40) || 'build';
+  return `${slug}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Resolves `ExecOptions.cwd` against the sandbox's working directory (POSIX paths inside a sandbox). */
+export function resolveSandboxCwd(workdir: string, cwd: string | undefined): string {
+  if (!cwd) return workdir;
+  return posix.isAbsolute(cwd) ? posix.normalize(cwd) : posix.join(workdir, cwd);
+}
+
+/** Finds an executable on PATH (like `command -v`). */
+export async function findExecutable(name: string, pathVar = process.env.PATH ?? ''): Promise<string | undefined> {
+  if (name.includes('/')) {
+    return (await isExecutable(name)) ? name : undefined;
+  }
+  const dirs = [...pathVar.split(delimiter), '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+  for (const dir of dirs) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    if (await isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+async function isExecutable(path: string): Promise<boolean> {
+  try {
+    await access(path, fsConstants.X_OK);
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Rejects paths that cannot appear in overlayfs mount options. */
+export function checkMountablePath(path: string, what: string): void {
+  if (!isAbsolute(path) || /[,:\\\n\r]/.test(path)) {
+    throw new ConfigError(
+      `${what} ${JSON.stringify(path)} cannot be used by the rootfs sandbox: overlayfs paths must be absolute and free of ',' ':' '\\' and newlines`,
+      'set BUILDBENCH_CACHE_DIR / BUILDBENCH_WORK_DIR to a plain absolute path',
+    );
+  }
+}
+
+function checkResult(result: ExecResult, what: string, hint: string): void {
+  if (result.exitCode !== 0) {
+    const detail = result.cancelled
+      ? 'cancelled'
+      : result.timedOut
+        ? 'timed out'
+        : `exit code ${result.exitCode}: ${result.output.trim().slice(-2000)}`;
+    throw new SandboxError(`${what} failed (${detail})`, hint);
+  }
+}
+
+/** Copies a repository (hidden files and .git included, owners and modes kept) into a new folder. */
+export async function copyRepository(repoDir: string, dest: string, signal?: AbortSignal): Promise<void> {
+  const source = resolve(repoDir);
+  let info;
+  try {
+    info = await stat(source);
+  } catch {
+    throw new ConfigError(`the repository folder ${source} does not exist`, 'pass the path of a checked-out repository');
+  }
+  if (!info.isDirectory()) {
+    throw new ConfigError(`${source} is not a folder`, 'pass the path of a checked-out repository');
+  }
+  await mkdir(dest, { recursive: true });
+  const result = await runProcess('cp', ['-a', '--', `${source}/.`, `${dest}/`], {
+    timeoutMs: 30 * 60_000,
+    ...(signal ? { signal } : {}),
+  });
+  if (result.cancelled) throw new SandboxError('copying the repository into the sandbox was cancelled');
+  checkResult(result, `copying ${source} into ${dest}`, 'check free disk space in the work folder (BUILDBENCH_WORK_DIR)');
+}
+
+/** Mount points at or below `dir` in this process's mount namespace. */
+export async function mountsUnder(dir: string): Promise<string[]> {
+  const text = await readFile('/proc/self/mountinfo', 'utf8').catch(() => '');
+  const prefix = resolve(dir);
+  const found: string[] = [];
+  for (const line of text.split('\n')) {
+    const field = line.split(' ')[4];
+    if (!field) continue;
+    const mountPoint = field.replace(/\\([0-7]{3})/g, (_m, oct: string) => String.fromCharCode(parseInt(oct, 8)));
+    if (mountPoint === prefix || mountPoint.startsWith(`${prefix}/`)) found.push(mountPoint);
+  }
+  return found;
+}
+
+/**
+ * Removes a folder tree without ever crossing into another filesystem. Anything still mounted below it
+ * (which the backends never leave behind) is lazily unmounted first.
+ */
+export async function removeTree(dir: string): Promise<void> {
+  const mounts = await mountsUnder(dir);
+  for (const mountPoint of mounts.sort((a, b) => b.length - a.length)) {
+    await runProcess('umount', ['-l', mountPoint], { timeoutMs: 30_000 });
+  }
+  const result = await runProcess('rm', ['-rf', '--one-file-system', '--', dir], { timeoutMs: 30 * 60_000 });
+  checkResult(result, `removing ${dir}`, 'remove the folder by hand; check that nothing is still mounted below it');
+}
+
+/** Runs exec calls one after the other: a sandbox's state must not be used by two commands at once. */
+export class SerialQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(task, task);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Resolves once everything queued so far has settled. */
+  idle(): Promise<void> {
+    return this.tail.then(() => undefined);
+  }
+}
+
+/** The user's signal combined with the sandbox's own (aborted by dispose). */
+export function combineSignals(...signals: (AbortSignal | undefined)[]): AbortSignal {
+  return AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
+}
+
+/** The fields of ExecOptions that `runProcess` takes as they are. */
+export function passThroughOptions(options: ExecOptions): {
+  logPath?: string;
+  onOutput?: (chunk: string) => void;
+} {
+  return {
+    ...(options.logPath ? { logPath: options.logPath } : {}),
+    ...(options.onOutput ? { onOutput: options.onOutput } : {}),
+  };
+}
+
+/** Checks ExecOptions.timeoutMs. */
+export function checkTimeout(timeoutMs: number): void {
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new ConfigError(
+      `a sandbox command needs a positive timeoutMs, got ${timeoutMs}`,
+      'pass the wall-clock limit in milliseconds',
+    );
+  }
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from '@jest/globals';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { run, parseBuildArgs } from '../../../src/cli/main.js';
+
+function io() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    io: { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t), env: {}, cwd: '/tmp' },
+  };
+}
+
+describe('cli', () => {
+  it('prints help with exit 0 and usage with exit 2 when no command is given', async () => {
+    const a = io();
+    expect(await run(['--help'], a.io)).toBe(0);
+    expect(a.out.join('')).toMatch(/buildbench build <path\|git-url>/);
+    const b = io();
+    expect(await run([], b.io)).toBe(2);
+  });
+
+  it('rejects an unknown command with one line and exit 2', async () => {
+    const a = io();
+    expect(await run(['frobnicate'], a.io)).toBe(2);
+    expect(a.err.join('')).toBe("buildbench: unknown command 'frobnicate' (expected build; see buildbench --help)\n");
+  });
+
+  it('rejects unknown flags and bad values naming the flag', async () => {
+    const a = io();
+    expect(await run(['build', '.', '--bogus'], a.io)).toBe(2);
+    expect(a.err.join('')).toMatch(/--bogus/);
+    const b = io();
+    expect(await run(['build', '.', '--sandbox', 'vm'], b.io)).toBe(2);
+    expect(b.err.join('')).toMatch(/--sandbox: 'vm' is not valid; expected one of auto, rootfs, docker, host/);
+    const c = io();
+    expect(await run(['build'], c.io)).toBe(2);
+    expect(c.err.join('')).toMatch(/missing <path\|git-url>/);
+  });
+
+  it('reports a missing path and a file that is not a directory with exit 2', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bb-cli-'));
+    const a = io();
+    expect(await run(['build', path.join(dir, 'nope'), '--out', path.join(dir, 'out')], a.io)).toBe(2);
+    expect(a.err.join('')).toMatch(/repository path '.*nope' does not exist/);
+    writeFileSync(path.join(dir, 'file.txt'), 'x');
+    const b = io();
+    expect(await run(['build', path.join(dir, 'file.txt'), '--out', path.join(dir, 'out')], b.io)).toBe(2);
+    expect(b.err.join('')).toMatch(/is not a directory/);
+    expect(b.err.join('')).not.toMatch(/\n\s+at /);
+  });
+
+  it('reports an unwritable output directory with exit 2', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bb-cli-'));
+    writeFileSync(path.join(dir, 'blocker'), 'x');
+    const a = io();
+    expect(await run(['build', dir, '--out', path.join(dir, 'blocker', 'out')], a.io)).toBe(2);
+    expect(a.err.join('')).toMatch(/--out: cannot write to/);
+  });
+
+  it('builds one typed settings object with defaults', () => {
+    const s = parseBuildArgs(['repo', '--expect', 'a,b', '--max-turns', '4', '--timeout', '10m'], { env: {}, cwd: '/w' });
+    expect(s).toMatchObject({
+      source: 'repo',
+      outDir: '/w/buildbench-out/repo',
+      strategy: 'rules',
+      maxTurns: 4,
+      timeoutMs: 600_000,
+      turnTimeoutMs: 600_000,
+      expect: ['a', 'b'],
+      keep: false,
+      json: false,
+    });
+    expect(s.sandbox.choice).toBe('auto');
+    expect(s.sandbox.allowHost).toBe(false);
+    expect(parseBuildArgs(['r', '--sandbox', 'host'], { env: {}, cwd: '/w' }).sandbox.allowHost).toBe(true);
+    expect(parseBuildArgs(['r'], { env: { CI: 'true' }, cwd: '/w' }).sandbox.allowHost).toBe(true);
+  });
+});
