@@ -32,7 +32,8 @@ const PATTERNS: RegExp[] = [
   // Credentials in URLs: https://user:secret@host → https://user:[REDACTED]@host
   /(?<keep>\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:)[^\s/@]+(?=@)/gi,
   // key=value and key: value assignments with a secret-sounding key (API_KEY=…, "password": "…", token: …).
-  /(?<keep>(?:api[_-]?key|token|secret|passwd|password)["']?[ \t]*[=:][ \t]*)(?!\[REDACTED\])[^\s,;]+/gi,
+  // Not `==` comparisons nor C++ `Token::Kind`.
+  /(?<keep>(?:api[_-]?key|token|secret|passwd|password)["']?[ \t]*(?:=(?!=)|:(?!:))[ \t]*)(?!\[REDACTED\])[^\s,;]+/gi,
 ];
 
 function escapeRegExp(text: string): string {

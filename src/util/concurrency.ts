@@ -1,44 +1,5 @@
-/** Small helpers for running many asynchronous operations with a bound on how many run at once. */
-
-/** Runs `task` when fewer than `limit` tasks started through the same limiter are running. */
-export type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
-
-/**
- * A limiter admitting at most `limit` tasks at a time, in the order they were submitted.
- * A task must not wait on another task of the same limiter, or both may wait forever.
- */
-export function createLimiter(limit: number): Limiter {
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new RangeError(`concurrency limit must be a positive integer, got ${String(limit)}`);
-  }
-  let running = 0;
-  const queue: (() => void)[] = [];
-  const release = (): void => {
-    const next = queue.shift();
-    if (next) next();
-    else running--;
-  };
-  return <T>(task: () => Promise<T>): Promise<T> => {
-    const start = (): Promise<T> => {
-      let result: Promise<T>;
-      try {
-        result = task();
-      } catch (error) {
-        result = Promise.reject(error as Error);
-      }
-      return result.finally(release);
-    };
-    if (running < limit) {
-      running++;
-      return start();
-    }
-    return new Promise<T>((resolve, reject) => {
-      queue.push(() => {
-        start().then(resolve, reject);
-      });
-    });
-  };
-}
+/** Small helpers for long-running work: bounded parallelism, and yielding to the event loop now and then. */
+import { performance } from 'node:perf_hooks';
 
 /**
  * Maps `items` through `fn` with at most `limit` calls in flight; results keep the order of `items`.
@@ -49,6 +10,9 @@ export async function mapLimit<T, R>(
   limit: number,
   fn: (item: T, index: number) => Promise<R>,
 ): Promise<R[]> {
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new RangeError(`concurrency limit must be a positive integer, got ${String(limit)}`);
+  }
   const results = new Array<R>(items.length);
   let next = 0;
   let failed = false;
@@ -67,4 +31,30 @@ export async function mapLimit<T, R>(
   for (let i = 0; i < Math.min(limit, items.length); i++) workers.push(worker());
   await Promise.all(workers);
   return results;
+}
+
+/**
+ * Lets synchronous work run in slices: `due()` says the current slice has run `sliceMs` or longer, `pause()`
+ * yields to the event loop (timers, I/O callbacks, signal handlers) and starts a new slice. For loops of
+ * many fast system calls, where the synchronous calls are several times faster than their promise
+ * versions but must not freeze the process.
+ */
+export class TimeSlicer {
+  private sliceStart = performance.now();
+
+  constructor(private readonly sliceMs = 10) {}
+
+  due(): boolean {
+    return performance.now() - this.sliceStart >= this.sliceMs;
+  }
+
+  async pause(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.sliceStart = performance.now();
+  }
+
+  /** `pause()` when the slice is used up. */
+  async maybePause(): Promise<void> {
+    if (this.due()) await this.pause();
+  }
 }

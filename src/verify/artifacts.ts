@@ -6,11 +6,18 @@
  * the real file `libfoo.so.1.2` is the artifact; scoring matches it to `libfoo.so`). Everything named `.git`
  * (the repository's own directory, a submodule's gitfile) is skipped.
  */
-import { constants as fsConstants, type Dirent } from 'node:fs';
-import * as fs from 'node:fs/promises';
+import {
+  closeSync,
+  constants as fsConstants,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  type Dirent,
+} from 'node:fs';
 import * as path from 'node:path';
 
-import { createLimiter, mapLimit } from '../util/concurrency.js';
+import { TimeSlicer } from '../util/concurrency.js';
 import type { Artifact, ArtifactKind, FileStamp, TreeSnapshot } from './types.js';
 
 /**
@@ -22,8 +29,6 @@ export type ExcludeFn = (relPath: string, isDirectory: boolean) => boolean;
 export interface SnapshotOptions {
   /** Paths to leave out (in addition to `.git`). Use the same function for the snapshot and the scan. */
   exclude?: ExcludeFn;
-  /** File-system operations in flight at once. Default 64. */
-  concurrency?: number;
   /**
    * Told about entries below the root that could not be read (a directory without permission); they are
    * left out either way. Entries that vanish while the tree is walked are left out silently. Only a root
@@ -59,7 +64,8 @@ export interface FileChunk {
 export const HEAD_BYTES = 4096;
 /** The most read for one extra piece (program header table, dynamic segment); anything larger is implausible. */
 const MAX_CHUNK_BYTES = 256 * 1024;
-const DEFAULT_CONCURRENCY = 64;
+/** Longest stretch of synchronous file-system calls before yielding to the event loop. */
+const SLICE_MS = 10;
 
 const ET_REL = 1;
 const ET_EXEC = 2;
@@ -96,7 +102,12 @@ interface ProgramHeader {
 }
 
 /** Reads `length` bytes at `offset` from the head or one of the chunks; undefined when no piece covers them. */
-function slice(head: Buffer, chunks: readonly FileChunk[], offset: number, length: number): Buffer | undefined {
+function slice(
+  head: Buffer,
+  chunks: readonly FileChunk[],
+  offset: number,
+  length: number,
+): Buffer | undefined {
   if (offset + length <= head.length) return head.subarray(offset, offset + length);
   for (const chunk of chunks) {
     if (offset >= chunk.offset && offset + length <= chunk.offset + chunk.bytes.length) {
@@ -140,7 +151,8 @@ function readElfHeader(head: Buffer): ElfHeader | undefined {
 /** Where the program header table is, or undefined when the header declares none or an impossible one. */
 function phdrTableRange(elf: ElfHeader): { offset: number; length: number } | undefined {
   const minimum = elf.is64 ? 56 : 32;
-  if (elf.phnum === 0 || elf.phnum === PN_XNUM || elf.phentsize < minimum || elf.phoff === 0) return undefined;
+  if (elf.phnum === 0 || elf.phnum === PN_XNUM || elf.phentsize < minimum || elf.phoff === 0)
+    return undefined;
   return { offset: elf.phoff, length: elf.phnum * elf.phentsize };
 }
 
@@ -270,70 +282,69 @@ export function missingChunk(
 
 // ---------------------------------------------------------------------------------------------------------
 // Walking the tree
+//
+// The walk and the reads use synchronous system calls in slices of ~10 ms, yielding to the event loop between
+// slices. Measured on this project's 2-core machines for 100 000 files: readdirSync + lstatSync ≈ 0.6 s;
+// callback fs.lstat with 64 in flight ≈ 0.9–1.5 s; fs.promises.lstat with 8–64 in flight ≈ 3–4 s (the
+// promise machinery, not the disk, is the cost). A parallel walk would only win on a high-latency file
+// system (NFS, FUSE); sandbox working copies are local.
 
 function isVanished(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
-function toPosix(relPath: string): string {
-  return path.sep === '/' ? relPath : relPath.split(path.sep).join('/');
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
+
+/** Entries checked between two looks at the clock. */
+const CLOCK_EVERY = 256;
 
 /**
  * Every regular file below `root` (relative '/'-separated path → size and mtime), skipping `.git` and
  * anything `exclude` leaves out. Symbolic links are neither followed nor recorded; sockets, FIFOs and
- * devices are left out. Directories are read and files stat'ed with at most `concurrency` operations in
- * flight. Take it before the first build command runs.
+ * devices are left out. Take it before the first build command runs. Fails only when `root` itself cannot
+ * be read.
  */
 export async function snapshotTree(root: string, options: SnapshotOptions = {}): Promise<TreeSnapshot> {
   const { exclude, onError } = options;
-  const limit = createLimiter(options.concurrency ?? DEFAULT_CONCURRENCY);
+  const slicer = new TimeSlicer(SLICE_MS);
   const snapshot: TreeSnapshot = new Map();
-  const pending: Promise<void>[] = [];
-  let failure: unknown;
-  const fail = (error: unknown): void => {
-    failure ??= error;
-  };
-
-  const statFile = async (rel: string, abs: string): Promise<void> => {
-    try {
-      const stats = await fs.lstat(abs);
-      if (stats.isFile()) snapshot.set(rel, { size: stats.size, mtimeMs: stats.mtimeMs });
-    } catch (error) {
-      if (!isVanished(error)) onError?.(rel, error as Error);
-    }
-  };
-
-  const visitDirectory = async (abs: string, rel: string): Promise<void> => {
+  const top = path.resolve(root);
+  const stack: { abs: string; rel: string }[] = [{ abs: top, rel: '' }];
+  let sinceClock = 0;
+  for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
     let entries: Dirent[];
     try {
-      entries = await limit(() => fs.readdir(abs, { withFileTypes: true }));
+      entries = readdirSync(dir.abs, { withFileTypes: true });
     } catch (error) {
-      if (rel === '') return fail(error); // the root itself: nothing to snapshot
-      if (!isVanished(error)) onError?.(rel, error as Error);
-      return;
+      if (dir.rel === '') throw error; // the root itself: nothing to snapshot
+      if (!isVanished(error)) onError?.(dir.rel, asError(error));
+      continue;
     }
     for (const entry of entries) {
       const name = entry.name;
       if (name === '.git') continue;
-      const childRel = rel === '' ? toPosix(name) : `${rel}/${toPosix(name)}`;
-      const childAbs = path.join(abs, name);
+      const rel = dir.rel === '' ? name : `${dir.rel}/${name}`;
+      const abs = dir.abs === '/' ? `/${name}` : `${dir.abs}/${name}`;
       if (entry.isDirectory()) {
-        if (exclude?.(childRel, true)) continue;
-        pending.push(visitDirectory(childAbs, childRel).catch(fail));
-      } else if (entry.isFile()) {
-        if (exclude?.(childRel, false)) continue;
-        pending.push(limit(() => statFile(childRel, childAbs)).catch(fail));
+        if (!exclude?.(rel, true)) stack.push({ abs, rel });
+      } else if (entry.isFile() && !exclude?.(rel, false)) {
+        try {
+          const stats = lstatSync(abs, { throwIfNoEntry: false });
+          if (stats?.isFile()) snapshot.set(rel, { size: stats.size, mtimeMs: stats.mtimeMs });
+        } catch (error) {
+          if (!isVanished(error)) onError?.(rel, asError(error));
+        }
       }
       // Symbolic links, sockets, FIFOs and devices are not build products.
+      if (++sinceClock >= CLOCK_EVERY) {
+        sinceClock = 0;
+        await slicer.maybePause();
+      }
     }
-  };
-
-  await visitDirectory(root, '');
-  // `pending` grows while earlier directories are read; every promise in it already handles its own failure.
-  for (let i = 0; i < pending.length; i++) await pending[i];
-  if (failure !== undefined) throw failure;
+  }
   return snapshot;
 }
 
@@ -351,11 +362,11 @@ function comparePaths(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-async function readAt(handle: fs.FileHandle, offset: number, length: number): Promise<Buffer> {
+function readAt(fd: number, offset: number, length: number): Buffer {
   const buffer = Buffer.alloc(length);
   let filled = 0;
   while (filled < length) {
-    const { bytesRead } = await handle.read(buffer, filled, length - filled, offset + filled);
+    const bytesRead = readSync(fd, buffer, filled, length - filled, offset + filled);
     if (bytesRead === 0) break;
     filled += bytesRead;
   }
@@ -363,22 +374,23 @@ async function readAt(handle: fs.FileHandle, offset: number, length: number): Pr
 }
 
 /** Reads what `classifyBinary` needs from a file: its head, then at most two further pieces. */
-async function classifyFile(abs: string, size: number): Promise<BinaryClass | undefined> {
-  // O_NOFOLLOW: a file swapped for a symbolic link since the walk is not read through the link.
-  const handle = await fs.open(abs, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+function classifyFile(abs: string, size: number): BinaryClass | undefined {
+  // O_NOFOLLOW: a file swapped for a symbolic link since the walk is not read through the link;
+  // O_NONBLOCK: nor does a FIFO swapped in block the read.
+  const fd = openSync(abs, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
   try {
-    const head = await readAt(handle, 0, Math.min(size, HEAD_BYTES));
+    const head = readAt(fd, 0, Math.min(size, HEAD_BYTES));
     const chunks: FileChunk[] = [];
     for (let round = 0; round < 2; round++) {
       const need = missingChunk(head, chunks);
       if (!need || need.offset >= size) break;
-      const bytes = await readAt(handle, need.offset, Math.min(need.length, size - need.offset));
+      const bytes = readAt(fd, need.offset, Math.min(need.length, size - need.offset));
       if (bytes.length < need.length) break; // the file ends first: classify with what there is
       chunks.push({ offset: need.offset, bytes });
     }
     return classifyBinary(head, chunks);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -402,28 +414,30 @@ export async function scanNewArtifacts(
   if (cache) {
     for (const rel of cache.keys()) if (!after.has(rel)) cache.delete(rel);
   }
-  // Neither an ELF header nor an archive magic fits in fewer than 8 bytes.
-  const candidates = changedPaths(before, after).filter((rel) => (after.get(rel)?.size ?? 0) >= 8);
-  const kinds = await mapLimit(candidates, options.concurrency ?? DEFAULT_CONCURRENCY, async (rel) => {
-    const stamp = after.get(rel) as FileStamp;
-    const cached = cache?.get(rel);
-    if (cached && cached.size === stamp.size && cached.mtimeMs === stamp.mtimeMs) return cached.kind;
-    let kind: ArtifactKind | undefined;
-    try {
-      const found = await classifyFile(path.join(root, rel), stamp.size);
-      kind = found === 'object' ? (rel.endsWith('.ko') ? 'elf_other' : undefined) : found;
-    } catch (error) {
-      if (!isVanished(error) && (error as NodeJS.ErrnoException).code !== 'ELOOP') onError?.(rel, error as Error);
-      cache?.delete(rel);
-      return undefined;
-    }
-    cache?.set(rel, { ...stamp, kind });
-    return kind;
-  });
+  const slicer = new TimeSlicer(SLICE_MS);
   const artifacts: Artifact[] = [];
-  candidates.forEach((rel, i) => {
-    const kind = kinds[i];
-    if (kind) artifacts.push({ path: rel, kind, size: (after.get(rel) as FileStamp).size });
-  });
+  for (const rel of changedPaths(before, after)) {
+    const stamp = after.get(rel) as FileStamp;
+    // Neither an ELF header nor an archive magic fits in fewer than 8 bytes.
+    if (stamp.size < 8) continue;
+    let kind: ArtifactKind | undefined;
+    const cached = cache?.get(rel);
+    if (cached && cached.size === stamp.size && cached.mtimeMs === stamp.mtimeMs) {
+      kind = cached.kind;
+    } else {
+      try {
+        const found = classifyFile(path.join(root, rel), stamp.size);
+        kind = found === 'object' ? (rel.endsWith('.ko') ? 'elf_other' : undefined) : found;
+        cache?.set(rel, { ...stamp, kind });
+      } catch (error) {
+        // Gone, or replaced by a symbolic link (ELOOP) since the walk: not an artifact.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (!isVanished(error) && code !== 'ELOOP') onError?.(rel, asError(error));
+        cache?.delete(rel);
+      }
+      await slicer.maybePause();
+    }
+    if (kind) artifacts.push({ path: rel, kind, size: stamp.size });
+  }
   return artifacts;
 }
