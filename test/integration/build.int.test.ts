@@ -11,7 +11,11 @@ import { mountsUnder, processesMatching } from '../helpers/leaks.js';
 const FIXTURES = path.resolve('test/fixtures/repos');
 const outRoot = mkdtempSync(path.join(tmpdir(), 'bb-int-build-'));
 
-function settings(fixture: string, overrides: Partial<BuildSettings> = {}, sandbox: SandboxChoice = 'rootfs'): BuildSettings {
+function settings(
+  fixture: string,
+  overrides: Partial<BuildSettings> = {},
+  sandbox: SandboxChoice = 'rootfs',
+): BuildSettings {
   return {
     source: path.join(FIXTURES, fixture),
     outDir: path.join(outRoot, `${fixture}-${overrides.strategy ?? 'rules'}-${sandbox}`),
@@ -72,7 +76,12 @@ describe('buildbench build on fixture repositories (rootfs sandbox, rules strate
   });
 
   it('a strict check fails honestly when an expected binary is not built', async () => {
-    const result = await runBuild(settings('make-hello', { expect: ['hello', 'missing-tool'], outDir: path.join(outRoot, 'make-missing') }));
+    const result = await runBuild(
+      settings('make-hello', {
+        expect: ['hello', 'missing-tool'],
+        outDir: path.join(outRoot, 'make-missing'),
+      }),
+    );
     expect(result.status).toBe('partial');
     expect(result.metrics).toEqual({ completion: true, strict: false, flexible: true });
     expect(result.expected.missing).toEqual(['missing-tool']);

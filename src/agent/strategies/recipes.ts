@@ -56,7 +56,7 @@ function inDir(dir: string, command: string): string {
   return dir === '' ? command : `cd ${shq(dir)} && ${command}`;
 }
 
-const JOBS = '-j"$(nproc)"';
+const JOBS = '-j"${BB_JOBS:-$(nproc)}"';
 
 /** The recipe for one detected build system, or undefined when there is none for Linux. */
 export function recipeFor(system: BuildSystem): Recipe | undefined {
@@ -265,6 +265,21 @@ export DEBIAN_FRONTEND=noninteractive
 bb_apt_install() {
   apt-get install -y -q --no-install-recommends "$@" || { apt-get update -q && apt-get install -y -q --no-install-recommends "$@"; }
 }
+# Extra compiler flags (toolchain-drift repairs) reach every build system through wrappers first on PATH;
+# they come after the build's own flags, so -Wno-error and -fcommon win.
+bb_compiler_wrappers() {
+  [ -n "\${BB_EXTRA_CFLAGS:-}\${BB_EXTRA_CXXFLAGS:-}" ] || return 0
+  mkdir -p /opt/buildbench/bin
+  local tool real flags
+  for tool in cc gcc c++ g++; do
+    real=$(PATH=\${PATH#/opt/buildbench/bin:} command -v "$tool" || true)
+    [ -n "$real" ] || continue
+    case "$tool" in c++|g++) flags="\${BB_EXTRA_CXXFLAGS:-}";; *) flags="\${BB_EXTRA_CFLAGS:-}";; esac
+    printf '#!/bin/sh\nexec %s "$@" %s\n' "$real" "$flags" > "/opt/buildbench/bin/$tool"
+    chmod +x "/opt/buildbench/bin/$tool"
+  done
+  export PATH="/opt/buildbench/bin:$PATH"
+}
 bb_need_tools() {
   local missing="" pair
   for pair in "$@"; do command -v "\${pair%%=*}" >/dev/null 2>&1 || missing="$missing \${pair#*=}"; done
@@ -285,6 +300,7 @@ export function renderScript(recipe: Recipe, fixes: RecipeFixes): string {
   }
   for (const line of fixes.prelude) out.push(line);
   for (const [key, value] of Object.entries(fixes.env)) out.push(`export ${key}=${shq(value)}`);
+  if (fixes.env.BB_EXTRA_CFLAGS || fixes.env.BB_EXTRA_CXXFLAGS) out.push('bb_compiler_wrappers');
   const configureArgs = fixes.configureArgs.map(shq).join(' ');
   const root = 'BB_ROOT="$PWD"';
   out.push(root);

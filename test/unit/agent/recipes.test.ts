@@ -16,7 +16,7 @@ describe('recipes', () => {
 
   it('builds CMake out of tree in the build root, also in a subdirectory', () => {
     const root = recipeFor(system('cmake'))!;
-    expect(root.steps.map((s) => s.command)).toEqual(['cmake -S . -B build @CONFIGURE_ARGS@', 'cmake --build build -j"$(nproc)"']);
+    expect(root.steps.map((s) => s.command)).toEqual(['cmake -S . -B build @CONFIGURE_ARGS@', 'cmake --build build -j"${BB_JOBS:-$(nproc)}"']);
     const sub = recipeFor(system('cmake', 'project'))!;
     expect(sub.label).toBe('cmake (project/)');
     expect(sub.steps[0]!.command).toBe('cmake -S project -B project/build @CONFIGURE_ARGS@');
