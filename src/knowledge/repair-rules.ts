@@ -1,0 +1,505 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Finding } from './types.js';
+import type {
+  PackageNeed,
+  Repair,
+  RepairInput,
+  RepairKnowledge,
+  StrategyServices,
+} from './repair.js';
+import type { Recipe } from '../agent/strategies/recipes.js';
+
+/**
+ * The repair knowledge base: general knowledge that maps a layer-1 finding (an error signature) to a fix.
+ * No rule mentions a particular repository; every package name comes from the package index, checked.
+ */
+
+type Rule = (finding: Finding, input: RepairInput, services: StrategyServices) => Promise<Repair[]> | Repair[];
+
+/** Installs the package that provides what is missing, when the package index knows one. */
+async function installFor(
+  rule: string,
+  needs: PackageNeed[],
+  what: string,
+  services: StrategyServices,
+  extra: string[] = [],
+): Promise<Repair[]> {
+  if (!services.resolvePackages || needs.length === 0) return [];
+  const resolutions = await services.resolvePackages(needs);
+  const found = resolutions.find((r) => r.package);
+  if (!found?.package) return [];
+  const packages = [...new Set([found.package, ...extra])];
+  return [
+    {
+      rule,
+      key: `pkg:${packages.join(',')}`,
+      reason: `${what}; ${found.package} provides it (found via ${found.via})`,
+      packages,
+    },
+  ];
+}
+
+function cap(finding: Finding, name: string): string | undefined {
+  const value = finding.captures[name]?.trim();
+  return value ? value : undefined;
+}
+
+/** `FooBar` / `foo-bar` → the spellings a CMake package or pkg-config module commonly has. */
+function cmakeNeeds(name: string): PackageNeed[] {
+  return [
+    { kind: 'cmake', name },
+    { kind: 'pkgconfig', name: name.toLowerCase() },
+  ];
+}
+
+/** Flags that reach every compiler call through the recipe's wrappers (see renderScript). */
+function flags(rule: string, reason: string, c: string, cxx: string): Repair {
+  const env: Record<string, string> = {};
+  if (c) env.BB_EXTRA_CFLAGS = c;
+  if (cxx) env.BB_EXTRA_CXXFLAGS = cxx;
+  return { rule, key: `flags:${c}|${cxx}`, reason, env, prelude: [] };
+}
+
+/** A flag repair must start from a fresh build directory so CMake/meson pick up the wrapped compilers. */
+function freshBuildDir(recipe: Recipe): string[] {
+  if (recipe.id.startsWith('cmake:')) return [`rm -rf ${recipe.dir ? `'${recipe.dir}/build'` : 'build'}`];
+  if (recipe.id.startsWith('meson:')) return [`rm -rf ${recipe.dir ? `'${recipe.dir}/builddir'` : 'builddir'}`];
+  return [];
+}
+
+function withFreshDir(repair: Repair, recipe: Recipe): Repair {
+  return { ...repair, prelude: [...freshBuildDir(recipe), ...(repair.prelude ?? [])] };
+}
+
+/** The autotools recipe with `autoreconf -fi` before configure (regenerates configure and the aux files). */
+function regenerate(recipe: Recipe): Recipe | undefined {
+  if (!recipe.id.startsWith('autotools:')) return undefined;
+  const cd = recipe.dir ? `cd '${recipe.dir}' && ` : '';
+  const steps = recipe.steps.filter((s) => s.purpose !== 'generate');
+  return { ...recipe, steps: [{ purpose: 'generate', command: `${cd}autoreconf -fi` }, ...steps] };
+}
+
+/** Autoconf macro prefixes → the package that ships their .m4 files. */
+const MACRO_PACKAGES: [RegExp, string[]][] = [
+  [/^AX_/, ['autoconf-archive']],
+  [/^PKG_/, ['pkg-config']],
+  [/^(AM_GNU_GETTEXT|AM_ICONV|AM_LANGINFO)/, ['gettext', 'autopoint']],
+  [/^(AC_PROG_LIBTOOL|AM_PROG_LIBTOOL|LT_|AC_LIBTOOL)/, ['libtool']],
+  [/^AM_PATH_GLIB/, ['libglib2.0-dev']],
+  [/^AM_PATH_GTK_3/, ['libgtk-3-dev']],
+  [/^AM_PATH_GTK/, ['libgtk2.0-dev']],
+  [/^AM_PATH_SDL2/, ['libsdl2-dev']],
+  [/^AM_PATH_SDL/, ['libsdl1.2-dev']],
+  [/^AM_PATH_PYTHON/, ['python3']],
+  [/^(GTK_DOC_CHECK)/, ['gtk-doc-tools']],
+  [/^(IT_PROG_INTLTOOL)/, ['intltool']],
+  [/^(AM_PATH_LIBGCRYPT)/, ['libgcrypt20-dev']],
+  [/^(AM_PATH_GPG_ERROR)/, ['libgpg-error-dev']],
+  [/^(AM_PATH_XML2)/, ['libxml2-dev']],
+];
+
+/** Standard-library names that newer compilers no longer pull in transitively → the header to force-include. */
+const STD_HEADERS: [RegExp, string][] = [
+  [/^(std::)?(u?int(8|16|32|64)_t|u?intptr_t|SIZE_MAX|UINT\d+_MAX|INT\d+_MAX)$/, 'cstdint'],
+  [/^(std::)?numeric_limits$/, 'limits'],
+  [/^(std::)?(runtime_error|logic_error|invalid_argument|out_of_range|length_error|domain_error|overflow_error)$/, 'stdexcept'],
+  [/^(std::)?(function|bind|reference_wrapper|hash)$/, 'functional'],
+  [/^(std::)?(unique_ptr|shared_ptr|weak_ptr|make_shared|make_unique|allocator)$/, 'memory'],
+  [/^(std::)?thread$/, 'thread'],
+  [/^(std::)?(mutex|lock_guard|unique_lock|recursive_mutex)$/, 'mutex'],
+  [/^(std::)?condition_variable$/, 'condition_variable'],
+  [/^(std::)?(atomic|atomic_int|atomic_bool)$/, 'atomic'],
+  [/^(std::)?(setw|setprecision|setfill|put_time)$/, 'iomanip'],
+  [/^(std::)?(stringstream|ostringstream|istringstream)$/, 'sstream'],
+  [/^(std::)?(ifstream|ofstream|fstream)$/, 'fstream'],
+  [/^(std::)?(sort|find|find_if|min_element|max_element|transform|remove_if|reverse|count|fill|copy|unique|lower_bound|upper_bound|for_each|all_of|any_of|none_of|max|min|clamp)$/, 'algorithm'],
+  [/^(std::)?(accumulate|iota)$/, 'numeric'],
+  [/^(std::)?(array)$/, 'array'],
+  [/^(std::)?(optional|nullopt)$/, 'optional'],
+  [/^(std::)?(chrono)$/, 'chrono'],
+  [/^(std::)?(memcpy|memset|memmove|strlen|strcmp|strncpy|strcpy|strchr|strstr|strerror)$/, 'cstring'],
+  [/^(std::)?(malloc|free|exit|abort|atoi|getenv|size_t)$/, 'cstdlib'],
+  [/^(INT_MAX|INT_MIN|UINT_MAX|LONG_MAX|CHAR_BIT|PATH_MAX)$/, 'climits'],
+  [/^(std::)?(pair|move|swap|forward)$/, 'utility'],
+  [/^(std::)?(cout|cerr|endl)$/, 'iostream'],
+];
+
+function headerFor(symbol: string): string | undefined {
+  const clean = symbol.replace(/^['‘’`"]|['‘’`"]$/g, '');
+  return STD_HEADERS.find(([re]) => re.test(clean))?.[1];
+}
+
+/** `option(NAME ...)` names in the repository's CMake files that could switch off a feature needing `pkg`. */
+async function cmakeOptionsFor(root: string, recipe: Recipe, pkg: string): Promise<string[]> {
+  const files = [path.join(root, recipe.dir, 'CMakeLists.txt')];
+  const options = new Set<string>();
+  for (const file of files) {
+    let text = '';
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const m of text.matchAll(/\boption\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)/g)) options.add(m[1]!);
+  }
+  const key = pkg.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+  const testish = /^(GTEST|GMOCK|CATCH2?|DOCTEST|BENCHMARK|GOOGLETEST|CPPUNIT|CHECK|CMOCKA|BOOSTTEST)$/.test(key);
+  return [...options].filter((o) => {
+    const upper = o.toUpperCase();
+    if (key.length >= 3 && upper.includes(key) && /^(WITH|USE|ENABLE|BUILD|HAVE)_|_(SUPPORT|ENABLED?)$/.test(upper)) return true;
+    return testish && /(^|_)(BUILD_)?(TESTS?|TESTING|BENCHMARKS?|EXAMPLES?)$/.test(upper);
+  });
+}
+
+const RULES: Record<string, Rule> = {};
+const on = (ids: string[], rule: Rule): void => {
+  for (const id of ids) RULES[id] = rule;
+};
+
+on(['missing-header', 'missing-header-clang'], (f, _i, s) => {
+  const header = cap(f, 'header');
+  return header ? installFor('install-header-package', [{ kind: 'header', name: header }], `header ${header} is missing`, s) : [];
+});
+
+on(['missing-library', 'missing-library-lld'], (f, _i, s) => {
+  const lib = cap(f, 'library');
+  return lib ? installFor('install-library-package', [{ kind: 'library', name: lib }], `the linker cannot find -l${lib}`, s) : [];
+});
+
+on(['missing-pkgconfig-required', 'missing-pkgconfig', 'pkgconfig-not-in-search-path', 'meson-dependency-not-found', 'qmake-pkgconfig-not-found'], (f, _i, s) => {
+  const mod = cap(f, 'pkgconfig');
+  return mod
+    ? installFor('install-pkgconfig-package', [{ kind: 'pkgconfig', name: mod }, { kind: 'cmake', name: mod }], `pkg-config module ${mod} is missing`, s, ['pkg-config'])
+    : [];
+});
+
+on(['cmake-missing-config', 'cmake-missing-find-module', 'cmake-could-not-find'], async (f, input, s) => {
+  const pkg = cap(f, 'cmake_package');
+  if (!pkg) return [];
+  const repairs = await installFor('install-cmake-package', cmakeNeeds(pkg), `CMake package ${pkg} is missing`, s);
+  if (/^(BISON|FLEX|Git|Doxygen|Perl|PythonInterp|Python3?)$/i.test(pkg)) {
+    repairs.push(...(await installFor('install-command-package', [{ kind: 'command', name: pkg.replace(/Interp$/, '').toLowerCase() }], `CMake needs the program ${pkg}`, s)));
+  }
+  for (const option of await cmakeOptionsFor(input.repo.root, input.recipe, pkg)) {
+    repairs.push({
+      rule: 'disable-optional-feature',
+      key: `option:${option}`,
+      reason: `CMake package ${pkg} is missing and option ${option} turns off what needs it`,
+      configureArgs: [`-D${option}=OFF`],
+    });
+  }
+  return repairs;
+});
+
+on(['cmake-missing-program'], (f, _i, s) => {
+  const prog = cap(f, 'cmake_package');
+  return prog ? installFor('install-command-package', [{ kind: 'command', name: prog.toLowerCase() }], `CMake needs the program ${prog}`, s) : [];
+});
+
+on(['cmake-pkgconfig-required'], () => [
+  { rule: 'install-pkg-config', key: 'pkg:pkg-config', reason: 'CMake needs the pkg-config tool', packages: ['pkg-config'] },
+]);
+
+on(['cmake-no-compiler', 'configure-no-compiler'], (f) => {
+  const lang = (cap(f, 'language') ?? cap(f, 'compiler') ?? '').toUpperCase();
+  if (lang.includes('CUDA')) return [];
+  return [{ rule: 'install-compilers', key: 'pkg:build-essential', reason: 'no working C/C++ compiler was found', packages: ['build-essential'] }];
+});
+
+on(['cmake-no-build-program'], (f) => {
+  const generator = cap(f, 'generator') ?? '';
+  const pkg = /ninja/i.test(generator) ? 'ninja-build' : 'make';
+  return [{ rule: 'install-build-program', key: `pkg:${pkg}`, reason: `CMake's ${generator || 'build'} program is missing`, packages: [pkg] }];
+});
+
+on(['command-not-found', 'command-not-found-sh', 'command-not-found-make', 'command-not-found-env', 'meson-program-not-found', 'autotools-missing', 'autotools-missing-warning', 'qtchooser-no-qt', 'python-not-found'], (f, _i, s) => {
+  const command = cap(f, 'command');
+  if (!command) return [];
+  const name = path.posix.basename(command);
+  if (name === 'python') {
+    return [{ rule: 'python-is-python3', key: 'pkg:python-is-python3', reason: '`python` is not installed; python-is-python3 makes it python3', packages: ['python-is-python3'] }];
+  }
+  if (name === 'sudo') {
+    return [{ rule: 'install-sudo', key: 'pkg:sudo', reason: 'the build calls sudo (the sandbox already runs as root)', packages: ['sudo'] }];
+  }
+  return installFor('install-command-package', [{ kind: 'command', name }], `command ${name} is not installed`, s);
+});
+
+on(['sudo-not-found', 'apt-not-root'], () => [
+  { rule: 'install-sudo', key: 'pkg:sudo', reason: 'the build calls sudo (the sandbox already runs as root)', packages: ['sudo'] },
+]);
+
+on(['bad-interpreter'], (f, _i, s) => {
+  const interpreter = cap(f, 'interpreter');
+  if (!interpreter) return [];
+  const name = path.posix.basename(interpreter);
+  if (name === 'python') {
+    return [{ rule: 'python-is-python3', key: 'pkg:python-is-python3', reason: 'a script wants `python`; python-is-python3 provides it', packages: ['python-is-python3'] }];
+  }
+  return installFor('install-command-package', [{ kind: 'command', name }], `interpreter ${interpreter} is missing`, s);
+});
+
+on(['python-module-not-found'], (f, _i, s) => {
+  const mod = cap(f, 'python_module');
+  return mod ? installFor('install-python-module', [{ kind: 'python-module', name: mod }], `Python module ${mod} is missing`, s) : [];
+});
+
+on(['qmake-unknown-qt-module'], (f, _i, s) => {
+  const mod = cap(f, 'qt_module');
+  if (!mod) return [];
+  const cmake = `Qt5${mod.charAt(0).toUpperCase()}${mod.slice(1)}`;
+  return installFor('install-qt-module', [{ kind: 'cmake', name: cmake }], `Qt module ${mod} is missing`, s);
+});
+
+on(['shared-library-not-found'], (f, _i, s) => {
+  const file = cap(f, 'file');
+  return file ? installFor('install-runtime-library', [{ kind: 'file', name: file }], `shared library ${file} is missing at run time`, s) : [];
+});
+
+on(['autoconf-undefined-macro', 'configure-unexpanded-macro'], (f, input) => {
+  const macro = cap(f, 'macro') ?? '';
+  const packages = MACRO_PACKAGES.find(([re]) => re.test(macro))?.[1];
+  const recipe = regenerate(input.recipe);
+  if (!packages) return [];
+  return [
+    {
+      rule: 'install-autoconf-macros',
+      key: `pkg:${packages.join(',')}`,
+      reason: `autoconf macro ${macro} is undefined; ${packages.join(' ')} ships it, then configure is regenerated`,
+      packages,
+      recipe,
+    },
+  ];
+});
+
+on(['automake-missing-aux-file', 'autoconf-version-required', 'libtool-version-mismatch', 'configure-missing'], (f, input) => {
+  const recipe = regenerate(input.recipe);
+  if (!recipe) return [];
+  return [
+    {
+      rule: 'autoreconf',
+      key: 'autoreconf',
+      reason: `${f.message}: the generated autotools files are missing or stale, so they are regenerated with autoreconf -fi`,
+      packages: ['autoconf', 'automake', 'libtool'],
+      recipe,
+    },
+  ];
+});
+
+on(['config-guess-outdated'], () => [
+  {
+    rule: 'update-config-guess',
+    key: 'config-guess',
+    reason: 'config.guess/config.sub are too old to know this machine; the current ones from autotools-dev replace them',
+    packages: ['autotools-dev'],
+    prelude: [
+      "find . -name .git -prune -o \\( -name config.guess -o -name config.sub \\) -type f -print | while read -r f; do cp \"/usr/share/misc/$(basename \"$f\")\" \"$f\"; done",
+    ],
+    patches: [{ file: 'config.guess, config.sub', reason: 'updated to the current autotools-dev versions' }],
+  },
+]);
+
+on(['multiple-definition-fcommon', 'multiple-definition'], (f, input) => [
+  withFreshDir(
+    flags('gcc10-fcommon', `${f.message}: GCC ≥ 10 defaults to -fno-common, so tentative definitions in headers collide; -fcommon restores the old behaviour`, '-fcommon', ''),
+    input.recipe,
+  ),
+]);
+
+on(['werror', 'werror-all'], (f, input) => [
+  withFreshDir(
+    flags('drop-werror', `${f.message}: a newer compiler warns where the authors' did not, and -Werror makes that fatal; -Wno-error keeps the warnings as warnings`, '-Wno-error', '-Wno-error'),
+    input.recipe,
+  ),
+]);
+
+on(['removed-cxx-api', 'cxx17-register', 'cxx17-dynamic-exception-spec'], (f, input) => [
+  withFreshDir(
+    flags('cxx-older-standard', `${f.message}: the code uses C++ features removed in C++17, the newer compilers' default; it is compiled as gnu++14`, '', '-std=gnu++14'),
+    input.recipe,
+  ),
+]);
+
+on(['missing-cstdint', 'missing-stdint-c'], (f, input) => [
+  withFreshDir(
+    f.id === 'missing-stdint-c'
+      ? flags('include-stdint', `${f.message}: <stdint.h> is no longer included transitively`, '-include stdint.h', '')
+      : flags('include-cstdint', `${f.message}: <cstdint> is no longer included transitively by other standard headers`, '', '-include cstdint'),
+    input.recipe,
+  ),
+]);
+
+on(['missing-std-include', 'missing-std-include-clang', 'forgot-include-note'], (f, input) => {
+  const header = cap(f, 'header')?.replace(/[<>'‘’]/g, '') ?? headerFor(cap(f, 'symbol') ?? '');
+  if (!header) return [];
+  const cxx = !header.endsWith('.h');
+  return [
+    withFreshDir(
+      flags(
+        'force-include-std-header',
+        `${f.message}: <${header}> is no longer included transitively by newer standard libraries`,
+        cxx ? '' : `-include ${header}`,
+        `-include ${header}`,
+      ),
+      input.recipe,
+    ),
+  ];
+});
+
+on(['implicit-function-declaration', 'gcc14-permerror'], (f, input) => [
+  withFreshDir(
+    flags(
+      'relax-c-diagnostics',
+      `${f.message}: newer compilers reject old C that older ones accepted with a warning`,
+      '-Wno-error=implicit-function-declaration -Wno-error=implicit-int -Wno-error=int-conversion -Wno-error=incompatible-pointer-types',
+      '',
+    ),
+    input.recipe,
+  ),
+]);
+
+on(['cxx11-narrowing'], (f, input) => [
+  withFreshDir(flags('allow-narrowing', `${f.message}: C++11 forbids narrowing in braces; -Wno-narrowing accepts the old code`, '', '-Wno-narrowing'), input.recipe),
+]);
+
+on(['relocation-fpic'], (f, input) => [
+  withFreshDir(flags('fpic', `${f.message}: objects linked into a shared library must be position independent`, '-fPIC', '-fPIC'), input.recipe),
+]);
+
+/** glibc ≥ 2.32 removed <sys/sysctl.h>; ≥ 2.26 removed <xlocale.h>; <stropts.h> is gone too. */
+function guardHeader(header: string, replacement: string, why: string): Repair {
+  const re = header.replace(/[./]/g, (c) => `\\${c}`);
+  return {
+    rule: 'guard-removed-glibc-header',
+    key: `header:${header}`,
+    reason: why,
+    prelude: [
+      `grep -rlE --include='*.[ch]' --include='*.cc' --include='*.cpp' --include='*.cxx' --include='*.hpp' --include='*.hh' '^[[:space:]]*#[[:space:]]*include[[:space:]]*<${re}>' . | while read -r f; do sed -i -E 's|^[[:space:]]*#[[:space:]]*include[[:space:]]*<${re}>|${replacement}|' "$f"; done`,
+    ],
+    patches: [{ file: `files including <${header}>`, reason: why }],
+  };
+}
+
+on(['glibc-sysctl-removed'], () => [
+  guardHeader('sys/sysctl.h', '/* <sys/sysctl.h> removed: glibc 2.32 dropped it */', 'glibc 2.32 removed <sys/sysctl.h>; Linux code does not need it, so the include is dropped'),
+]);
+on(['glibc-xlocale-removed'], () => [
+  guardHeader('xlocale.h', '#include <locale.h>', 'glibc 2.26 removed <xlocale.h>; its declarations live in <locale.h>'),
+]);
+on(['glibc-stropts-removed'], () => [
+  guardHeader('stropts.h', '/* <stropts.h> removed: glibc 2.30 dropped STREAMS */', 'glibc 2.30 removed <stropts.h> (STREAMS); Linux never implemented it, so the include is dropped'),
+]);
+on(['glibc-rpc-removed'], (f, input) => [
+  {
+    ...withFreshDir(
+      flags('use-libtirpc', `${f.message}: glibc dropped Sun RPC; libtirpc provides it`, '-I/usr/include/tirpc', '-I/usr/include/tirpc'),
+      input.recipe,
+    ),
+    packages: ['libtirpc-dev'],
+    env: { BB_EXTRA_CFLAGS: '-I/usr/include/tirpc', BB_EXTRA_CXXFLAGS: '-I/usr/include/tirpc', LIBS: '-ltirpc', LDLIBS: '-ltirpc' },
+  },
+]);
+on(['multilib-missing'], () => [
+  { rule: 'install-multilib', key: 'pkg:gcc-multilib', reason: 'a 32-bit build needs the multilib C library headers', packages: ['gcc-multilib', 'g++-multilib'] },
+]);
+
+on(['cmake-compat-removed'], (_f, input) =>
+  input.recipe.id.startsWith('cmake:')
+    ? [
+        {
+          rule: 'cmake-policy-minimum',
+          key: 'cmake-policy-minimum',
+          reason: 'the project asks for a CMake older than 3.5, which CMake 4 no longer supports; CMAKE_POLICY_VERSION_MINIMUM=3.5 accepts it',
+          configureArgs: ['-DCMAKE_POLICY_VERSION_MINIMUM=3.5'],
+        },
+      ]
+    : [],
+);
+
+on(['git-dubious-ownership'], () => [
+  {
+    rule: 'git-safe-directory',
+    key: 'safe-directory',
+    reason: 'git refuses a repository owned by another user; it is marked safe.directory',
+    prelude: ["git config --global --add safe.directory '*'"],
+  },
+]);
+
+on(['script-permission-denied', 'permission-denied'], (f) => {
+  const file = cap(f, 'file') ?? cap(f, 'path');
+  if (!file || !/^(\.{0,2}\/)?[\w./-]+$/.test(file) || file.startsWith('/')) return [];
+  return [
+    {
+      rule: 'make-executable',
+      key: `chmod:${file}`,
+      reason: `${file} is not executable (the executable bit was lost, e.g. by an archive or a Windows checkout)`,
+      prelude: [`[ -f '${file}' ] && chmod +x '${file}' || true`],
+    },
+  ];
+});
+
+on(['cmake-subdirectory-missing', 'cmake-subdirectory-not-existing', 'source-file-missing', 'source-file-missing-clang', 'meson-no-build-file'], (f, input) => {
+  const missing = input.repo.submodules.filter((s) => !s.populated);
+  if (missing.length === 0) return [];
+  return [
+    {
+      rule: 'fetch-submodules',
+      key: 'submodules',
+      reason: `${f.message}: git submodules ${missing.map((s) => s.path).join(', ')} are not checked out`,
+      packages: ['git', 'ca-certificates'],
+      prelude: ["git config --global --add safe.directory '*'", 'git submodule update --init --recursive --depth 1'],
+    },
+  ];
+});
+
+on(['oom-killed-compiler', 'virtual-memory-exhausted', 'cannot-allocate-memory', 'oom-killer', 'process-killed'], (f) => [
+  {
+    rule: 'fewer-parallel-jobs',
+    key: 'jobs:1',
+    reason: `${f.message}: the compiler ran out of memory; building with one job at a time needs less`,
+    env: { BB_JOBS: '1' },
+  },
+]);
+
+on(['configure-error'], (f, _i, s) => {
+  const reason = cap(f, 'reason') ?? '';
+  const pkgReq = /Package requirements \(([^)\s]+)/.exec(reason) ?? /No package '([^']+)' found/.exec(reason);
+  if (pkgReq) return installFor('install-pkgconfig-package', [{ kind: 'pkgconfig', name: pkgReq[1]! }], `configure needs pkg-config module ${pkgReq[1]}`, s, ['pkg-config']);
+  const header = /([\w/+-]+\.h)\b/.exec(reason);
+  if (header) return installFor('install-header-package', [{ kind: 'header', name: header[1]! }], `configure cannot find ${header[1]}`, s);
+  const lib = /\blib(?:rary)?\s*'?-?l?([A-Za-z][\w+-]*)'?\s+(?:is\s+)?(?:not found|required|missing)/i.exec(reason) ?? /cannot find (?:the )?(?:library )?-?l?([A-Za-z][\w+-]+)/i.exec(reason);
+  if (lib) {
+    const name = lib[1]!.replace(/^lib/, '');
+    return installFor('install-library-package', [{ kind: 'library', name }, { kind: 'pkgconfig', name }], `configure cannot find library ${name}`, s);
+  }
+  const program = /(?:program|command|tool)\s+'?([\w+-]+)'?\s+(?:not found|is required|missing)/i.exec(reason) ?? /(?:no|cannot find) '?([\w+-]+)'? (?:program|command)/i.exec(reason);
+  if (program) return installFor('install-command-package', [{ kind: 'command', name: program[1]! }], `configure needs the program ${program[1]}`, s);
+  return [];
+});
+
+/** The embedded knowledge: one rule per signature id, applied to the root cause and then to other findings. */
+export class RuleKnowledge implements RepairKnowledge {
+  async propose(input: RepairInput, services: StrategyServices): Promise<Repair[]> {
+    const out: Repair[] = [];
+    const seen = new Set<string>();
+    const ordered = [input.rootCause, ...input.findings.filter((f) => f !== input.rootCause && !f.followUp)].slice(0, 10);
+    for (const finding of ordered) {
+      const rule = RULES[finding.id];
+      if (!rule) continue;
+      for (const repair of await rule(finding, input, services)) {
+        if (!seen.has(repair.key)) {
+          seen.add(repair.key);
+          out.push(repair);
+        }
+      }
+      if (out.length > 0 && finding === input.rootCause) break;
+    }
+    return out;
+  }
+}
+
+/** Signature ids the knowledge base has a rule for (tests check every one names a catalog signature). */
+export function knownSignatureIds(): string[] {
+  return Object.keys(RULES);
+}
