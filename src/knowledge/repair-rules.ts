@@ -257,11 +257,14 @@ on(['shared-library-not-found'], (f, _i, s) => {
   return file ? installFor('install-runtime-library', [{ kind: 'file', name: file }], `shared library ${file} is missing at run time`, s) : [];
 });
 
-on(['autoconf-undefined-macro', 'configure-unexpanded-macro'], (f, input) => {
+on(['autoconf-undefined-macro', 'configure-unexpanded-macro'], async (f, input, s) => {
   const macro = cap(f, 'macro') ?? '';
-  const packages = MACRO_PACKAGES.find(([re]) => re.test(macro))?.[1];
   const recipe = regenerate(input.recipe);
-  if (!packages) return [];
+  const packages = MACRO_PACKAGES.find(([re]) => re.test(macro))?.[1];
+  if (!packages) {
+    const found = await installFor('install-autoconf-macros', [{ kind: 'm4-macro', name: macro }], `autoconf macro ${macro} is undefined`, s);
+    return found.map((r) => ({ ...r, recipe }));
+  }
   return [
     {
       rule: 'install-autoconf-macros',

@@ -37,7 +37,7 @@ export interface StrategyServices {
   resolvePackages?: (needs: PackageNeed[]) => Promise<PackageResolution[]>;
 }
 
-export type PackageNeedKind = 'header' | 'library' | 'pkgconfig' | 'cmake' | 'command' | 'python-module' | 'file';
+export type PackageNeedKind = 'header' | 'library' | 'pkgconfig' | 'cmake' | 'command' | 'python-module' | 'file' | 'm4-macro';
 
 export interface PackageNeed {
   kind: PackageNeedKind;
