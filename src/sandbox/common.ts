@@ -1,10 +1,10 @@
 /** Pieces shared by the sandbox backends: ids, the environment allowlist, copying and removing trees. */
 import { randomBytes } from 'node:crypto';
-import { access, constants as fsConstants, mkdir, readFile, stat } from 'node:fs/promises';
-import { delimiter, isAbsolute, join, posix, resolve } from 'node:path';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { delimiter, isAbsolute, posix, resolve } from 'node:path';
 
 import { ConfigError, SandboxError } from '../core/errors.js';
-import { runProcess } from './process.js';
+import { resolveCommand, runProcess } from './process.js';
 import type { ExecOptions, ExecResult } from './types.js';
 
 /** PATH inside rootfs and docker sandboxes. */
@@ -65,34 +65,28 @@ export function resolveSandboxCwd(workdir: string, cwd: string | undefined): str
   return posix.isAbsolute(cwd) ? posix.normalize(cwd) : posix.join(workdir, cwd);
 }
 
-/** Finds an executable on PATH (like `command -v`). */
-export async function findExecutable(name: string, pathVar = process.env.PATH ?? ''): Promise<string | undefined> {
-  if (name.includes('/')) {
-    return (await isExecutable(name)) ? name : undefined;
-  }
-  const dirs = [...pathVar.split(delimiter), '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
-  for (const dir of dirs) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    if (await isExecutable(candidate)) return candidate;
-  }
-  return undefined;
+/** Finds an executable on PATH or in the usual system folders (like `command -v`). */
+export function findExecutable(name: string, pathVar = process.env.PATH ?? ''): Promise<string | undefined> {
+  const dirs = [pathVar, '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin']
+    .filter(Boolean)
+    .join(delimiter);
+  return Promise.resolve(resolveCommand(name, dirs));
 }
 
-async function isExecutable(path: string): Promise<boolean> {
-  try {
-    await access(path, fsConstants.X_OK);
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
+/**
+ * Prefixes `setpriv --pdeathsig KILL` when util-linux setpriv is installed, so the command gets SIGKILL if
+ * this process dies (for `unshare --kill-child` that ends the whole sandbox namespace).
+ */
+export async function dieWithParent(command: string, args: string[]): Promise<[string, string[]]> {
+  const setpriv = await findExecutable('setpriv');
+  return setpriv ? [setpriv, ['--pdeathsig', 'KILL', '--', command, ...args]] : [command, args];
 }
 
 /** Rejects paths that cannot appear in overlayfs mount options. */
 export function checkMountablePath(path: string, what: string): void {
   if (!isAbsolute(path) || /[,:\\\n\r]/.test(path)) {
     throw new ConfigError(
-      `${what} ${JSON.stringify(path)} cannot be used by the rootfs sandbox: overlayfs paths must be absolute and free of ',' ':' '\\' and newlines`,
+      `${what} ${JSON.stringify(path)} cannot be used as a sandbox mount: overlayfs and docker mount paths must be absolute and free of ',' ':' '\\' and newlines`,
       'set BUILDBENCH_CACHE_DIR / BUILDBENCH_WORK_DIR to a plain absolute path',
     );
   }
@@ -116,7 +110,10 @@ export async function copyRepository(repoDir: string, dest: string, signal?: Abo
   try {
     info = await stat(source);
   } catch {
-    throw new ConfigError(`the repository folder ${source} does not exist`, 'pass the path of a checked-out repository');
+    throw new ConfigError(
+      `the repository folder ${source} does not exist`,
+      'pass the path of a checked-out repository',
+    );
   }
   if (!info.isDirectory()) {
     throw new ConfigError(`${source} is not a folder`, 'pass the path of a checked-out repository');
@@ -127,7 +124,11 @@ export async function copyRepository(repoDir: string, dest: string, signal?: Abo
     ...(signal ? { signal } : {}),
   });
   if (result.cancelled) throw new SandboxError('copying the repository into the sandbox was cancelled');
-  checkResult(result, `copying ${source} into ${dest}`, 'check free disk space in the work folder (BUILDBENCH_WORK_DIR)');
+  checkResult(
+    result,
+    `copying ${source} into ${dest}`,
+    'check free disk space in the work folder (BUILDBENCH_WORK_DIR)',
+  );
 }
 
 /** Mount points at or below `dir` in this process's mount namespace. */
@@ -138,7 +139,9 @@ export async function mountsUnder(dir: string): Promise<string[]> {
   for (const line of text.split('\n')) {
     const field = line.split(' ')[4];
     if (!field) continue;
-    const mountPoint = field.replace(/\\([0-7]{3})/g, (_m, oct: string) => String.fromCharCode(parseInt(oct, 8)));
+    const mountPoint = field.replace(/\\([0-7]{3})/g, (_m, oct: string) =>
+      String.fromCharCode(parseInt(oct, 8)),
+    );
     if (mountPoint === prefix || mountPoint.startsWith(`${prefix}/`)) found.push(mountPoint);
   }
   return found;
@@ -154,7 +157,11 @@ export async function removeTree(dir: string): Promise<void> {
     await runProcess('umount', ['-l', mountPoint], { timeoutMs: 30_000 });
   }
   const result = await runProcess('rm', ['-rf', '--one-file-system', '--', dir], { timeoutMs: 30 * 60_000 });
-  checkResult(result, `removing ${dir}`, 'remove the folder by hand; check that nothing is still mounted below it');
+  checkResult(
+    result,
+    `removing ${dir}`,
+    'remove the folder by hand; check that nothing is still mounted below it',
+  );
 }
 
 /** Runs exec calls one after the other: a sandbox's state must not be used by two commands at once. */

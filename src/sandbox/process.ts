@@ -4,8 +4,15 @@
  * a tail are kept in memory. Timeouts and cancellation kill the whole process group with SIGKILL.
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
-import { dirname } from 'node:path';
+import {
+  accessSync,
+  constants as fsConstants,
+  createWriteStream,
+  mkdirSync,
+  statSync,
+  type WriteStream,
+} from 'node:fs';
+import { delimiter, dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { constants as osConstants } from 'node:os';
 import type { Readable } from 'node:stream';
@@ -154,6 +161,31 @@ export function killProcessGroup(pid: number | undefined): void {
   }
 }
 
+function isExecutableFile(path: string): boolean {
+  try {
+    accessSync(path, fsConstants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The program's path as `execvp` would find it with `pathVar`, or undefined. */
+export function resolveCommand(
+  command: string,
+  pathVar: string | undefined,
+  cwd?: string,
+): string | undefined {
+  if (command.includes('/')) {
+    const full = isAbsolute(command) ? command : resolvePath(cwd ?? process.cwd(), command);
+    return isExecutableFile(full) ? full : undefined;
+  }
+  for (const dir of (pathVar ?? '/usr/local/bin:/usr/bin:/bin').split(delimiter)) {
+    if (dir && isExecutableFile(join(dir, command))) return join(dir, command);
+  }
+  return undefined;
+}
+
 /**
  * Runs `command args` in a new process group. Never rejects for a failing command: a non-zero exit,
  * a timeout or a cancellation is a result. Rejects with SandboxError only when the command cannot be
@@ -199,14 +231,25 @@ export function runProcess(
     log = createWriteStream(logPath);
   }
 
+  const env = options.env ?? process.env;
+  const program = resolveCommand(command, env.PATH, options.cwd);
+  if (!program) {
+    log?.end();
+    return Promise.reject(
+      new SandboxError(
+        `could not start \`${command}\`: no such program${command.includes('/') ? '' : ' on PATH'}`,
+        `install ${command} or put it on PATH`,
+      ),
+    );
+  }
   const [file, argv] = mergeStderr
-    ? ['/bin/sh', ['-c', 'exec 2>&1; exec "$@"', 'sh', command, ...args]]
-    : [command, [...args]];
+    ? ['/bin/sh', ['-c', 'exec 2>&1; exec "$@"', 'sh', program, ...args]]
+    : [program, [...args]];
 
   return new Promise<ExecResult>((resolve, reject) => {
     const child = spawn(file, argv, {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -234,11 +277,15 @@ export function runProcess(
     };
 
     if (options.timeoutMs && options.timeoutMs > 0) {
-      timer = setTimeout(() => {
-        if (finished || exitCode !== undefined) return;
-        timedOut = true;
-        kill();
-      }, options.timeoutMs);
+      // setTimeout fires at once for delays above 2^31-1 ms (~24.8 days): clamp.
+      timer = setTimeout(
+        () => {
+          if (finished || exitCode !== undefined) return;
+          timedOut = true;
+          kill();
+        },
+        Math.min(options.timeoutMs, 2_147_483_647),
+      );
     }
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -318,7 +365,9 @@ export function runProcess(
       reject(
         new SandboxError(
           `could not start \`${command}\`: ${error.message}`,
-          missing ? `install ${command} or put it on PATH` : 'check that the program exists and is executable',
+          missing
+            ? `install ${command} or put it on PATH`
+            : 'check that the program exists and is executable',
         ),
       );
     });

@@ -18,6 +18,7 @@ import {
   checkTimeout,
   combineSignals,
   copyRepository,
+  dieWithParent,
   findExecutable,
   makeSandboxId,
   passThroughOptions,
@@ -195,11 +196,9 @@ export async function withCreationLock<T>(
       try {
         await rename(lockDir, aside);
         const moved = await readOwner(aside);
-        if (moved && owner && (moved.pid !== owner.pid || moved.host !== owner.host)) {
-          await rename(aside, lockDir).catch(() => undefined);
-        } else {
-          await rm(aside, { recursive: true, force: true });
-        }
+        const same = owner ? moved?.pid === owner.pid && moved.host === owner.host : moved === undefined;
+        if (same) await rm(aside, { recursive: true, force: true });
+        else await rename(aside, lockDir).catch(() => undefined);
       } catch {
         // someone else cleaned it up first
       }
@@ -307,17 +306,23 @@ async function createBase(paths: RootfsPaths, options: LayerOptions): Promise<vo
   const started = Date.now();
   try {
     // In a private mount namespace: debootstrap mounts /proc inside the target and must not leak it.
+    const [command, args] = await dieWithParent('unshare', [
+      '--mount',
+      '--propagation',
+      'private',
+      debootstrap,
+      '--variant=minbase',
+      suite,
+      root,
+      mirror,
+    ]);
     const result = await withHeartbeat(onProgress, `creating the Debian ${suite} base rootfs`, logPath, () =>
-      runProcess(
-        'unshare',
-        ['--mount', '--propagation', 'private', debootstrap, '--variant=minbase', suite, root, mirror],
-        {
-          env: { ...process.env, LC_ALL: 'C', DEBIAN_FRONTEND: 'noninteractive' },
-          timeoutMs: BASE_TIMEOUT_MS,
-          logPath,
-          ...(signal ? { signal } : {}),
-        },
-      ),
+      runProcess(command, args, {
+        env: { ...process.env, LC_ALL: 'C', DEBIAN_FRONTEND: 'noninteractive' },
+        timeoutMs: BASE_TIMEOUT_MS,
+        logPath,
+        ...(signal ? { signal } : {}),
+      }),
     );
     if (result.cancelled) throw new CancelledError(`creating the Debian ${suite} base rootfs was cancelled`);
     if (result.exitCode !== 0) {
@@ -333,7 +338,8 @@ async function createBase(paths: RootfsPaths, options: LayerOptions): Promise<vo
     const seconds = Math.round((Date.now() - started) / 100) / 10;
     await writeFile(
       join(tmp, 'READY'),
-      JSON.stringify({ format: LAYER_FORMAT, suite, mirror, createdAt: new Date().toISOString(), seconds }) + '\n',
+      JSON.stringify({ format: LAYER_FORMAT, suite, mirror, createdAt: new Date().toISOString(), seconds }) +
+        '\n',
     );
     await rename(tmp, paths.baseDir);
     onProgress?.(`created the Debian ${suite} base rootfs in ${seconds} s (${paths.baseRoot})`);
@@ -344,7 +350,9 @@ async function createBase(paths: RootfsPaths, options: LayerOptions): Promise<vo
 }
 
 /** Makes the base (if needed) and the toolchain layer on top of it once; returns the layers. */
-export async function ensureRootfsLayers(options: LayerOptions & { toolchain?: boolean }): Promise<RootfsLayers> {
+export async function ensureRootfsLayers(
+  options: LayerOptions & { toolchain?: boolean },
+): Promise<RootfsLayers> {
   checkMountablePath(options.cacheDir, 'the cache folder');
   const paths = rootfsPaths(options.cacheDir, options.suite);
   const baseRoot = await ensureBaseRootfs(options);
@@ -460,7 +468,16 @@ echo buildbench > /proc/sys/kernel/hostname 2>/dev/null || true
 exec chroot "$M" /usr/bin/env -i "$@" /bin/bash -c 'cd -- "$1" || exit 1; exec /bin/bash ${SCRIPT_DIR}/cmd.sh' bash "$CWD"
 `;
 
-const UNSHARE_ARGS = ['--mount', '--pid', '--fork', '--kill-child', '--uts', '--ipc', '--propagation', 'private'];
+const UNSHARE_ARGS = [
+  '--mount',
+  '--pid',
+  '--fork',
+  '--kill-child',
+  '--uts',
+  '--ipc',
+  '--propagation',
+  'private',
+];
 
 /** Creates `<dir>/{upper,work,merged,workspace,cmd}`. */
 async function prepareBuildDir(dir: string): Promise<void> {
@@ -489,29 +506,31 @@ async function runInOverlay(run: OverlayRun): Promise<{ result: ExecResult; ente
   const marker = join(cmdDir, 'entered');
   await rm(marker, { force: true });
   await writeFile(join(cmdDir, 'cmd.sh'), run.script.endsWith('\n') ? run.script : `${run.script}\n`);
-  const result = await runProcess(
-    'unshare',
-    [
-      ...UNSHARE_ARGS,
-      '/bin/sh',
-      '-c',
-      ENTRY_SCRIPT,
-      'buildbench-entry',
-      run.lowerdirs.join(':'),
-      run.buildDir,
-      run.workspace,
-      run.cwd,
-      ...run.envAssignments,
-    ],
-    {
-      env: { PATH: process.env.PATH ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', LC_ALL: 'C' },
-      timeoutMs: run.timeoutMs,
-      mergeStderr: false, // the entry script does exec 2>&1 itself
-      ...(run.signal ? { signal: run.signal } : {}),
-      ...(run.logPath ? { logPath: run.logPath } : {}),
-      ...(run.onOutput ? { onOutput: run.onOutput } : {}),
+  const unshareArgs = [
+    ...UNSHARE_ARGS,
+    '/bin/sh',
+    '-c',
+    ENTRY_SCRIPT,
+    'buildbench-entry',
+    run.lowerdirs.join(':'),
+    run.buildDir,
+    run.workspace,
+    run.cwd,
+    ...run.envAssignments,
+  ];
+  // If this process dies, unshare gets SIGKILL and --kill-child ends the whole namespace.
+  const [command, args] = await dieWithParent('unshare', unshareArgs);
+  const result = await runProcess(command, args, {
+    env: {
+      PATH: process.env.PATH ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      LC_ALL: 'C',
     },
-  );
+    timeoutMs: run.timeoutMs,
+    mergeStderr: false, // the entry script does exec 2>&1 itself
+    ...(run.signal ? { signal: run.signal } : {}),
+    ...(run.logPath ? { logPath: run.logPath } : {}),
+    ...(run.onOutput ? { onOutput: run.onOutput } : {}),
+  });
   return { result, entered: existsSync(marker) };
 }
 
@@ -519,17 +538,23 @@ async function runInOverlay(run: OverlayRun): Promise<{ result: ExecResult; ente
 // Availability and the sandbox itself
 
 /** What stops the rootfs backend from working here; empty when it can work. */
-export async function rootfsProblems(settings: Pick<SandboxSettings, 'cacheDir' | 'suite'>): Promise<string[]> {
+export async function rootfsProblems(
+  settings: Pick<SandboxSettings, 'cacheDir' | 'suite'>,
+): Promise<string[]> {
   const problems: string[] = [];
   if (process.getuid?.() !== 0) {
-    problems.push('it needs root (it mounts an overlay and enters namespaces): run buildbench as root or with sudo');
+    problems.push(
+      'it needs root (it mounts an overlay and enters namespaces): run buildbench as root or with sudo',
+    );
   }
   if (!(await findExecutable('unshare')) || !(await findExecutable('chroot'))) {
     problems.push('util-linux `unshare` and coreutils `chroot` must be installed');
   }
   const filesystems = await readFile('/proc/filesystems', 'utf8').catch(() => '');
   if (!/\boverlay\b/.test(filesystems)) {
-    problems.push('the kernel has no overlayfs: run `modprobe overlay` (or use a kernel with CONFIG_OVERLAY_FS)');
+    problems.push(
+      'the kernel has no overlayfs: run `modprobe overlay` (or use a kernel with CONFIG_OVERLAY_FS)',
+    );
   }
   let baseCached = false;
   try {
@@ -580,7 +605,10 @@ export class RootfsSandbox implements Sandbox {
 
   private async execNow(script: string, options: ExecOptions): Promise<ExecResult> {
     if (this.disposed) {
-      throw new SandboxError(`sandbox ${this.id} was already disposed`, 'create a new sandbox for further commands');
+      throw new SandboxError(
+        `sandbox ${this.id} was already disposed`,
+        'create a new sandbox for further commands',
+      );
     }
     checkTimeout(options.timeoutMs);
     const cwd = resolveSandboxCwd(this.workdir, options.cwd);
@@ -642,7 +670,10 @@ export async function createRootfsSandbox(
   try {
     await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal);
     if (options.probe ?? true) {
-      const probe = await sandbox.exec('true', { timeoutMs: 60_000, ...(request.signal ? { signal: request.signal } : {}) });
+      const probe = await sandbox.exec('true', {
+        timeoutMs: 60_000,
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
       if (probe.cancelled) throw new CancelledError('creating the sandbox was cancelled');
       if (probe.exitCode !== 0) {
         throw new SandboxError(

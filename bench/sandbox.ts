@@ -1,0 +1,79 @@
+/**
+ * Sandbox benchmark: a fresh rootfs sandbox (overlay over the cached layers) created and disposed, against a
+ * full `cp -a` copy of the base rootfs created and removed, N times each. Goal: overlay ≥ 20× faster.
+ * Needs what the rootfs backend needs (root, overlayfs, unshare); the cached layers are made first if absent
+ * (not timed). Run alone with `npx tsx bench/sandbox.ts`.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import {
+  createRootfsSandbox,
+  defaultSandboxSettings,
+  ensureRootfsLayers,
+  removeTree,
+  rootfsProblems,
+  runProcess,
+} from '../src/sandbox/index.js';
+
+export interface BenchMetric {
+  name: string;
+  value: number;
+  unit: string;
+}
+
+function mean(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+function round(value: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+/** Mean create+dispose times over `n` rounds each (default 10); the copy rounds take seconds each. */
+export async function benchSandbox(options: { n?: number } = {}): Promise<BenchMetric[]> {
+  const N = options.n ?? 10;
+  const settings = { ...defaultSandboxSettings(process.env), choice: 'rootfs' as const };
+  const problems = await rootfsProblems(settings);
+  if (problems.length > 0)
+    throw new Error(`the sandbox benchmark needs the rootfs backend: ${problems.join('; ')}`);
+  const layers = await ensureRootfsLayers({ ...settings, onProgress: (m) => console.error(m) });
+
+  const repo = await mkdtemp(join(tmpdir(), 'bb-bench-repo-'));
+  await writeFile(join(repo, 'main.c'), 'int main(void) { return 0; }\n');
+  const overlay: number[] = [];
+  const copy: number[] = [];
+  try {
+    for (let i = 0; i < N; i++) {
+      const started = performance.now();
+      const sandbox = await createRootfsSandbox(settings, { repoDir: repo, name: 'bench' }); // includes a `true` probe
+      await sandbox.dispose();
+      overlay.push(performance.now() - started);
+    }
+    await mkdir(settings.workRoot, { recursive: true });
+    for (let i = 0; i < N; i++) {
+      const target = join(settings.workRoot, `bench-copy-${process.pid}-${i}`);
+      const started = performance.now();
+      const result = await runProcess('cp', ['-a', layers.baseRoot, target], { timeoutMs: 600_000 });
+      if (result.exitCode !== 0) throw new Error(`cp -a of the base rootfs failed: ${result.output}`);
+      await removeTree(target);
+      copy.push(performance.now() - started);
+    }
+  } finally {
+    await rm(repo, { recursive: true, force: true });
+  }
+  const overlayMs = mean(overlay);
+  const copyMs = mean(copy);
+  return [
+    { name: 'sandbox.rootfs.create_dispose.overlay', value: round(overlayMs), unit: 'ms' },
+    { name: 'sandbox.rootfs.create_dispose.copy_base', value: round(copyMs), unit: 'ms' },
+    { name: 'sandbox.rootfs.create_dispose.speedup', value: round(copyMs / overlayMs), unit: 'x' },
+  ];
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const metric of await benchSandbox()) console.log(`${metric.name}\t${metric.value}\t${metric.unit}`);
+}

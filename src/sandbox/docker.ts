@@ -1,0 +1,340 @@
+/**
+ * The `docker` backend: a fresh container per sandbox, driven through the docker CLI. The repository copy
+ * lives on this machine and is bind-mounted at /workspace. Killing a `docker exec` client does not stop the
+ * command inside, so every command runs under `timeout -k` inside the container and a cancel removes the
+ * container (see research/sandbox.md).
+ */
+import { mkdtemp, rmdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { CancelledError, SandboxError } from '../core/errors.js';
+import {
+  baseSandboxEnv,
+  checkMountablePath,
+  checkTimeout,
+  combineSignals,
+  copyRepository,
+  findExecutable,
+  makeSandboxId,
+  passThroughOptions,
+  removeTree,
+  resolveSandboxCwd,
+  SANDBOX_PATH,
+  sandboxEnvAssignments,
+  SerialQueue,
+} from './common.js';
+import { runProcess, TIMEOUT_EXIT_CODE } from './process.js';
+import { ensureRootfsLayers } from './rootfs.js';
+import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
+
+/** Grace between `timeout`'s TERM and KILL inside the container, in seconds. */
+const KILL_AFTER_S = 10;
+/** The host-side limit is the command's limit plus this, in case the engine itself hangs. */
+const BACKSTOP_MS = (KILL_AFTER_S + 10) * 1000;
+
+function tail(text: string, n = 15): string {
+  return text.trimEnd().split('\n').slice(-n).join('\n');
+}
+
+/** Runs the docker CLI; the result's output is stdout and stderr interleaved. */
+export function docker(
+  args: string[],
+  options: {
+    timeoutMs?: number;
+    signal?: AbortSignal;
+    logPath?: string;
+    onOutput?: (chunk: string) => void;
+  } = {},
+): Promise<ExecResult> {
+  return runProcess('docker', args, { timeoutMs: options.timeoutMs ?? 120_000, ...options });
+}
+
+/** True when a Docker engine answers `docker info` within `timeoutMs`. */
+export async function dockerAnswers(timeoutMs = 5000): Promise<boolean> {
+  if (!(await findExecutable('docker'))) return false;
+  try {
+    const result = await docker(['info', '--format', '{{.ServerVersion}}'], { timeoutMs });
+    return result.exitCode === 0 && result.output.trim().length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Makes sure `image` is present: `docker image inspect`, else `docker pull`. */
+export async function ensureDockerImage(
+  image: string,
+  options: { onProgress?: (message: string) => void; signal?: AbortSignal } = {},
+): Promise<void> {
+  const inspect = await docker(['image', 'inspect', '--format', '{{.Id}}', image], { timeoutMs: 60_000 });
+  if (inspect.exitCode === 0) return;
+  options.onProgress?.(`pulling the Docker image ${image}…`);
+  const pull = await docker(['pull', image], {
+    timeoutMs: 30 * 60_000,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (pull.cancelled) throw new CancelledError(`pulling the Docker image ${image} was cancelled`);
+  if (pull.exitCode !== 0) {
+    throw new SandboxError(
+      `the Docker image ${image} is not on this machine and \`docker pull ${image}\` failed (${pull.timedOut ? 'timed out' : `exit code ${pull.exitCode}`}):\n${tail(pull.output)}`,
+      'check that the registry is reachable, or `docker load`/`docker import` the image by hand, or use --sandbox rootfs',
+    );
+  }
+}
+
+export class DockerSandbox implements Sandbox {
+  readonly kind = 'docker' as const;
+  readonly workdir = '/workspace';
+  private readonly queue = new SerialQueue();
+  private readonly lifetime = new AbortController();
+  private disposed = false;
+  /** Set when the container was removed because a command was cancelled. */
+  private removed = false;
+
+  constructor(
+    readonly id: string,
+    readonly image: string,
+    readonly buildDir: string,
+  ) {}
+
+  get container(): string {
+    return `bb-${this.id}`;
+  }
+
+  get hostWorkdir(): string {
+    return join(this.buildDir, 'workspace');
+  }
+
+  describeLocation(): string {
+    return `repository copy in ${this.hostWorkdir} (container ${this.container}, image ${this.image})`;
+  }
+
+  exec(script: string, options: ExecOptions): Promise<ExecResult> {
+    return this.queue.run(() => this.execNow(script, options));
+  }
+
+  private async execNow(script: string, options: ExecOptions): Promise<ExecResult> {
+    if (this.disposed) {
+      throw new SandboxError(
+        `sandbox ${this.id} was already disposed`,
+        'create a new sandbox for further commands',
+      );
+    }
+    if (this.removed) {
+      throw new SandboxError(
+        `container ${this.container} was removed when an earlier command was cancelled`,
+        'create a new sandbox for further commands',
+      );
+    }
+    checkTimeout(options.timeoutMs);
+    const cwd = resolveSandboxCwd(this.workdir, options.cwd);
+    const env = sandboxEnvAssignments(options.env, baseSandboxEnv());
+    const seconds = Math.max(0.001, options.timeoutMs / 1000);
+    const args = [
+      'exec',
+      '-w',
+      cwd,
+      ...env.flatMap((assignment) => ['-e', assignment]),
+      this.container,
+      'timeout',
+      '-k',
+      String(KILL_AFTER_S),
+      `${seconds}s`,
+      'bash',
+      '-c',
+      script,
+    ];
+    const signal = combineSignals(options.signal, this.lifetime.signal);
+    const result = await docker(args, {
+      timeoutMs: options.timeoutMs + BACKSTOP_MS,
+      signal,
+      ...passThroughOptions(options),
+    });
+    if (result.cancelled) {
+      // The command keeps running inside after its client died: remove the container.
+      this.removed = true;
+      await docker(['rm', '-f', this.container], { timeoutMs: 60_000 }).catch(() => undefined);
+      return result;
+    }
+    const reachedLimit = result.durationMs >= options.timeoutMs - 50;
+    if (
+      result.timedOut ||
+      (reachedLimit && (result.exitCode === TIMEOUT_EXIT_CODE || result.exitCode === 137))
+    ) {
+      return { ...result, exitCode: TIMEOUT_EXIT_CODE, timedOut: true };
+    }
+    if (
+      result.exitCode === 125 &&
+      /Error response from daemon|Cannot connect to the Docker daemon/.test(result.output)
+    ) {
+      throw new SandboxError(
+        `docker exec in container ${this.container} failed:\n${tail(result.output)}`,
+        'check that the Docker engine is running and the container still exists (`docker ps -a`)',
+      );
+    }
+    return result;
+  }
+
+  async dispose(options: { keep?: boolean } = {}): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.lifetime.abort();
+    await this.queue.idle();
+    const uid = process.getuid?.() ?? 0;
+    const gid = process.getgid?.() ?? 0;
+    if (uid !== 0) {
+      // Files written inside belong to root; give them back so this process can remove them.
+      const owner = `${uid}:${gid}`;
+      const chown = this.removed
+        ? await docker(
+            [
+              'run',
+              '--rm',
+              '-v',
+              `${this.hostWorkdir}:/workspace`,
+              this.image,
+              'chown',
+              '-R',
+              owner,
+              '/workspace',
+            ],
+            { timeoutMs: 300_000 },
+          )
+        : await docker(['exec', this.container, 'chown', '-R', owner, '/workspace'], { timeoutMs: 300_000 });
+      if (chown.exitCode !== 0 && !options.keep) {
+        throw new SandboxError(
+          `could not give ${this.hostWorkdir} back to uid ${uid}:\n${tail(chown.output)}`,
+          `remove it as root (sudo rm -rf ${this.buildDir}) and the container with docker rm -f ${this.container}`,
+        );
+      }
+    }
+    const rmResult = await docker(['rm', '-f', this.container], { timeoutMs: 120_000 });
+    if (rmResult.exitCode !== 0 && !/No such container/i.test(rmResult.output)) {
+      throw new SandboxError(
+        `could not remove container ${this.container}:\n${tail(rmResult.output)}`,
+        `remove it by hand: docker rm -f ${this.container}`,
+      );
+    }
+    if (!options.keep) await removeTree(this.buildDir);
+  }
+}
+
+/** A fresh container from `settings.image` with a copy of `request.repoDir` bind-mounted at /workspace. */
+export async function createDockerSandbox(
+  settings: SandboxSettings,
+  request: CreateSandboxRequest,
+): Promise<DockerSandbox> {
+  if (!(await dockerAnswers(10_000))) {
+    throw new SandboxError(
+      'no Docker engine answers `docker info`',
+      'start one (e.g. `dockerd &` as root, or Docker Desktop), or use --sandbox rootfs',
+    );
+  }
+  checkMountablePath(settings.workRoot, 'the work folder');
+  const progress = request.onProgress;
+  await ensureDockerImage(settings.image, {
+    ...(progress ? { onProgress: progress } : {}),
+    ...(request.signal ? { signal: request.signal } : {}),
+  });
+  const id = makeSandboxId(request.name);
+  const sandbox = new DockerSandbox(id, settings.image, join(settings.workRoot, id));
+  try {
+    await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal);
+    const runArgs = (init: boolean): string[] => [
+      'run',
+      '-d',
+      ...(init ? ['--init'] : []),
+      '--name',
+      sandbox.container,
+      '--label',
+      `buildbench.sandbox=${id}`,
+      '-v',
+      `${sandbox.hostWorkdir}:/workspace`,
+      '-w',
+      '/workspace',
+      settings.image,
+      'sleep',
+      'infinity',
+    ];
+    const runOptions = { timeoutMs: 300_000, ...(request.signal ? { signal: request.signal } : {}) };
+    // --init reaps the zombies that commands leave behind; engines without docker-init run without it.
+    let run = await docker(runArgs(true), runOptions);
+    if (run.exitCode !== 0 && !run.cancelled && /docker-init|init binary|--init/i.test(run.output)) {
+      await docker(['rm', '-f', sandbox.container], { timeoutMs: 60_000 });
+      run = await docker(runArgs(false), runOptions);
+    }
+    if (run.cancelled) throw new CancelledError('starting the container was cancelled');
+    if (run.exitCode !== 0) {
+      throw new SandboxError(
+        `could not start a container from ${settings.image}:\n${tail(run.output)}`,
+        'check `docker ps -a` and the engine log; the image must contain `sleep`, `timeout` and `bash`',
+      );
+    }
+  } catch (error) {
+    await sandbox.dispose().catch(() => undefined);
+    throw error;
+  }
+  return sandbox;
+}
+
+/**
+ * Makes a Docker image from the cached Debian base + toolchain layers (creating them if needed):
+ * the layers are mounted read-only as one overlay in a private mount namespace and streamed through
+ * `tar --numeric-owner | docker import`. For machines where no registry is reachable (tests).
+ */
+export async function importRootfsImage(
+  cacheDir: string,
+  tag: string,
+  options: {
+    suite?: string;
+    mirror?: string;
+    onProgress?: (message: string) => void;
+    signal?: AbortSignal;
+  } = {},
+): Promise<void> {
+  const suite = options.suite ?? 'bookworm';
+  const layers = await ensureRootfsLayers({
+    cacheDir,
+    suite,
+    mirror: options.mirror ?? 'http://deb.debian.org/debian',
+    toolchain: true,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const mountPoint = await mkdtemp(join(tmpdir(), 'bb-import-'));
+  checkMountablePath(mountPoint, 'the temporary mount point');
+  options.onProgress?.(`importing the Debian ${suite} toolchain rootfs as Docker image ${tag}…`);
+  const script = [
+    'set -euo pipefail',
+    'mount -t overlay overlay -o "ro,lowerdir=$1" "$2"',
+    `tar -C "$2" --numeric-owner -c . | docker import -c 'ENV PATH=${SANDBOX_PATH}' -c 'ENV LANG=C.UTF-8' - "$3"`,
+  ].join('\n');
+  try {
+    const result = await runProcess(
+      'unshare',
+      [
+        '--mount',
+        '--propagation',
+        'private',
+        '/bin/bash',
+        '-c',
+        script,
+        'import',
+        layers.lowerdirs.join(':'),
+        mountPoint,
+        tag,
+      ],
+      { timeoutMs: 30 * 60_000, ...(options.signal ? { signal: options.signal } : {}) },
+    );
+    if (result.cancelled) throw new CancelledError(`importing Docker image ${tag} was cancelled`);
+    if (result.exitCode !== 0) {
+      throw new SandboxError(
+        `could not import the cached rootfs as Docker image ${tag} (exit code ${result.exitCode}):\n${tail(result.output)}`,
+        'this needs root, overlayfs and a running Docker engine',
+      );
+    }
+  } finally {
+    // rmdir, never a recursive remove: if anything were still mounted there it must not be deleted.
+    await rmdir(mountPoint).catch(() => undefined);
+  }
+}

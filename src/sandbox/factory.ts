@@ -1,0 +1,130 @@
+/** Picks and creates a sandbox backend from the settings (`auto` = docker, else rootfs; never silently the host). */
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+
+import { ConfigError, SandboxError } from '../core/errors.js';
+import { createDockerSandbox, dockerAnswers } from './docker.js';
+import { createHostSandbox } from './host.js';
+import { createRootfsSandbox, rootfsProblems } from './rootfs.js';
+import {
+  SANDBOX_CHOICES,
+  type CreateSandboxRequest,
+  type Sandbox,
+  type SandboxChoice,
+  type SandboxKind,
+  type SandboxSettings,
+} from './types.js';
+
+export const DEFAULT_DOCKER_IMAGE = 'ubuntu:22.04';
+export const DEFAULT_SUITE = 'bookworm';
+export const DEFAULT_MIRROR = 'http://deb.debian.org/debian';
+
+/** What `auto` looks at; injectable for tests. */
+export interface SandboxProbes {
+  dockerAnswers(): Promise<boolean>;
+  rootfsProblems(settings: SandboxSettings): Promise<string[]>;
+}
+
+export const defaultProbes: SandboxProbes = {
+  dockerAnswers: () => dockerAnswers(5000),
+  rootfsProblems: (settings) => rootfsProblems(settings),
+};
+
+function absoluteDir(value: string, variable: string, home: string): string {
+  const expanded = value === '~' ? home : value.startsWith('~/') ? join(home, value.slice(2)) : value;
+  if (!isAbsolute(expanded)) {
+    throw new ConfigError(
+      `${variable}=${value} is not an absolute path`,
+      `set ${variable} to an absolute folder`,
+    );
+  }
+  return resolve(expanded);
+}
+
+/**
+ * Settings from the environment: BUILDBENCH_CACHE_DIR (default ~/.cache/buildbench), BUILDBENCH_WORK_DIR
+ * (default <cache>/work); the host backend is allowed when CI=true. Flags may override the result.
+ */
+export function defaultSandboxSettings(env: NodeJS.ProcessEnv = process.env): SandboxSettings {
+  const home = env.HOME || homedir();
+  const cacheDir = env.BUILDBENCH_CACHE_DIR
+    ? absoluteDir(env.BUILDBENCH_CACHE_DIR, 'BUILDBENCH_CACHE_DIR', home)
+    : join(home, '.cache', 'buildbench');
+  const workRoot = env.BUILDBENCH_WORK_DIR
+    ? absoluteDir(env.BUILDBENCH_WORK_DIR, 'BUILDBENCH_WORK_DIR', home)
+    : join(cacheDir, 'work');
+  return {
+    choice: 'auto',
+    image: DEFAULT_DOCKER_IMAGE,
+    cacheDir,
+    suite: DEFAULT_SUITE,
+    mirror: DEFAULT_MIRROR,
+    workRoot,
+    allowHost: env.CI === 'true',
+  };
+}
+
+/** Checks a `--sandbox` value. */
+export function parseSandboxChoice(value: string): SandboxChoice {
+  if ((SANDBOX_CHOICES as readonly string[]).includes(value)) return value as SandboxChoice;
+  throw new ConfigError(
+    `unknown sandbox ${JSON.stringify(value)}`,
+    `expected one of ${SANDBOX_CHOICES.join(', ')}`,
+  );
+}
+
+/**
+ * The backend to use. `auto`: docker when an engine answers `docker info` within a few seconds, else rootfs
+ * when this machine can run it, else an error saying how to enable one. Never the host unless chosen.
+ */
+export async function resolveSandboxKind(
+  settings: SandboxSettings,
+  probes: SandboxProbes = defaultProbes,
+): Promise<SandboxKind> {
+  switch (settings.choice) {
+    case 'docker':
+    case 'rootfs':
+      return settings.choice;
+    case 'host':
+      if (!settings.allowHost) {
+        throw new ConfigError(
+          'the host sandbox runs build commands directly on this machine and was not allowed',
+          'pass --sandbox host explicitly (allowed by default only in CI), or use --sandbox rootfs or docker',
+        );
+      }
+      return 'host';
+    case 'auto': {
+      if (await probes.dockerAnswers()) return 'docker';
+      const problems = await probes.rootfsProblems(settings);
+      if (problems.length === 0) return 'rootfs';
+      throw new SandboxError(
+        `no sandbox is available: no Docker engine answers \`docker info\`, and the rootfs sandbox cannot run (${problems.join('; ')})`,
+        'start a Docker engine, or install debootstrap and run as root for the rootfs sandbox, or pass --sandbox host in CI or on a throwaway machine',
+      );
+    }
+    default: {
+      const never: never = settings.choice;
+      throw new ConfigError(
+        `unknown sandbox ${JSON.stringify(never)}`,
+        `expected one of ${SANDBOX_CHOICES.join(', ')}`,
+      );
+    }
+  }
+}
+
+/** A fresh sandbox of the resolved kind with a copy of `request.repoDir` in its working directory. */
+export async function createSandbox(
+  settings: SandboxSettings,
+  request: CreateSandboxRequest,
+  probes: SandboxProbes = defaultProbes,
+): Promise<Sandbox> {
+  const kind = await resolveSandboxKind(settings, probes);
+  switch (kind) {
+    case 'docker':
+      return createDockerSandbox(settings, request);
+    case 'rootfs':
+      return createRootfsSandbox(settings, request);
+    case 'host':
+      return createHostSandbox(settings, request);
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * The `host` backend: commands run on this machine itself, in a copy of the repository under the work
+ * folder, with a cleared environment (`env -i` + allowlist) and process-group kill. No isolation of the
+ * system: only for bare VMs, self-hosted runners and CI, and only when chosen explicitly.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, posix } from 'node:path';
+
+import { CancelledError, ConfigError, SandboxError } from '../core/errors.js';
+import {
+  baseSandboxEnv,
+  checkTimeout,
+  combineSignals,
+  copyRepository,
+  dieWithParent,
+  makeSandboxId,
+  passThroughOptions,
+  removeTree,
+  SANDBOX_PATH,
+  sandboxEnvAssignments,
+  SerialQueue,
+} from './common.js';
+import { runProcess } from './process.js';
+import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
+
+/** `host:<os id>-<version>` from /etc/os-release, e.g. `host:debian-12`. */
+export function hostImageName(osRelease?: string): string {
+  let text = osRelease;
+  if (text === undefined) {
+    try {
+      text = readFileSync('/etc/os-release', 'utf8');
+    } catch {
+      text = '';
+    }
+  }
+  const field = (name: string): string | undefined =>
+    new RegExp(`^${name}=("?)(.*)\\1$`, 'm').exec(text ?? '')?.[2];
+  const id = field('ID');
+  const version = field('VERSION_ID');
+  return id ? `host:${id}${version ? `-${version}` : ''}` : `host:${process.platform}`;
+}
+
+export class HostSandbox implements Sandbox {
+  readonly kind = 'host' as const;
+  readonly image = hostImageName();
+  private readonly queue = new SerialQueue();
+  private readonly lifetime = new AbortController();
+  private disposed = false;
+
+  constructor(
+    readonly id: string,
+    readonly buildDir: string,
+  ) {}
+
+  get hostWorkdir(): string {
+    return join(this.buildDir, 'workspace');
+  }
+
+  get workdir(): string {
+    return this.hostWorkdir;
+  }
+
+  describeLocation(): string {
+    return `repository copy in ${this.hostWorkdir} (commands ran directly on this machine)`;
+  }
+
+  exec(script: string, options: ExecOptions): Promise<ExecResult> {
+    return this.queue.run(() => this.execNow(script, options));
+  }
+
+  private async execNow(script: string, options: ExecOptions): Promise<ExecResult> {
+    if (this.disposed) {
+      throw new SandboxError(
+        `sandbox ${this.id} was already disposed`,
+        'create a new sandbox for further commands',
+      );
+    }
+    checkTimeout(options.timeoutMs);
+    const cwd = options.cwd
+      ? posix.isAbsolute(options.cwd)
+        ? options.cwd
+        : posix.join(this.hostWorkdir, options.cwd)
+      : this.hostWorkdir;
+    const path = process.env.PATH ?? SANDBOX_PATH;
+    const env = sandboxEnvAssignments(options.env, baseSandboxEnv({ PATH: path, HOME: homedir() }));
+    const scriptPath = join(this.buildDir, 'cmd', 'cmd.sh');
+    await writeFile(scriptPath, script.endsWith('\n') ? script : `${script}\n`);
+    const [command, args] = await dieWithParent('env', [
+      '-i',
+      ...env,
+      '/bin/bash',
+      '-c',
+      'cd -- "$1" || exit 1; exec /bin/bash "$2"',
+      'bash',
+      cwd,
+      scriptPath,
+    ]);
+    return runProcess(command, args, {
+      env: { PATH: path },
+      timeoutMs: options.timeoutMs,
+      signal: combineSignals(options.signal, this.lifetime.signal),
+      ...passThroughOptions(options),
+    });
+  }
+
+  async dispose(options: { keep?: boolean } = {}): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.lifetime.abort();
+    await this.queue.idle();
+    if (!options.keep) await removeTree(this.buildDir);
+  }
+}
+
+/** A copy of the repository on this machine; refuses unless `settings.allowHost`. */
+export async function createHostSandbox(
+  settings: SandboxSettings,
+  request: CreateSandboxRequest,
+): Promise<HostSandbox> {
+  if (!settings.allowHost) {
+    throw new ConfigError(
+      'the host sandbox runs build commands directly on this machine and was not allowed',
+      'choose it explicitly with --sandbox host (allowed by default only in CI), or use --sandbox rootfs or docker',
+    );
+  }
+  const id = makeSandboxId(request.name);
+  const sandbox = new HostSandbox(id, join(settings.workRoot, id));
+  try {
+    await mkdir(join(sandbox.buildDir, 'cmd'), { recursive: true });
+    await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal);
+  } catch (error) {
+    await sandbox.dispose().catch(() => undefined);
+    if (request.signal?.aborted) throw new CancelledError('creating the host sandbox was cancelled');
+    throw error;
+  }
+  return sandbox;
+}

@@ -1,0 +1,7 @@
+export * from './types.js';
+export * from './process.js';
+export * from './common.js';
+export * from './rootfs.js';
+export * from './docker.js';
+export * from './host.js';
+export * from './factory.js';

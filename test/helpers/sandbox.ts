@@ -1,0 +1,73 @@
+/**
+ * Shared settings for the sandbox integration tests. They use the default cache (BUILDBENCH_CACHE_DIR or
+ * ~/.cache/buildbench), so the Debian base and the toolchain layer are built once and reused across test
+ * files and runs.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+import { defaultSandboxSettings } from '../../src/sandbox/factory.js';
+import { rootfsProblems } from '../../src/sandbox/rootfs.js';
+import type { SandboxChoice, SandboxSettings } from '../../src/sandbox/types.js';
+
+/** Creating the base (~40 s-2 min) and the toolchain layer (~40 s-2 min) on a cold cache. */
+export const LAYER_CREATION_TIMEOUT_MS = 15 * 60_000;
+
+export const TEST_DOCKER_IMAGE =
+  process.env.BUILDBENCH_TEST_DOCKER_IMAGE ?? 'buildbench/bookworm-toolchain:test';
+
+export function sandboxTestSettings(
+  choice: SandboxChoice,
+  overrides: Partial<SandboxSettings> = {},
+): SandboxSettings {
+  return { ...defaultSandboxSettings(process.env), choice, ...overrides };
+}
+
+/** Why the rootfs backend cannot run here ('' when it can). */
+export async function rootfsUnavailableReason(): Promise<string> {
+  return (await rootfsProblems(sandboxTestSettings('rootfs'))).join('; ');
+}
+
+/** A tiny repository with a .git folder and a source file. */
+export async function makeFixtureRepo(): Promise<string> {
+  const repo = await mkdtemp(join(tmpdir(), 'bb-sandbox-fixture-'));
+  await mkdir(join(repo, '.git'));
+  await writeFile(join(repo, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  await mkdir(join(repo, 'src'));
+  await writeFile(
+    join(repo, 'src', 'hello.c'),
+    '#include <stdio.h>\nint main(void) { puts("hello"); return 0; }\n',
+  );
+  await writeFile(join(repo, 'README.md'), '# fixture\n');
+  return repo;
+}
+
+/** Host mount points at or below `dir` (this process's view, i.e. the host's). */
+export function hostMountsUnder(dir: string): string[] {
+  const prefix = resolve(dir);
+  return readFileSync('/proc/self/mounts', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' ')[1] ?? '')
+    .filter((mountPoint) => mountPoint === prefix || mountPoint.startsWith(`${prefix}/`));
+}
+
+/** Command lines of host processes that contain `marker`. */
+export function hostProcessesWith(marker: string): string[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter((line) => line.includes(marker) && !/^\s*\d+\s+Z/.test(line) && !line.includes('ps -eo'));
+}
+
+/** Polls until `check` is true or `ms` pass. */
+export async function eventually(check: () => boolean, ms = 5000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return check();
+}

@@ -1,0 +1,173 @@
+/**
+ * The docker backend against a running engine. Without one the tests are skipped with a note, or fail when
+ * BUILDBENCH_REQUIRE_DOCKER=1. The image is BUILDBENCH_TEST_DOCKER_IMAGE, default
+ * buildbench/bookworm-toolchain:test, imported from the cached rootfs when missing (no registry needed).
+ * To try it on a machine without systemd: `dockerd --data-root /var/lib/docker >/tmp/dockerd.log 2>&1 &`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { existsSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { SandboxError } from '../../src/core/errors.js';
+import {
+  createDockerSandbox,
+  docker,
+  dockerAnswers,
+  ensureDockerImage,
+  importRootfsImage,
+  type DockerSandbox,
+} from '../../src/sandbox/docker.js';
+import {
+  eventually,
+  LAYER_CREATION_TIMEOUT_MS,
+  makeFixtureRepo,
+  sandboxTestSettings,
+  TEST_DOCKER_IMAGE,
+} from '../helpers/sandbox.js';
+
+const answers = await dockerAnswers(5000);
+if (!answers && process.env.BUILDBENCH_REQUIRE_DOCKER === '1') {
+  throw new Error(
+    'BUILDBENCH_REQUIRE_DOCKER=1 but no Docker engine answers `docker info`; start one (dockerd --data-root /var/lib/docker &)',
+  );
+}
+if (!answers)
+  console.warn(
+    'skipping the docker sandbox tests: no Docker engine answers `docker info` (set BUILDBENCH_REQUIRE_DOCKER=1 to fail instead)',
+  );
+const describeDocker = answers ? describe : describe.skip;
+
+const settings = sandboxTestSettings('docker', { image: TEST_DOCKER_IMAGE });
+
+async function containerExists(name: string): Promise<boolean> {
+  return (await docker(['container', 'inspect', name], { timeoutMs: 30_000 })).exitCode === 0;
+}
+
+/** Processes inside the container other than its init, sleep infinity and the ps itself. */
+async function processesInside(sandbox: DockerSandbox): Promise<string[]> {
+  const result = await docker(['exec', sandbox.container, 'ps', '-eo', 'args='], { timeoutMs: 30_000 });
+  return result.output
+    .split('\n')
+    .filter((line) => line && !/^(\/sbin\/docker-init|sleep infinity|ps -eo)/.test(line));
+}
+
+describeDocker('docker sandbox', () => {
+  let repo: string;
+  let sandbox: DockerSandbox;
+
+  beforeAll(async () => {
+    repo = await makeFixtureRepo();
+    const present =
+      (await docker(['image', 'inspect', TEST_DOCKER_IMAGE], { timeoutMs: 30_000 })).exitCode === 0;
+    if (!present && TEST_DOCKER_IMAGE === 'buildbench/bookworm-toolchain:test') {
+      await importRootfsImage(settings.cacheDir, TEST_DOCKER_IMAGE, { onProgress: (m) => console.log(m) });
+    }
+    await ensureDockerImage(TEST_DOCKER_IMAGE);
+    sandbox = await createDockerSandbox(settings, { repoDir: repo, name: 'docker-int' });
+  }, LAYER_CREATION_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await sandbox?.dispose();
+    if (repo) await rm(repo, { recursive: true, force: true });
+  });
+
+  it('describes itself', () => {
+    expect(sandbox.kind).toBe('docker');
+    expect(sandbox.image).toBe(TEST_DOCKER_IMAGE);
+    expect(sandbox.workdir).toBe('/workspace');
+    expect(sandbox.container).toBe(`bb-${sandbox.id}`);
+    expect(sandbox.describeLocation()).toContain(sandbox.hostWorkdir);
+  });
+
+  it('passes exit codes and output through, in /workspace with the .git folder', async () => {
+    const result = await sandbox.exec('pwd; cat .git/HEAD; exit 4', { timeoutMs: 30_000 });
+    expect(result.exitCode).toBe(4);
+    expect(result.output).toBe('/workspace\nref: refs/heads/main\n');
+    const sub = await sandbox.exec('pwd; touch made-inside', { timeoutMs: 30_000, cwd: 'src' });
+    expect(sub.output).toBe('/workspace/src\n');
+    expect(existsSync(join(sandbox.hostWorkdir, 'src', 'made-inside'))).toBe(true);
+    expect(existsSync(join(repo, 'src', 'made-inside'))).toBe(false);
+  });
+
+  it('lets only the allowlist and the given variables in', async () => {
+    process.env.BB_PLANTED_SECRET = 'planted-secret-value';
+    try {
+      const result = await sandbox.exec('env', { timeoutMs: 30_000, env: { CC: 'gcc' } });
+      expect(result.output).not.toContain('planted-secret-value');
+      expect(result.output).toContain('CC=gcc');
+      expect(result.output).toContain('DEBIAN_FRONTEND=noninteractive');
+      expect(result.output).toContain('HOME=/root');
+    } finally {
+      delete process.env.BB_PLANTED_SECRET;
+    }
+  });
+
+  it('keeps system changes across exec calls', async () => {
+    await sandbox.exec('echo persisted > /usr/local/share/bb-state', { timeoutMs: 30_000 });
+    const read = await sandbox.exec('cat /usr/local/share/bb-state', { timeoutMs: 30_000 });
+    expect(read.output).toBe('persisted\n');
+  });
+
+  it('kills the command tree inside the container on timeout', async () => {
+    const result = await sandbox.exec('sleep 3201 & sleep 3202', { timeoutMs: 1500 });
+    expect(result.timedOut).toBe(true);
+    expect(result.exitCode).toBe(124);
+    expect(await eventually(() => true)).toBe(true);
+    expect((await processesInside(sandbox)).filter((p) => p.includes('sleep 320'))).toEqual([]);
+  });
+
+  it('caps the output', async () => {
+    const result = await sandbox.exec('seq 1 200000', { timeoutMs: 60_000 });
+    expect(result.truncated).toBe(true);
+    expect(result.output).toMatch(/^1\n2\n[\s\S]*\n200000\n$/);
+    expect(result.output.length).toBeLessThan(100_000 + 200);
+  });
+});
+
+describeDocker('docker sandbox lifecycle', () => {
+  let repo: string;
+  beforeAll(async () => {
+    repo = await makeFixtureRepo();
+  });
+  afterAll(async () => {
+    if (repo) await rm(repo, { recursive: true, force: true });
+  });
+
+  it('cancel removes the container; later commands say so', async () => {
+    const sandbox = await createDockerSandbox(settings, { repoDir: repo, name: 'docker-cancel' });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 1000);
+    const result = await sandbox.exec('sleep 3203', { timeoutMs: 60_000, signal: controller.signal });
+    expect(result.cancelled).toBe(true);
+    expect(await containerExists(sandbox.container)).toBe(false);
+    await expect(sandbox.exec('true', { timeoutMs: 1000 })).rejects.toBeInstanceOf(SandboxError);
+    await sandbox.dispose();
+    expect(existsSync(join(settings.workRoot, sandbox.id))).toBe(false);
+  });
+
+  it('dispose removes the container and the working copy; keep keeps the working copy', async () => {
+    const gone = await createDockerSandbox(settings, { repoDir: repo, name: 'docker-gone' });
+    expect(await containerExists(gone.container)).toBe(true);
+    await gone.dispose();
+    await gone.dispose();
+    expect(await containerExists(gone.container)).toBe(false);
+    expect(existsSync(join(settings.workRoot, gone.id))).toBe(false);
+
+    const kept = await createDockerSandbox(settings, { repoDir: repo, name: 'docker-kept' });
+    await kept.exec('echo kept > out.txt', { timeoutMs: 30_000 });
+    await kept.dispose({ keep: true });
+    expect(await containerExists(kept.container)).toBe(false);
+    expect(readFileSync(join(kept.hostWorkdir, 'out.txt'), 'utf8')).toBe('kept\n');
+    await rm(join(settings.workRoot, kept.id), { recursive: true, force: true });
+  });
+
+  it('says clearly when the image cannot be had', async () => {
+    await expect(
+      createDockerSandbox(
+        { ...settings, image: 'buildbench/does-not-exist:never' },
+        { repoDir: repo, name: 'x' },
+      ),
+    ).rejects.toThrow(/docker pull buildbench\/does-not-exist:never/);
+  }, 120_000);
+});
