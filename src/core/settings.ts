@@ -1,7 +1,6 @@
-import { homedir } from 'node:os';
-import path from 'node:path';
 import { ConfigError } from './errors.js';
 import { SANDBOX_CHOICES, type SandboxChoice, type SandboxSettings } from '../sandbox/types.js';
+import { defaultSandboxSettings } from '../sandbox/factory.js';
 
 export const STRATEGY_CHOICES = ['rules', 'baseline'] as const;
 export type StrategyChoice = (typeof STRATEGY_CHOICES)[number];
@@ -23,8 +22,6 @@ export interface BuildSettings {
   keep: boolean;
   sandbox: SandboxSettings;
 }
-
-const DEFAULT_IMAGE = 'ubuntu:22.04';
 
 /** Parses `90`, `90s`, `20m`, `1h`, `1h30m` into milliseconds; `flag` names the option in the error. */
 export function parseDuration(value: string, flag: string): number {
@@ -83,15 +80,12 @@ export function sandboxSettingsFrom(
   choice: SandboxChoice,
   image: string | undefined,
 ): SandboxSettings {
-  const cacheDir = env.BUILDBENCH_CACHE_DIR ?? path.join(homedir(), '.cache', 'buildbench');
+  const defaults = defaultSandboxSettings(env);
   return {
+    ...defaults,
     choice,
-    image: image ?? env.BUILDBENCH_IMAGE ?? DEFAULT_IMAGE,
-    cacheDir,
-    suite: env.BUILDBENCH_SUITE ?? 'bookworm',
-    mirror: env.BUILDBENCH_MIRROR ?? 'http://deb.debian.org/debian',
-    workRoot: env.BUILDBENCH_WORK_DIR ?? path.join(cacheDir, 'work'),
-    allowHost: choice === 'host' || env.CI === 'true',
+    image: image ?? defaults.image,
+    allowHost: choice === 'host' || defaults.allowHost,
   };
 }
 

@@ -55,10 +55,10 @@ export function defaultSandboxSettings(env: NodeJS.ProcessEnv = process.env): Sa
     : join(cacheDir, 'work');
   return {
     choice: 'auto',
-    image: DEFAULT_DOCKER_IMAGE,
+    image: env.BUILDBENCH_IMAGE || DEFAULT_DOCKER_IMAGE,
     cacheDir,
-    suite: DEFAULT_SUITE,
-    mirror: DEFAULT_MIRROR,
+    suite: env.BUILDBENCH_SUITE || DEFAULT_SUITE,
+    mirror: env.BUILDBENCH_MIRROR || DEFAULT_MIRROR,
     workRoot,
     allowHost: env.CI === 'true',
   };

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runBuild } from '../../src/core/run-build.js';
-import { sandboxSettingsFrom, type BuildSettings, type StrategyChoice } from '../../src/core/settings.js';
+import { sandboxSettingsFrom, type BuildSettings } from '../../src/core/settings.js';
 import type { BuildResult } from '../../src/core/result.js';
 import type { SandboxChoice } from '../../src/sandbox/types.js';
 import { mountsUnder, processesMatching } from '../helpers/leaks.js';
@@ -19,7 +19,7 @@ function settings(
   return {
     source: path.join(FIXTURES, fixture),
     outDir: path.join(outRoot, `${fixture}-${overrides.strategy ?? 'rules'}-${sandbox}`),
-    strategy: 'rules' as StrategyChoice,
+    strategy: 'rules',
     maxTurns: 6,
     timeoutMs: 10 * 60_000,
     turnTimeoutMs: 5 * 60_000,

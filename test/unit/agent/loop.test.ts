@@ -33,7 +33,6 @@ const finding = (message: string): Finding => ({
 });
 
 function deps(strategy: Strategy, sandbox: FakeSandbox, passAfter: number, events = new EventBus()): LoopDeps {
-  let calls = 0;
   return {
     strategy,
     sandbox,
@@ -41,7 +40,6 @@ function deps(strategy: Strategy, sandbox: FakeSandbox, passAfter: number, event
     analyze: (output): Promise<LogAnalysis> =>
       Promise.resolve(output ? { findings: [finding(output)], rootCause: finding(output), lines: 1, bytes: output.length } : { findings: [], lines: 0, bytes: 0 }),
     verify: () => {
-      calls++;
       return Promise.resolve({ artifacts: [], verdict: verdict(sandbox.scripts.length > passAfter) });
     },
   };
