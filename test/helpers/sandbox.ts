@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { defaultSandboxSettings } from '../../src/sandbox/factory.js';
+import { docker, importRootfsImage } from '../../src/sandbox/docker.js';
 import { rootfsProblems } from '../../src/sandbox/rootfs.js';
 import type { SandboxChoice, SandboxSettings } from '../../src/sandbox/types.js';
 
@@ -70,4 +71,12 @@ export async function eventually(check: () => boolean, ms = 5000): Promise<boole
     await new Promise((r) => setTimeout(r, 100));
   }
   return check();
+}
+
+/** Makes sure the docker test image exists, importing it from the cached rootfs when it is the default one. */
+export async function ensureTestDockerImage(): Promise<void> {
+  const present = (await docker(['image', 'inspect', TEST_DOCKER_IMAGE], { timeoutMs: 30_000 })).exitCode === 0;
+  if (!present && TEST_DOCKER_IMAGE === 'buildbench/bookworm-toolchain:test') {
+    await importRootfsImage(sandboxTestSettings('rootfs').cacheDir, TEST_DOCKER_IMAGE, { onProgress: (m) => console.log(m) });
+  }
 }

@@ -6,7 +6,8 @@ import { runBuild } from '../../src/core/run-build.js';
 import { sandboxSettingsFrom, type BuildSettings } from '../../src/core/settings.js';
 import type { BuildResult } from '../../src/core/result.js';
 import type { SandboxChoice } from '../../src/sandbox/types.js';
-import { mountsUnder, processesMatching } from '../helpers/leaks.js';
+import { dockerAnswers } from '../../src/sandbox/docker.js';
+import { ensureTestDockerImage, hostMountsUnder, hostProcessesWith, TEST_DOCKER_IMAGE } from '../helpers/sandbox.js';
 
 const FIXTURES = path.resolve('test/fixtures/repos');
 const outRoot = mkdtempSync(path.join(tmpdir(), 'bb-int-build-'));
@@ -40,7 +41,7 @@ function readResult(outDir: string): BuildResult {
 }
 
 afterAll(() => {
-  expect(mountsUnder(sandboxSettingsFrom(process.env, 'rootfs', undefined).workRoot)).toEqual([]);
+  expect(hostMountsUnder(sandboxSettingsFrom(process.env, 'rootfs', undefined).workRoot)).toEqual([]);
 });
 
 describe('buildbench build on fixture repositories (rootfs sandbox, rules strategy)', () => {
@@ -113,7 +114,7 @@ describe('bad input and runaway commands', () => {
     const result = await runBuild(s);
     expect(result.turns[0]?.timedOut).toBe(true);
     expect(result.status).not.toBe('success');
-    expect(processesMatching('build.sh')).toEqual([]);
+    expect(hostProcessesWith('build.sh')).toEqual([]);
   });
 
   it('Ctrl-C cancels the build, cleans up and still writes result.json and the trajectory', async () => {
@@ -125,6 +126,27 @@ describe('bad input and runaway commands', () => {
     expect(readResult(s.outDir).status).toBe('cancelled');
     const log = readFileSync(path.join(s.outDir, 'logs', 'turn-00.log'), 'utf8');
     expect(log).toMatch(/still building step 1/);
-    expect(processesMatching('build.sh')).toEqual([]);
+    expect(hostProcessesWith('build.sh')).toEqual([]);
+  });
+});
+
+const dockerUp = await dockerAnswers(5000);
+if (!dockerUp && process.env.BUILDBENCH_REQUIRE_DOCKER === '1') {
+  throw new Error('BUILDBENCH_REQUIRE_DOCKER=1 but no Docker engine answers `docker info`');
+}
+
+(dockerUp ? describe : describe.skip)('buildbench build in the docker sandbox', () => {
+  it.each([
+    ['cmake-hello', ['hello', 'libgreet.a']],
+    ['autotools-hello', ['hello']],
+    ['nobuild-c', ['main']],
+  ])('%s builds with the right strict result', async (fixture, expected) => {
+    await ensureTestDockerImage();
+    const s = settings(fixture, { expect: expected }, 'docker');
+    s.sandbox.image = TEST_DOCKER_IMAGE;
+    const result = await runBuild(s);
+    expect(result.sandbox).toMatchObject({ kind: 'docker', image: TEST_DOCKER_IMAGE });
+    expect(result.status).toBe('success');
+    expect(result.metrics).toEqual({ completion: true, strict: true, flexible: true });
   });
 });

@@ -19,6 +19,7 @@ import {
   type DockerSandbox,
 } from '../../src/sandbox/docker.js';
 import {
+  ensureTestDockerImage,
   eventually,
   LAYER_CREATION_TIMEOUT_MS,
   makeFixtureRepo,
@@ -58,11 +59,7 @@ describeDocker('docker sandbox', () => {
 
   beforeAll(async () => {
     repo = await makeFixtureRepo();
-    const present =
-      (await docker(['image', 'inspect', TEST_DOCKER_IMAGE], { timeoutMs: 30_000 })).exitCode === 0;
-    if (!present && TEST_DOCKER_IMAGE === 'buildbench/bookworm-toolchain:test') {
-      await importRootfsImage(settings.cacheDir, TEST_DOCKER_IMAGE, { onProgress: (m) => console.log(m) });
-    }
+    await ensureTestDockerImage();
     await ensureDockerImage(TEST_DOCKER_IMAGE);
     sandbox = await createDockerSandbox(settings, { repoDir: repo, name: 'docker-int' });
   }, LAYER_CREATION_TIMEOUT_MS);
