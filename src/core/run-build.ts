@@ -16,6 +16,7 @@ import { createKnowledge, createServices } from '../knowledge/index.js';
 import { snapshotTree, scanNewArtifacts } from '../verify/artifacts.js';
 import { normalizeExpected } from '../verify/scoring.js';
 import { judgeArtifacts } from '../verify/verdict.js';
+import { excludeBuildScratch } from '../verify/exclude.js';
 import type { Artifact, Expected } from '../verify/types.js';
 import { runAgentLoop, type LoopOutcome } from '../agent/loop.js';
 import { createStrategy } from '../agent/strategies/factory.js';
@@ -119,7 +120,7 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
     prepareMs = Date.now() - prepStart;
     events.emit({ type: 'phase', phase: 'sandbox', message: `${box.kind} sandbox ready (${box.image})` });
 
-    const before = await snapshotTree(box.hostWorkdir);
+    const before = await snapshotTree(box.hostWorkdir, { exclude: excludeBuildScratch });
     const strategy = createStrategy(settings.strategy, {
       knowledge: createKnowledge(),
       services: createServices(box),
@@ -132,7 +133,7 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
         sandbox: box,
         analyze: (output, logPath) => (logPath ? analyzeLogFile(logPath) : Promise.resolve(analyzeLog(output))),
         verify: async () => {
-          const artifacts = await scanNewArtifacts(box.hostWorkdir, before);
+          const artifacts = await scanNewArtifacts(box.hostWorkdir, before, { exclude: excludeBuildScratch });
           return { artifacts, verdict: judgeArtifacts(artifacts, expected) };
         },
         events,

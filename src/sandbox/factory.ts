@@ -6,6 +6,8 @@ import { ConfigError, SandboxError } from '../core/errors.js';
 import { createDockerSandbox, dockerAnswers } from './docker.js';
 import { createHostSandbox } from './host.js';
 import { createRootfsSandbox, rootfsProblems } from './rootfs.js';
+import { findExecutable } from './common.js';
+import { runProcess } from './process.js';
 import {
   SANDBOX_CHOICES,
   type CreateSandboxRequest,
@@ -112,16 +114,51 @@ export async function resolveSandboxKind(
   }
 }
 
+/**
+ * On a fresh Debian/Ubuntu machine the rootfs backend lacks only debootstrap: as root with apt-get, install
+ * it (with visible progress) so the embedded default works in one command. Returns true when installed.
+ */
+export async function installDebootstrap(request: CreateSandboxRequest): Promise<boolean> {
+  if (process.getuid?.() !== 0 || (await findExecutable('debootstrap')) || !(await findExecutable('apt-get'))) {
+    return false;
+  }
+  request.onProgress?.('installing debootstrap with apt-get (first run only; needed to create the rootfs sandbox)…');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const install = (): Promise<number> =>
+    runProcess('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'debootstrap'], {
+      timeoutMs: 10 * 60_000,
+      env,
+      signal: request.signal,
+    }).then((r) => r.exitCode);
+  if ((await install()) !== 0) {
+    await runProcess('apt-get', ['update', '-q'], { timeoutMs: 10 * 60_000, env, signal: request.signal });
+    if ((await install()) !== 0) return false;
+  }
+  return (await findExecutable('debootstrap')) !== undefined;
+}
+
 /** A fresh sandbox of the resolved kind with a copy of `request.repoDir` in its working directory. */
 export async function createSandbox(
   settings: SandboxSettings,
   request: CreateSandboxRequest,
   probes: SandboxProbes = defaultProbes,
 ): Promise<Sandbox> {
+  if (settings.choice === 'rootfs' || (settings.choice === 'auto' && !(await probes.dockerAnswers()))) {
+    const problems = await probes.rootfsProblems(settings);
+    if (problems.length === 1 && problems[0]!.includes('debootstrap')) await installDebootstrap(request);
+  }
   const kind = await resolveSandboxKind(settings, probes);
   switch (kind) {
     case 'docker':
-      return createDockerSandbox(settings, request);
+      try {
+        return await createDockerSandbox(settings, request);
+      } catch (error) {
+        // `auto` found an engine but not the image (no registry here, say): the rootfs sandbox still works.
+        if (settings.choice !== 'auto' || !(error instanceof SandboxError) || request.signal?.aborted) throw error;
+        if ((await probes.rootfsProblems(settings)).length > 0) throw error;
+        request.onProgress?.(`the docker sandbox is not usable (${error.message.split('\n')[0]}); using the rootfs sandbox instead`);
+        return createRootfsSandbox(settings, request);
+      }
     case 'rootfs':
       return createRootfsSandbox(settings, request);
     case 'host':
