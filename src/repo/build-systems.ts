@@ -1,5 +1,6 @@
 /** Which build systems a checkout has, where their roots are, and which one to try first. */
 
+import { looksLikeQmake } from './parsers/qmake.js';
 import { ancestorsOf, baseOf, depthOf, dirOf, isVendoredPath, roleOfDir } from './paths.js';
 import type { BuildSystem, BuildSystemKind } from './types.js';
 import { isExecutableFile, mapLimit, readSmallText, type RepoTree } from './walk.js';
@@ -54,8 +55,8 @@ interface Candidate extends BuildSystem {
  * Finds build-system roots. A build file below another root (of the same kind, or of any
  * Linux build system other than a script) belongs to that root's build and is not listed; vendored
  * code (third_party, submodules, …) is listed only when nothing else is found.
- * Order: the root directory first, then non-test/example directories, then shallower ones, then
- * {@link KIND_PRIORITY}, then path.
+ * Order: Linux build systems before MSBuild/Xcode; then the root directory first, then non-test/example
+ * directories, then shallower ones, then {@link KIND_PRIORITY}, then path.
  */
 export async function detectBuildSystems(
   root: string,
@@ -77,7 +78,12 @@ export async function detectBuildSystems(
   const rel = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
 
   const candidates: Candidate[] = [];
-  const add = (kind: BuildSystemKind, dir: string, name: string, details: BuildSystem['details'] = {}): void => {
+  const add = (
+    kind: BuildSystemKind,
+    dir: string,
+    name: string,
+    details: BuildSystem['details'] = {},
+  ): void => {
     candidates.push({
       kind,
       dir,
@@ -108,7 +114,11 @@ export async function detectBuildSystems(
       }
     }
 
-    const configureAc = nameSet.has('configure.ac') ? 'configure.ac' : nameSet.has('configure.in') ? 'configure.in' : '';
+    const configureAc = nameSet.has('configure.ac')
+      ? 'configure.ac'
+      : nameSet.has('configure.in')
+        ? 'configure.in'
+        : '';
     if (configureAc !== '') {
       const autogen = AUTOGEN_SCRIPTS.find((s) => nameSet.has(s));
       add('autotools', dir, configureAc, {
@@ -134,13 +144,18 @@ export async function detectBuildSystems(
       if (project !== undefined || dir === '') add('meson', dir, 'meson.build', project ? { project } : {});
     }
 
-    const pros = names.filter((n) => n.endsWith('.pro')).sort();
+    const pros: string[] = [];
+    const templates = new Map<string, string>();
+    for (const pro of names.filter((n) => n.endsWith('.pro') && !n.startsWith('.')).sort()) {
+      const text = (await readSmallText(root, rel(dir, pro), { maxBytes: 64 * 1024 })) ?? '';
+      if (!looksLikeQmake(rel(dir, pro), text)) continue;
+      pros.push(pro);
+      templates.set(pro, /^\s*TEMPLATE\s*=\s*(\w+)/m.exec(text)?.[1] ?? 'app');
+    }
     if (pros.length > 0) {
       const base = baseOf(dir === '' ? root : dir);
       const pro = pros.find((p) => p === `${base}.pro`) ?? pros[0] ?? '';
-      const text = (await readSmallText(root, rel(dir, pro), { maxBytes: 64 * 1024 })) ?? '';
-      const template = /^\s*TEMPLATE\s*=\s*(\w+)/m.exec(text)?.[1] ?? 'app';
-      add('qmake', dir, pro, { template, projects: pros.length > 1 ? pros.join(',') : pro });
+      add('qmake', dir, pro, { template: templates.get(pro) ?? 'app', projects: pros.join(',') });
     }
 
     const sconstruct = ['SConstruct', 'Sconstruct', 'sconstruct'].find((n) => nameSet.has(n));
@@ -219,6 +234,8 @@ export async function detectBuildSystems(
 }
 
 function compareCandidates(a: Candidate, b: Candidate): number {
+  // A Windows or macOS project is never the way to build on Linux, wherever it is.
+  if (a.linux !== b.linux) return a.linux ? -1 : 1;
   const rootA = a.dir === '' ? 0 : 1;
   const rootB = b.dir === '' ? 0 : 1;
   if (rootA !== rootB) return rootA - rootB;

@@ -4,10 +4,23 @@ import { baseOf, depthOf, dirOf, isVendoredPath } from './paths.js';
 import type { DocFile } from './types.js';
 import { mapLimit, readSmallText } from './walk.js';
 
-const DOC_EXTENSIONS = new Set(['', '.md', '.markdown', '.mdown', '.txt', '.rst', '.adoc', '.asciidoc', '.org', '.text']);
+const DOC_EXTENSIONS = new Set([
+  '',
+  '.md',
+  '.markdown',
+  '.mdown',
+  '.txt',
+  '.rst',
+  '.adoc',
+  '.asciidoc',
+  '.org',
+  '.text',
+]);
 /** Names like README.sh or install.py are code, not documents. */
 const NON_DOC_EXTENSIONS = new Set(
-  '.c .cc .cpp .cxx .h .hh .hpp .py .pl .rb .js .ts .sh .bash .bat .cmd .ps1 .cmake .json .yml .yaml .xml .toml .ini .in .am .ac .m4 .png .jpg .jpeg .gif .svg .ico .pdf .zip .gz .o .a .so'.split(' '),
+  '.c .cc .cpp .cxx .h .hh .hpp .py .pl .rb .js .ts .sh .bash .bat .cmd .ps1 .cmake .json .yml .yaml .xml .toml .ini .cfg .conf .in .am .ac .m4 .mk .mak .ninja .bazel .bzl .gn .gni .pro .pri .lock .png .jpg .jpeg .gif .svg .ico .pdf .zip .gz .o .a .so'.split(
+    ' ',
+  ),
 );
 const DOC_DIRS = new Set(['doc', 'docs', 'documentation', 'Documentation', 'manual', 'wiki']);
 
@@ -19,7 +32,11 @@ interface NameRule {
 
 /** Matched against the file name without its extension. */
 const NAME_RULES: readonly NameRule[] = [
-  { re: /^(?:build(?:ing)?|build[-_.]?instructions|compiling|compile|compilation)\b/i, score: 6, why: 'build doc' },
+  {
+    re: /^(?:build(?:ing)?|build[-_.]?instructions|compiling|compile|compilation)\b/i,
+    score: 6,
+    why: 'build doc',
+  },
   { re: /^install(?:ing|ation)?\b/i, score: 6, why: 'install doc' },
   { re: /^readme\b/i, score: 4, why: 'README' },
   { re: /^(?:hacking|contributing|developing|development)\b/i, score: 2, why: 'developer doc' },
@@ -36,7 +53,11 @@ interface Keyword {
 
 const KEYWORDS: readonly Keyword[] = [
   { re: /\bcmake\b/i, label: 'cmake', weight: 1 },
-  { re: /(?:^\s*(?:\$\s*)?|`|&&\s*)make\b|\bmake\s+(?:-j|-C\s|install\b|all\b|check\b|clean\b)/m, label: 'make', weight: 1 },
+  {
+    re: /(?:^\s*(?:\$\s*)?|`|&&\s*)make\b|\bmake\s+(?:-j|-C\s|install\b|all\b|check\b|clean\b)/m,
+    label: 'make',
+    weight: 1,
+  },
   { re: /\.\/configure\b|\bautoreconf\b|\bautogen\.sh\b/, label: 'configure', weight: 1 },
   { re: /\bmeson\b|\bninja\b/i, label: 'meson/ninja', weight: 1 },
   {
@@ -55,7 +76,8 @@ const KEYWORDS: readonly Keyword[] = [
   },
 ];
 
-const GENERIC_GNU_INSTALL = /These are generic installation instructions|Basic Installation\s*\n\s*=+\s*\n\s*Briefly, the shell command/;
+const GENERIC_GNU_INSTALL =
+  /These are generic installation instructions|Basic Installation\s*\n\s*=+\s*\n\s*Briefly, the shell command/;
 
 export interface FindDocsOptions {
   /** At most this many docs are returned (default 20). */
@@ -67,7 +89,11 @@ export interface FindDocsOptions {
  * doc(s)/ by name, place and build keywords in their first 64 KiB. A README below the root is kept
  * only when it mentions building.
  */
-export async function findDocs(root: string, files: readonly string[], options: FindDocsOptions = {}): Promise<DocFile[]> {
+export async function findDocs(
+  root: string,
+  files: readonly string[],
+  options: FindDocsOptions = {},
+): Promise<DocFile[]> {
   interface Pending {
     path: string;
     score: number;
@@ -79,6 +105,9 @@ export async function findDocs(root: string, files: readonly string[], options: 
     const base = baseOf(file);
     const ext = extensionOf(base);
     if (NON_DOC_EXTENSIONS.has(ext.toLowerCase())) continue;
+    // `INSTALL.unix` or `README.linux` are documents; `build-tools.tcl` is not.
+    const docLike =
+      DOC_EXTENSIONS.has(ext.toLowerCase()) || /^[A-Z]+$/.test(base.slice(0, base.indexOf('.')));
     if (isVendoredPath(file)) continue;
     const stem = ext === '' ? base : base.slice(0, -ext.length);
     const dir = dirOf(file);
@@ -86,7 +115,7 @@ export async function findDocs(root: string, files: readonly string[], options: 
     const rule = NAME_RULES.find((r) => r.re.test(stem));
     const inDocsDir = dir.split('/').some((part) => DOC_DIRS.has(part));
     // A bare `BUILD` file is a Bazel build file, not a document.
-    if (rule && !(stem === base && /^build$/i.test(base))) {
+    if (rule && docLike && !(stem === base && /^build$/i.test(base))) {
       if (depth > 3) continue;
       const where = depth === 0 ? 'at the root' : `in ${dir}/`;
       pending.push({
@@ -96,13 +125,19 @@ export async function findDocs(root: string, files: readonly string[], options: 
         nested: depth > 0 && rule.why === 'README' && !inDocsDir,
       });
     } else if (inDocsDir && DOC_EXTENSIONS.has(ext.toLowerCase()) && DOCS_DIR_NAME.test(stem) && depth <= 4) {
-      pending.push({ path: file, score: 5 - Math.max(0, depth - 1), why: [`doc page named "${base}" in ${dir}/`], nested: false });
+      pending.push({
+        path: file,
+        score: 5 - Math.max(0, depth - 1),
+        why: [`doc page named "${base}" in ${dir}/`],
+        nested: false,
+      });
     }
   }
 
   const scored = await mapLimit(pending, 16, async (doc): Promise<DocFile | undefined> => {
     const text = await readSmallText(root, doc.path, { maxBytes: 64 * 1024 });
-    if (text === undefined) return { path: doc.path, score: doc.score - 2, why: `${doc.why.join('; ')}; unreadable or binary` };
+    if (text === undefined)
+      return { path: doc.path, score: doc.score - 2, why: `${doc.why.join('; ')}; unreadable or binary` };
     const hits = KEYWORDS.filter((k) => k.re.test(text));
     if (doc.nested && hits.length === 0) return undefined;
     let score = doc.score + hits.reduce((sum, k) => sum + k.weight, 0);

@@ -89,14 +89,15 @@ export function countLanguages(files: readonly string[]): Record<string, number>
 /** C, C++ (and CUDA) translation units — the files that can define `main`. */
 export function isCompilable(file: string): boolean {
   const lang = languageOf(file);
-  return lang === 'c' || lang === 'cpp' || lang === 'cuda' ? !/\.(?:hh|hpp|hxx|h\+\+|ipp|tcc|inl|cuh|H)$/.test(file) : false;
+  return lang === 'c' || lang === 'cpp' || lang === 'cuda'
+    ? !/\.(?:hh|hpp|hxx|h\+\+|ipp|tcc|inl|cuh|H)$/.test(file)
+    : false;
 }
 
 /** Replaces comments and string/char literals with spaces, keeping newlines and offsets. */
 export function blankCommentsAndStrings(text: string): string {
-  return text.replace(
-    /\/\*[\s\S]*?(?:\*\/|$)|\/\/[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g,
-    (m) => m.replace(/[^\n]/g, ' '),
+  return text.replace(/\/\*[\s\S]*?(?:\*\/|$)|\/\/[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, (m) =>
+    m.replace(/[^\n]/g, ' '),
   );
 }
 

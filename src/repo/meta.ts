@@ -30,7 +30,11 @@ export function findCiFiles(files: readonly string[]): string[] {
     const base = baseOf(file);
     if (dir === '.github/workflows' && /\.ya?ml$/.test(base)) workflows.push(file);
     else if (dir === '' && ROOT_CI_FILES.has(base)) others.push(file);
-    else if ((dir === '.circleci' && base === 'config.yml') || dir === '.buildkite' || dir === '.azure-pipelines')
+    else if (
+      (dir === '.circleci' && base === 'config.yml') ||
+      dir === '.buildkite' ||
+      dir === '.azure-pipelines'
+    )
       others.push(file);
     else if (dir === '.gitlab-ci' && /\.ya?ml$/.test(base)) others.push(file);
   }

@@ -62,6 +62,7 @@ const VENDORED = new Set([
   'extern',
   'deps',
   'subprojects',
+  'contrib',
 ]);
 
 /** Whether a path is under a vendored-code directory (third_party, vendor, external, deps, …). */
@@ -88,7 +89,18 @@ const TEST_WORDS = new Set([
   'fuzzers',
   'fuzzing',
 ]);
-const EXAMPLE_WORDS = new Set(['example', 'examples', 'demo', 'demos', 'sample', 'samples', 'tutorial', 'tutorials']);
+/** Code under documentation directories is example code. */
+const DOC_WORDS = new Set(['doc', 'docs', 'documentation']);
+const EXAMPLE_WORDS = new Set([
+  'example',
+  'examples',
+  'demo',
+  'demos',
+  'sample',
+  'samples',
+  'tutorial',
+  'tutorials',
+]);
 
 /** Splits a name into lower-case words at `_`, `-`, `.`, `/`, digits and camelCase humps. */
 export function wordsOf(name: string): string[] {
@@ -104,7 +116,7 @@ export function roleOfDir(dir: string): 'test' | 'example' | undefined {
   for (const part of dir.split('/')) {
     const lower = part.toLowerCase();
     if (TEST_WORDS.has(lower)) return 'test';
-    if (EXAMPLE_WORDS.has(lower)) return 'example';
+    if (EXAMPLE_WORDS.has(lower) || DOC_WORDS.has(lower)) return 'example';
   }
   return undefined;
 }

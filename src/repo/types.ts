@@ -53,6 +53,8 @@ export interface ExpectedTarget {
   confidence: number;
   /** Tests, examples, benchmarks and targets excluded from `all` are not main products. */
   role: 'main' | 'test' | 'example' | 'excluded';
+  /** Why the name or kind is uncertain, e.g. that libtool builds `libfoo.a` next to `libfoo.so`. */
+  note?: string;
 }
 
 export interface RepoInfo {
@@ -60,6 +62,8 @@ export interface RepoInfo {
   root: string;
   name: string;
   fileCount: number;
+  /** The walk stopped at its entry cap: fileCount and the lists below cover a shallow-first part of the tree. */
+  truncated?: boolean;
   /** Ordered by evidence: the first one is the most likely way to build. */
   buildSystems: BuildSystem[];
   docs: DocFile[];

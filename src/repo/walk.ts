@@ -93,7 +93,11 @@ export const DEFAULT_MAX_READ = 256 * 1024;
  * a FIFO, a device, a dangling or looping link), unreadable, or binary (a NUL byte near the start).
  * Larger files yield their first `maxBytes` bytes unless `whole` is set.
  */
-export async function readSmallText(root: string, rel: string, options: ReadOptions = {}): Promise<string | undefined> {
+export async function readSmallText(
+  root: string,
+  rel: string,
+  options: ReadOptions = {},
+): Promise<string | undefined> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_READ;
   const file = path.join(root, rel);
   let handle: fs.FileHandle | undefined;
@@ -127,7 +131,11 @@ export async function isExecutableFile(root: string, rel: string): Promise<boole
 }
 
 /** Runs `fn` over `items` with at most `limit` calls in flight; results keep the input order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

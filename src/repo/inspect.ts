@@ -1,0 +1,71 @@
+/** Step 1 of a run: what the repository is, before anything is executed. */
+
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+import { ConfigError } from '../core/errors.js';
+import { detectBuildSystems } from './build-systems.js';
+import { findDocs } from './docs.js';
+import { countLanguages, findMainSources } from './languages.js';
+import { findCiFiles, findDockerfiles, readSubmodules } from './meta.js';
+import { isVendoredPath, isWithin } from './paths.js';
+import { inferTargets } from './targets.js';
+import type { RepoInfo } from './types.js';
+import { walkTree } from './walk.js';
+
+export interface InspectOptions {
+  /** Stop walking after this many entries (default 200 000). */
+  maxEntries?: number;
+}
+
+/**
+ * Inspects a checkout: build systems (ordered, the first is the one to try), build docs, CI files,
+ * Dockerfiles, submodules, languages, C/C++ files defining `main`, and the targets the build files name.
+ * Reads only small files and never follows symbolic links; odd files are skipped, not fatal.
+ * Throws ConfigError only when `root` is not a directory.
+ */
+export async function inspectRepo(root: string, options: InspectOptions = {}): Promise<RepoInfo> {
+  const abs = path.resolve(root);
+  const stat = await fs.stat(abs).catch(() => undefined);
+  if (!stat?.isDirectory()) {
+    throw new ConfigError(
+      `cannot inspect ${abs}: not a directory`,
+      'pass the path of a checked-out repository',
+    );
+  }
+  const tree = await walkTree(
+    abs,
+    options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {},
+  );
+  const submodules = await readSubmodules(abs);
+  const submodulePaths = submodules.map((s) => s.path);
+  const ownFiles = tree.files.filter(
+    (f) => !isVendoredPath(f) && !submodulePaths.some((d) => isWithin(f, d)),
+  );
+
+  const [buildSystems, docs, mainSources] = await Promise.all([
+    detectBuildSystems(abs, tree, { submodules: submodulePaths }),
+    findDocs(abs, tree.files),
+    findMainSources(abs, ownFiles),
+  ]);
+  const expectedTargets = await inferTargets(abs, tree.files, {
+    exclude: submodulePaths,
+    ...(buildSystems[0] !== undefined ? { primary: buildSystems[0].kind } : {}),
+  });
+
+  const info: RepoInfo = {
+    root: abs,
+    name: path.basename(abs),
+    fileCount: tree.files.length,
+    buildSystems,
+    docs,
+    ciFiles: findCiFiles(tree.files),
+    dockerfiles: findDockerfiles(tree.files),
+    submodules,
+    languages: countLanguages(tree.files),
+    mainSources,
+    expectedTargets,
+  };
+  if (tree.truncated) info.truncated = true;
+  return info;
+}

@@ -1,0 +1,343 @@
+/**
+ * Expected targets from hand-written Makefiles: link lines (`$(CC) … -o name`), archive lines
+ * (`ar rcs libfoo.a`), rules whose target is a library, and TARGET/BIN/PROG-style variables.
+ */
+
+import {
+  collapseUnresolved,
+  collectVariables,
+  expandMake,
+  logicalLines,
+  parseAssignment,
+  type MakeLine,
+} from './automake.js';
+import { dedupeTargets, isPlainName, makeTarget, plainBase, type InferredTarget } from './common.js';
+import type { TargetKind } from '../types.js';
+
+/** Variables whose value names what the Makefile builds. */
+export const TARGET_VARIABLES = new Set([
+  'TARGET',
+  'TARGETS',
+  'TARGET_EXEC',
+  'BIN',
+  'BINS',
+  'BINARY',
+  'BINARIES',
+  'PROG',
+  'PROGS',
+  'PROGRAM',
+  'PROGRAMS',
+  'EXEC',
+  'EXECS',
+  'EXE',
+  'EXES',
+  'EXECUTABLE',
+  'EXECUTABLES',
+  'NAME',
+  'APP',
+  'OUT',
+  'OUTPUT',
+  'LIB',
+  'LIBS_TARGET',
+  'LIBRARY',
+  'STATIC_LIB',
+  'SHARED_LIB',
+  'STATICLIB',
+  'SHAREDLIB',
+]);
+
+/** Variables that name a target only when a rule or the default goal uses them. */
+const WEAK_VARIABLES = new Set(['NAME', 'APP', 'OUT', 'OUTPUT']);
+
+/** Goals that are actions, never produced files. */
+const ACTION_GOALS = new Set([
+  'all',
+  'clean',
+  'distclean',
+  'mrproper',
+  'install',
+  'uninstall',
+  'test',
+  'tests',
+  'check',
+  'run',
+  'debug',
+  'release',
+  'help',
+  'default',
+  'depend',
+  'dep',
+  'deps',
+  'format',
+  'lint',
+  'docs',
+  'doc',
+  'dist',
+  'package',
+  'build',
+  'rebuild',
+  'bin',
+  'lib',
+  'obj',
+  'objs',
+]);
+
+const COMPILER =
+  /(?:^|[\s;&|()@-])(?:@(?:CC|CXX|LD|CCLD|CXXLD)@|\$[({](?:CC|CXX|LD|LINK|LINK\.[a-z]+|FC|F77|NVCC|HIPCC|MPICC|MPICXX|CCLD|CXXLD|COMPILER|COMPILE)[)}]|(?:\S*\/)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|icc|icpc|icx|nvcc|mpicc|mpicxx|gfortran|ld)(?:-\d+)?)(?=\s)/;
+const OUTPUT_FLAG = /(?:^|\s)-o\s*(\S+)/;
+const ARCHIVE =
+  /(?:^|[\s;&|()@-])(?:\$[({]AR[)}]|(?:\S*\/)?(?:ar|gcc-ar|llvm-ar))\s+(?:-?[crsuvqTD]+|\$[({]ARFLAGS[)}])\s+(\S+)/;
+
+interface Rule {
+  targets: string[];
+  prereqs: string[];
+  recipe: MakeLine[];
+  line: number;
+}
+
+function parseRules(lines: readonly MakeLine[], vars: ReadonlyMap<string, string>): Rule[] {
+  const rules: Rule[] = [];
+  let current: Rule | undefined;
+  for (const line of lines) {
+    if (line.recipe) {
+      current?.recipe.push(line);
+      continue;
+    }
+    if (parseAssignment(line)) {
+      current = undefined;
+      continue;
+    }
+    const trimmed = line.text.trim();
+    if (/^-?(?:include|sinclude|define|endef|export|unexport|vpath|override)\b/.test(trimmed)) {
+      current = undefined;
+      continue;
+    }
+    // `targets : prereqs` or `targets :: prereqs`, not `:=`; a `; recipe` tail belongs to the recipe.
+    const m = /^([^:=]+?)\s*::?(?!=)\s*(.*)$/.exec(trimmed);
+    if (!m) {
+      current = undefined;
+      continue;
+    }
+    const [prereqText = '', inline] = (m[2] ?? '').split(/;(.*)/s);
+    // `target: VAR = value` sets a target-specific variable; it names no prerequisites.
+    const targetVariable = /^(?:override\s+|export\s+)?[A-Za-z_][\w.-]*\s*(?::{1,3}=|\?=|\+=|!=|=)/.test(
+      prereqText.trim(),
+    );
+    const split = (s: string): string[] =>
+      collapseUnresolved(expandMake(s, vars))
+        .split(/\s+/)
+        .filter((w) => w !== '');
+    current = {
+      targets: split(m[1] ?? ''),
+      prereqs: targetVariable ? [] : split(prereqText.replace(/\|/g, ' ')),
+      recipe: [],
+      line: line.line,
+    };
+    if (inline !== undefined && inline.trim() !== '')
+      current.recipe.push({
+        text: `\t${inline}`,
+        line: line.line,
+        conditional: line.conditional,
+        recipe: true,
+      });
+    rules.push(current);
+  }
+  return rules;
+}
+
+/** A produced file name from one word of a Makefile, or undefined for objects, patterns, actions and unknowns. */
+function producedName(word: string): string | undefined {
+  if (word === '' || /[%*?]/.test(word) || /\$[<^*?+|]/.test(word)) return undefined;
+  // Versioned shared objects: `libfoo.so.$(VERSION)` is matched by its base name.
+  // A trailing unresolved variable (`prog$(PROG_SUFFIX)`, `$(EXEEXT)`) is a suffix that is empty on Linux.
+  const name = plainBase(word.replace(/(?:\$\(_\))+$/, ''))
+    .replace(/\.exe$/i, '')
+    .replace(/(\.so)\..*$/, '$1');
+  if (!isPlainName(name)) return undefined;
+  if (
+    /\.(?:o|obj|lo|d|gch|pch|c|cc|cpp|cxx|h|hpp|s|S|dll|dylib|lib|la|txt|md|in|mk|sh|py|pdf|html|tar|gz|zip|tgz)$/i.test(
+      name,
+    )
+  )
+    return undefined;
+  if (ACTION_GOALS.has(name.toLowerCase())) return undefined;
+  return name;
+}
+
+function kindOf(name: string, recipeLine: string): TargetKind {
+  if (/\.a$/.test(name)) return 'static_library';
+  if (/\.so(?:\.\d+)*$/.test(name) || /(?:^|\s)-shared\b/.test(recipeLine)) return 'shared_library';
+  return 'executable';
+}
+
+/** `libfoo.so.1.2` → `libfoo.so` (the verifier matches versioned names by their base). */
+function baseSharedName(name: string): string {
+  return name.replace(/(\.so)(?:\.\d+)+$/, '$1');
+}
+
+/** Files a Makefile includes (`include`, `-include`, `sinclude`), as written; names with variables are left out. */
+export function makefileIncludes(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/^[ \t]*-?s?include[ \t]+([^\n#]+)/gm))
+    for (const word of (m[1] ?? '').trim().split(/\s+/))
+      if (word !== '' && !word.includes('$')) out.push(word);
+  return out;
+}
+
+/**
+ * Directories a Makefile runs make in: `$(MAKE) -C dir`, `cd dir && $(MAKE)`, and loops over SUBDIRS-like
+ * variables. Relative to the Makefile's directory, as written after variable expansion.
+ */
+export function makeSubdirs(text: string, included: readonly string[] = []): string[] {
+  const lines = logicalLines(text);
+  const vars = collectVariables([...included.flatMap((t) => logicalLines(t)), ...lines]);
+  const out = new Set<string>();
+  const MAKE = String.raw`(?:\$[({]MAKE[)}]|\bmake\b)`;
+  for (const line of lines) {
+    if (!line.recipe) continue;
+    const cmd = collapseUnresolved(expandMake(line.text, vars).replace(/\$[({]MAKE[)}]/g, 'make'));
+    if (!new RegExp(MAKE).test(cmd)) continue;
+    // `cd modules && $(MAKE) clean` cleans; it does not build that directory.
+    if (new RegExp(String.raw`${MAKE}[^;&|]*\b(?:clean|distclean|mrproper|uninstall|install)\b`).test(cmd))
+      continue;
+    for (const m of cmd.matchAll(new RegExp(String.raw`${MAKE}[^;&|]*?(?:-C\s*|--directory=)(\S+)`, 'g')))
+      out.add(m[1] ?? '');
+    for (const m of cmd.matchAll(
+      new RegExp(String.raw`\bcd\s+(\S+)\s*(?:&&|;)\s*(?:\S+=\S+\s+)*${MAKE}`, 'g'),
+    ))
+      out.add(m[1] ?? '');
+    // for d in $(SUBDIRS); do $(MAKE) -C $$d; done
+    if (/\$\$\{?\w+/.test(cmd))
+      for (const [name, value] of vars)
+        if (/DIRS?$/.test(name))
+          for (const w of collapseUnresolved(expandMake(value, vars)).split(/\s+/)) out.add(w);
+  }
+  return [...out].filter((d) => d !== '' && !d.includes('$') && !d.startsWith('/') && !d.startsWith('-'));
+}
+
+/**
+ * Targets of one hand-written Makefile (`file` is its repository-relative path). `included` holds the
+ * text of files it includes: their variables are read (rules are not).
+ */
+export function makefileTargets(
+  text: string,
+  file: string,
+  included: readonly string[] = [],
+): InferredTarget[] {
+  const lines = logicalLines(text);
+  const vars = collectVariables([...included.flatMap((t) => logicalLines(t)), ...lines]);
+  const rules = parseRules(lines, vars);
+  const phony = new Set(rules.filter((r) => r.targets.includes('.PHONY')).flatMap((r) => r.prereqs));
+
+  // What `make` with no goal builds: the first ordinary rule and what it depends on (a few levels).
+  const prereqsOf = new Map<string, string[]>();
+  for (const rule of rules)
+    for (const t of rule.targets) prereqsOf.set(t, [...(prereqsOf.get(t) ?? []), ...rule.prereqs]);
+  const firstGoal = rules.find((r) =>
+    r.targets.some((t) => !t.startsWith('.') && !t.includes('%') && !t.includes('$')),
+  );
+  const reachable = (start: readonly string[]): Set<string> => {
+    const seen = new Set<string>();
+    let frontier = [...start];
+    for (let level = 0; level < 10 && frontier.length > 0; level++) {
+      const next: string[] = [];
+      for (const t of frontier) {
+        if (seen.has(t)) continue;
+        seen.add(t);
+        next.push(...(prereqsOf.get(t) ?? []));
+      }
+      frontier = next;
+    }
+    return seen;
+  };
+  const defaults = reachable(firstGoal ? firstGoal.targets.filter((t) => !t.startsWith('.')) : []);
+  const testGoals = reachable(['test', 'tests', 'check'].filter((t) => prereqsOf.has(t)));
+  const inDefault = (word: string): boolean =>
+    defaults.has(word) || [...defaults].some((d) => plainBase(d) === word);
+
+  const out: InferredTarget[] = [];
+  const add = (
+    word: string,
+    kind: TargetKind | undefined,
+    line: number,
+    recipeLine: string,
+    confidenceInDefault: number,
+    confidenceElse: number,
+  ): void => {
+    const name = producedName(word);
+    if (name === undefined || phony.has(word) || phony.has(name)) return;
+    const isDefault = inDefault(word) || inDefault(name);
+    const k = kind ?? kindOf(name, recipeLine);
+    const onlyForTests = !isDefault && (testGoals.has(word) || testGoals.has(name));
+    out.push(
+      makeTarget('make', {
+        name: k === 'shared_library' ? baseSharedName(name) : name,
+        kind: k,
+        file,
+        line,
+        confidence: isDefault ? confidenceInDefault : confidenceElse,
+        ...(onlyForTests ? { role: 'test' as const } : {}),
+        ...(isDefault ? {} : { note: 'not reached from the default goal' }),
+      }),
+    );
+  };
+
+  for (const rule of rules) {
+    for (const recipe of rule.recipe) {
+      const cmd = expandMake(recipe.text, vars);
+      const archive = ARCHIVE.exec(cmd);
+      if (archive) {
+        const words = archive[1] === '$@' ? rule.targets : [archive[1] ?? ''];
+        for (const w of words) if (/\.a$/.test(w)) add(w, 'static_library', recipe.line, cmd, 0.8, 0.5);
+        continue;
+      }
+      if (
+        !(COMPILER.test(recipe.text) || COMPILER.test(cmd)) ||
+        /(?:^|\s)-c(?:\s|$)/.test(cmd) ||
+        /(?:^|\s)-E(?:\s|$)/.test(cmd)
+      )
+        continue;
+      const out1 = OUTPUT_FLAG.exec(cmd)?.[1];
+      if (out1 === undefined) continue;
+      // `-o $@`, or `-o $@$(EXT)` where an unresolved suffix variable is empty on Linux.
+      const self = /^\$(?:@|\(@\))((?:\$[({][^)}]*[)}])*)(.*)$/.exec(out1);
+      const words = self ? rule.targets.map((t) => `${t}${self[2] ?? ''}`) : [out1];
+      for (const w of words) add(w, undefined, recipe.line, cmd, 0.8, 0.5);
+    }
+    // `libfoo.a: $(OBJS)` with an unrecognised recipe still names a library.
+    for (const t of rule.targets)
+      if (/\.(?:a|so(?:\.\d+)*)$/.test(t) && !t.includes('%')) add(t, undefined, rule.line, '', 0.7, 0.45);
+  }
+
+  // Files the default goal needs that have a recipe of their own (programs copied or made by scripts).
+  const withRecipe = new Map<string, Rule>();
+  for (const rule of rules) if (rule.recipe.length > 0) for (const t of rule.targets) withRecipe.set(t, rule);
+  for (const goal of firstGoal ? firstGoal.targets : []) {
+    for (const prereq of [goal, ...(prereqsOf.get(goal) ?? [])]) {
+      const rule = withRecipe.get(prereq);
+      if (rule && !phony.has(prereq)) add(prereq, undefined, rule.line, '', 0.6, 0.6);
+    }
+  }
+
+  for (const line of lines) {
+    const a = parseAssignment(line);
+    if (!a || !TARGET_VARIABLES.has(a.name) || a.op === '+=' || a.op === '!=') continue;
+    const value = expandMake(vars.get(a.name) ?? a.value, vars);
+    if (value === '' || value.includes('$(') || value.includes('${') || /[=,"'`]/.test(value)) continue;
+    const words = value.split(/\s+/);
+    if (words.length > 20 || words.some((w) => w.startsWith('-'))) continue;
+    if (
+      WEAK_VARIABLES.has(a.name) &&
+      !rules.some((r) => r.targets.some((t) => words.includes(t))) &&
+      !words.some((w) => inDefault(w))
+    )
+      continue;
+    const referenced =
+      rules.some((r) => r.targets.some((t) => words.includes(t))) || words.some((w) => inDefault(w));
+    for (const w of words) {
+      if (a.name.includes('LIB') && !/\.(?:a|so(?:\.\d+)*)$/.test(w)) continue;
+      add(w, undefined, a.line, '', referenced ? 0.75 : 0.45, referenced ? 0.55 : 0.4);
+    }
+  }
+  return dedupeTargets(out);
+}
