@@ -96,7 +96,11 @@ export async function runAgentLoop(
         record.notes.push(`finish(success) refused by the verifiers: ${current.failures.join('; ')}`);
         continue;
       }
-      const status: RunStatus = current.passed ? 'success' : current.metrics.completion ? 'partial' : 'failed';
+      const status: RunStatus = current.passed
+        ? 'success'
+        : current.metrics.completion
+          ? 'partial'
+          : 'failed';
       return end(status, action.reason);
     }
 
@@ -135,7 +139,8 @@ export async function runAgentLoop(
       verdict,
     };
     record.observation = observation;
-    if (exec.timedOut) record.notes.push(`the script was stopped after ${Math.round(exec.durationMs / 1000)} s`);
+    if (exec.timedOut)
+      record.notes.push(`the script was stopped after ${Math.round(exec.durationMs / 1000)} s`);
     if (analysis.rootCause && exec.exitCode !== 0) rootCause = { ...analysis.rootCause, turn };
     deps.events.emit({ type: 'turn_end', turn, observation, notes: record.notes });
 

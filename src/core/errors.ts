@@ -24,7 +24,8 @@ export class CancelledError extends BuildbenchError {
 }
 
 export function errorMessage(error: unknown): string {
-  if (error instanceof BuildbenchError) return error.hint ? `${error.message} (${error.hint})` : error.message;
+  if (error instanceof BuildbenchError)
+    return error.hint ? `${error.message} (${error.hint})` : error.message;
   if (error instanceof Error) return error.message;
   return String(error);
 }

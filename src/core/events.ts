@@ -4,7 +4,12 @@ import type { RunStatus } from './result.js';
 /** Events of one run. Observers (recorder, progress display) subscribe; the loop only emits. */
 export type RunEvent =
   | { type: 'run_start'; repo: string; source: string; strategy: string; maxTurns: number; outDir: string }
-  | { type: 'phase'; phase: 'fetch' | 'inspect' | 'sandbox' | 'build' | 'collect' | 'report'; message: string; data?: unknown }
+  | {
+      type: 'phase';
+      phase: 'fetch' | 'inspect' | 'sandbox' | 'build' | 'collect' | 'report';
+      message: string;
+      data?: unknown;
+    }
   | { type: 'turn_start'; turn: number; action: Action }
   | { type: 'turn_end'; turn: number; observation: Observation; notes: string[] }
   | { type: 'claim'; turn: number; claim: string; reason: string; accepted: boolean; failures: string[] }

@@ -48,8 +48,65 @@ export interface BuildResult {
   strategy: string;
   sandbox: { kind: string; image: string; keptAt?: string };
   buildSystems: Pick<BuildSystem, 'kind' | 'dir' | 'file'>[];
-  rootCause?: Pick<Finding, 'id' | 'category' | 'message' | 'line' | 'excerpt' | 'captures'> & { turn: number };
+  rootCause?: Pick<Finding, 'id' | 'category' | 'message' | 'line' | 'excerpt' | 'captures'> & {
+    turn: number;
+  };
   turns: TurnSummary[];
   timings: { startedAt: string; finishedAt: string; totalMs: number; prepareMs: number };
   files: { trajectory: string; logs: string; artifacts: string };
+  /** The minimised recipe and its replay in a fresh sandbox (finalize; only after a successful build). */
+  recipe?: ResultRecipe;
+  /** Source changes the run made to files of the repository, one patch per file (finalize). */
+  patches?: ResultPatch[];
+}
+
+/** How a recipe replay in a fresh sandbox ended. Only `passed` makes a recipe verified. */
+export type ReplayStatus = 'passed' | 'failed' | 'skipped' | 'error';
+
+export interface ReplayOutcome {
+  status: ReplayStatus;
+  /** One sentence: why the replay ended the way it did. */
+  reason: string;
+  metrics: Pick<Metrics, 'completion' | 'strict' | 'flexible'>;
+  durationMs: number;
+  exitCode?: number | null;
+  timedOut?: boolean;
+  /** Expected names the replay did not produce. */
+  missing?: string[];
+  /** New binaries the replay produced. */
+  artifacts?: number;
+  /** `cc --version`'s first line in the replay sandbox, when it printed one. */
+  compiler?: string;
+  /** The replay's complete output, relative to the output directory. */
+  log?: string;
+}
+
+export interface ResultRecipe {
+  /** True only when the recipe passed its replay in a fresh sandbox. */
+  verified: boolean;
+  /** `minimal`: the successful turn's script plus state earlier turns left; `full`: every script up to it. */
+  mode: 'minimal' | 'full';
+  /** True when the minimal recipe failed its replay and the full sequence replaced it. */
+  fallback: boolean;
+  /** The turn whose verifiers passed. */
+  turn: number;
+  replay: ReplayOutcome;
+  /** The minimal recipe's replay, when it failed and the full sequence was tried. */
+  minimalReplay?: ReplayOutcome;
+  /** The image the Dockerfile starts FROM (the sandbox's base). */
+  baseImage: string;
+  /** Paths relative to the output directory. */
+  files: { buildSh: string; dockerfile: string; patches: string[] };
+}
+
+export interface ResultPatch {
+  /** The patch file, relative to the output directory (`patches/0001-….patch`). */
+  file: string;
+  /** Repository files it changes. */
+  paths: string[];
+  subject: string;
+  /** Which error it fixed and why, or what changed the file when no repair claims it. */
+  reason: string;
+  /** The turn whose script made the change, when known. */
+  turn?: number;
 }

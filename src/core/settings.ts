@@ -38,7 +38,9 @@ export function parseDuration(value: string, flag: string): number {
     matched = re.lastIndex;
   }
   if (matched !== text.length || text.length === 0 || total <= 0) {
-    throw new ConfigError(`${flag}: '${value}' is not a duration; expected seconds or a value like 90s, 20m, 1h`);
+    throw new ConfigError(
+      `${flag}: '${value}' is not a duration; expected seconds or a value like 90s, 20m, 1h`,
+    );
   }
   return Math.round(total);
 }
@@ -63,7 +65,10 @@ export function parseExpect(value: string | undefined): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
-  if (names.length === 0) throw new ConfigError(`--expect: '${value}' names no file; expected a comma-separated list such as foo,libfoo.so`);
+  if (names.length === 0)
+    throw new ConfigError(
+      `--expect: '${value}' names no file; expected a comma-separated list such as foo,libfoo.so`,
+    );
   return names;
 }
 

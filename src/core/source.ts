@@ -16,7 +16,12 @@ export function isGitUrl(source: string): boolean {
   return /^(https?:\/\/|git:\/\/|ssh:\/\/|git@[^:]+:|file:\/\/)/.test(source);
 }
 
-function run(cmd: string, args: string[], timeoutMs: number, signal?: AbortSignal): Promise<{ code: number; out: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -61,7 +66,10 @@ export async function resolveSource(source: string, signal?: AbortSignal): Promi
     if (code !== 0) {
       await cleanup();
       const last = out.trim().split('\n').filter(Boolean).pop() ?? `git exited with ${code}`;
-      throw new ConfigError(`cannot clone '${source}': ${last}`, 'expected a reachable git URL or a local directory');
+      throw new ConfigError(
+        `cannot clone '${source}': ${last}`,
+        'expected a reachable git URL or a local directory',
+      );
     }
     return { dir, commit: await gitHead(dir), cleanup };
   }
@@ -70,14 +78,23 @@ export async function resolveSource(source: string, signal?: AbortSignal): Promi
   try {
     info = await stat(dir);
   } catch {
-    throw new ConfigError(`repository path '${source}' does not exist`, 'expected a directory holding the source code, or a git URL');
+    throw new ConfigError(
+      `repository path '${source}' does not exist`,
+      'expected a directory holding the source code, or a git URL',
+    );
   }
   if (!info.isDirectory()) {
-    throw new ConfigError(`repository path '${source}' is not a directory`, 'expected a directory holding the source code, or a git URL');
+    throw new ConfigError(
+      `repository path '${source}' is not a directory`,
+      'expected a directory holding the source code, or a git URL',
+    );
   }
   const entries = (await readdir(dir)).filter((e) => e !== '.git');
   if (entries.length === 0) {
-    throw new ConfigError(`repository path '${source}' is empty`, 'expected a directory holding the source code');
+    throw new ConfigError(
+      `repository path '${source}' is empty`,
+      'expected a directory holding the source code',
+    );
   }
   return { dir, commit: await gitHead(dir), cleanup: () => Promise.resolve() };
 }

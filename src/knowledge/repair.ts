@@ -37,7 +37,8 @@ export interface StrategyServices {
   resolvePackages?: (needs: PackageNeed[]) => Promise<PackageResolution[]>;
 }
 
-export type PackageNeedKind = 'header' | 'library' | 'pkgconfig' | 'cmake' | 'command' | 'python-module' | 'file' | 'm4-macro';
+export type PackageNeedKind =
+  'header' | 'library' | 'pkgconfig' | 'cmake' | 'command' | 'python-module' | 'file' | 'm4-macro';
 
 export interface PackageNeed {
   kind: PackageNeedKind;

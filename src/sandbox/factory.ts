@@ -119,10 +119,16 @@ export async function resolveSandboxKind(
  * it (with visible progress) so the embedded default works in one command. Returns true when installed.
  */
 export async function installDebootstrap(request: CreateSandboxRequest): Promise<boolean> {
-  if (process.getuid?.() !== 0 || (await findExecutable('debootstrap')) || !(await findExecutable('apt-get'))) {
+  if (
+    process.getuid?.() !== 0 ||
+    (await findExecutable('debootstrap')) ||
+    !(await findExecutable('apt-get'))
+  ) {
     return false;
   }
-  request.onProgress?.('installing debootstrap with apt-get (first run only; needed to create the rootfs sandbox)…');
+  request.onProgress?.(
+    'installing debootstrap with apt-get (first run only; needed to create the rootfs sandbox)…',
+  );
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const install = (): Promise<number> =>
     runProcess('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'debootstrap'], {
@@ -154,9 +160,12 @@ export async function createSandbox(
         return await createDockerSandbox(settings, request);
       } catch (error) {
         // `auto` found an engine but not the image (no registry here, say): the rootfs sandbox still works.
-        if (settings.choice !== 'auto' || !(error instanceof SandboxError) || request.signal?.aborted) throw error;
+        if (settings.choice !== 'auto' || !(error instanceof SandboxError) || request.signal?.aborted)
+          throw error;
         if ((await probes.rootfsProblems(settings)).length > 0) throw error;
-        request.onProgress?.(`the docker sandbox is not usable (${error.message.split('\n')[0]}); using the rootfs sandbox instead`);
+        request.onProgress?.(
+          `the docker sandbox is not usable (${error.message.split('\n')[0]}); using the rootfs sandbox instead`,
+        );
         return createRootfsSandbox(settings, request);
       }
     case 'rootfs':

@@ -5,7 +5,15 @@ import type { ExcludeFn } from './artifacts.js';
  * Directories whose binaries are never products of the build: the build systems' own scratch space
  * (CMake's compiler-identification programs, meson's sanity checks, autoconf's caches) and VCS metadata.
  */
-const SCRATCH_DIRS = new Set(['.git', 'CMakeFiles', 'meson-private', 'meson-logs', 'autom4te.cache', '.deps', '.libs_tmp']);
+const SCRATCH_DIRS = new Set([
+  '.git',
+  'CMakeFiles',
+  'meson-private',
+  'meson-logs',
+  'autom4te.cache',
+  '.deps',
+  '.libs_tmp',
+]);
 
 export const excludeBuildScratch: ExcludeFn = (relPath, isDirectory) => {
   const parts = relPath.split('/');

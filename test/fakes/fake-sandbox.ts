@@ -10,7 +10,9 @@ export class FakeSandbox implements Sandbox {
   readonly scripts: string[] = [];
   disposed = false;
 
-  constructor(private readonly answer: (script: string, n: number, options: ExecOptions) => Partial<ExecResult>) {}
+  constructor(
+    private readonly answer: (script: string, n: number, options: ExecOptions) => Partial<ExecResult>,
+  ) {}
 
   exec(script: string, options: ExecOptions): Promise<ExecResult> {
     this.scripts.push(script);

@@ -1,7 +1,17 @@
 import type { BuildSystem, RepoInfo } from '../../src/repo/types.js';
 
-export function system(kind: BuildSystem['kind'], dir = '', file?: string, details: BuildSystem['details'] = {}): BuildSystem {
-  const names: Record<string, string> = { cmake: 'CMakeLists.txt', make: 'Makefile', meson: 'meson.build', autotools: 'configure.ac' };
+export function system(
+  kind: BuildSystem['kind'],
+  dir = '',
+  file?: string,
+  details: BuildSystem['details'] = {},
+): BuildSystem {
+  const names: Record<string, string> = {
+    cmake: 'CMakeLists.txt',
+    make: 'Makefile',
+    meson: 'meson.build',
+    autotools: 'configure.ac',
+  };
   return {
     kind,
     dir,

@@ -75,8 +75,11 @@ export async function eventually(check: () => boolean, ms = 5000): Promise<boole
 
 /** Makes sure the docker test image exists, importing it from the cached rootfs when it is the default one. */
 export async function ensureTestDockerImage(): Promise<void> {
-  const present = (await docker(['image', 'inspect', TEST_DOCKER_IMAGE], { timeoutMs: 30_000 })).exitCode === 0;
+  const present =
+    (await docker(['image', 'inspect', TEST_DOCKER_IMAGE], { timeoutMs: 30_000 })).exitCode === 0;
   if (!present && TEST_DOCKER_IMAGE === 'buildbench/bookworm-toolchain:test') {
-    await importRootfsImage(sandboxTestSettings('rootfs').cacheDir, TEST_DOCKER_IMAGE, { onProgress: (m) => console.log(m) });
+    await importRootfsImage(sandboxTestSettings('rootfs').cacheDir, TEST_DOCKER_IMAGE, {
+      onProgress: (m) => console.log(m),
+    });
   }
 }

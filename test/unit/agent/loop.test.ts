@@ -32,25 +32,42 @@ const finding = (message: string): Finding => ({
   excerpt: message,
 });
 
-function deps(strategy: Strategy, sandbox: FakeSandbox, passAfter: number, events = new EventBus()): LoopDeps {
+function deps(
+  strategy: Strategy,
+  sandbox: FakeSandbox,
+  passAfter: number,
+  events = new EventBus(),
+): LoopDeps {
   return {
     strategy,
     sandbox,
     events,
     analyze: (output): Promise<LogAnalysis> =>
-      Promise.resolve(output ? { findings: [finding(output)], rootCause: finding(output), lines: 1, bytes: output.length } : { findings: [], lines: 0, bytes: 0 }),
+      Promise.resolve(
+        output
+          ? { findings: [finding(output)], rootCause: finding(output), lines: 1, bytes: output.length }
+          : { findings: [], lines: 0, bytes: 0 },
+      ),
     verify: () => {
       return Promise.resolve({ artifacts: [], verdict: verdict(sandbox.scripts.length > passAfter) });
     },
   };
 }
 
-const base = { maxTurns: 5, repo: repoInfo(), expected: { names: ['x'], source: 'cli' as const }, workdir: '/workspace' };
+const base = {
+  maxTurns: 5,
+  repo: repoInfo(),
+  expected: { names: ['x'], source: 'cli' as const },
+  workdir: '/workspace',
+};
 const limits = { maxTurns: 5, deadline: Date.now() + 60_000, turnTimeoutMs: 10_000, logDir: '/tmp' };
 
 describe('agent loop', () => {
   it('ends with success as soon as the verifiers pass, never before', async () => {
-    const sandbox = new FakeSandbox((_s, n) => ({ exitCode: n === 0 ? 2 : 0, output: n === 0 ? 'boom' : '' }));
+    const sandbox = new FakeSandbox((_s, n) => ({
+      exitCode: n === 0 ? 2 : 0,
+      output: n === 0 ? 'boom' : '',
+    }));
     const strategy = new Scripted([run('a'), run('b'), run('c')]);
     const events: RunEvent[] = [];
     const bus = new EventBus();
@@ -72,7 +89,9 @@ describe('agent loop', () => {
     ]);
     const outcome = await runAgentLoop(base, deps(strategy, sandbox, 99), limits);
     expect(outcome.status).toBe('failed');
-    expect(outcome.history[0]!.notes[0]).toMatch(/finish\(success\) refused by the verifiers: expected binary 'x'/);
+    expect(outcome.history[0]!.notes[0]).toMatch(
+      /finish\(success\) refused by the verifiers: expected binary 'x'/,
+    );
     expect(strategy.seen[1]!.history[0]!.notes).toHaveLength(1);
     expect(outcome.claim).toEqual({ claim: 'impossible', reason: 'giving up', turn: 1 });
   });
@@ -91,7 +110,10 @@ describe('agent loop', () => {
     const outcome = await runAgentLoop(base, deps(strategy, sandbox, 99), { ...limits, maxTurns: 3 });
     expect(outcome.status).toBe('limits_exceeded');
     expect(sandbox.scripts).toHaveLength(3);
-    const late = await runAgentLoop(base, deps(strategy, new FakeSandbox(() => ({})), 99), { ...limits, deadline: Date.now() - 1 });
+    const late = await runAgentLoop(base, deps(strategy, new FakeSandbox(() => ({})), 99), {
+      ...limits,
+      deadline: Date.now() - 1,
+    });
     expect(late.status).toBe('limits_exceeded');
     expect(late.reason).toMatch(/wall-clock/);
   });
@@ -103,7 +125,10 @@ describe('agent loop', () => {
       controller.abort();
       return { exitCode: 137, cancelled: true };
     });
-    const outcome = await runAgentLoop(base, deps(new Scripted([run('a')]), sandbox, 99), { ...limits, signal: controller.signal });
+    const outcome = await runAgentLoop(base, deps(new Scripted([run('a')]), sandbox, 99), {
+      ...limits,
+      signal: controller.signal,
+    });
     expect(outcome.status).toBe('cancelled');
   });
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { candidateRecipes, emptyFixes, recipeFor, renderScript, shq } from '../../../src/agent/strategies/recipes.js';
+import {
+  candidateRecipes,
+  emptyFixes,
+  recipeFor,
+  renderScript,
+  shq,
+} from '../../../src/agent/strategies/recipes.js';
 import { repoInfo, system } from '../../fakes/repo-info.js';
 
 function bashSyntaxOk(script: string): boolean {
@@ -16,7 +22,10 @@ describe('recipes', () => {
 
   it('builds CMake out of tree in the build root, also in a subdirectory', () => {
     const root = recipeFor(system('cmake'))!;
-    expect(root.steps.map((s) => s.command)).toEqual(['cmake -S . -B build @CONFIGURE_ARGS@', 'cmake --build build -j"${BB_JOBS:-$(nproc)}"']);
+    expect(root.steps.map((s) => s.command)).toEqual([
+      'cmake -S . -B build @CONFIGURE_ARGS@',
+      'cmake --build build -j"${BB_JOBS:-$(nproc)}"',
+    ]);
     const sub = recipeFor(system('cmake', 'project'))!;
     expect(sub.label).toBe('cmake (project/)');
     expect(sub.steps[0]!.command).toBe('cmake -S project -B project/build @CONFIGURE_ARGS@');
@@ -26,7 +35,9 @@ describe('recipes', () => {
     const bare = recipeFor(system('autotools', '', 'configure.ac', { hasConfigure: false }))!;
     expect(bare.steps.map((s) => s.purpose)).toEqual(['generate', 'configure', 'build']);
     expect(bare.steps[0]!.command).toBe('autoreconf -fi');
-    const autogen = recipeFor(system('autotools', 'lib', 'lib/configure.ac', { hasConfigure: false, hasAutogen: 'autogen.sh' }))!;
+    const autogen = recipeFor(
+      system('autotools', 'lib', 'lib/configure.ac', { hasConfigure: false, hasAutogen: 'autogen.sh' }),
+    )!;
     expect(autogen.steps[0]!.command).toBe('cd lib && NOCONFIGURE=1 sh ./autogen.sh');
     const ready = recipeFor(system('autotools', '', 'configure.ac', { hasConfigure: true }))!;
     expect(ready.steps.map((s) => s.purpose)).toEqual(['configure', 'build']);
@@ -46,23 +57,43 @@ describe('recipes', () => {
     expect(recipes[0]!.steps).toHaveLength(2);
     expect(recipes[0]!.steps[0]!.command).toContain('gcc -O2 -Isrc -o src/main src/main.c');
     expect(recipes[0]!.steps[1]!.command).toContain('g++ -O2 -I. -o tool tool.cpp');
-    expect(candidateRecipes(repoInfo({ buildSystems: [system('msbuild', '', 'x.sln')], mainSources: ['a.c'] })).map((r) => r.id)).toEqual([
-      'direct',
-    ]);
+    expect(
+      candidateRecipes(
+        repoInfo({ buildSystems: [system('msbuild', '', 'x.sln')], mainSources: ['a.c'] }),
+      ).map((r) => r.id),
+    ).toEqual(['direct']);
     expect(candidateRecipes(repoInfo())).toEqual([]);
   });
 
   it('renders fixes into a valid bash script', () => {
     const recipe = recipeFor(system('meson'))!;
-    const fixes = { ...emptyFixes(), packages: ['libz-dev'], env: { CFLAGS: '-fcommon' }, configureArgs: ['-Dtests=false'], prelude: ['echo hi'] };
+    const fixes = {
+      ...emptyFixes(),
+      packages: ['libz-dev'],
+      env: { CFLAGS: '-fcommon' },
+      configureArgs: ['-Dtests=false'],
+      prelude: ['echo hi'],
+    };
     const script = renderScript(recipe, fixes);
-    expect(script).toContain("bb_apt_install libz-dev");
+    expect(script).toContain('bb_apt_install libz-dev');
     expect(script).toContain('export CFLAGS=-fcommon');
     expect(script).not.toContain('@CONFIGURE_ARGS@');
     expect(script.match(/-Dtests=false/g)).toHaveLength(2);
     expect(bashSyntaxOk(script)).toBe(true);
-    for (const kind of ['cmake', 'autotools', 'configure', 'make', 'qmake', 'scons', 'cargo', 'setup.py', 'bazel'] as const) {
-      expect(bashSyntaxOk(renderScript(recipeFor(system(kind, 'sub dir', `sub dir/${kind}.file`))!, emptyFixes()))).toBe(true);
+    for (const kind of [
+      'cmake',
+      'autotools',
+      'configure',
+      'make',
+      'qmake',
+      'scons',
+      'cargo',
+      'setup.py',
+      'bazel',
+    ] as const) {
+      expect(
+        bashSyntaxOk(renderScript(recipeFor(system(kind, 'sub dir', `sub dir/${kind}.file`))!, emptyFixes())),
+      ).toBe(true);
     }
     const direct = candidateRecipes(repoInfo({ mainSources: ["we'ird dir/main.c"] }))[0]!;
     expect(bashSyntaxOk(renderScript(direct, emptyFixes()))).toBe(true);

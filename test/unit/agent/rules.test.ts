@@ -6,7 +6,14 @@ import { repoInfo, system } from '../../fakes/repo-info.js';
 
 function observation(exitCode: number, message?: string, completion = false): Observation {
   const rootCause = message
-    ? { id: 'missing-header', category: 'missing-dependency' as const, message, captures: { header: 'zlib.h' }, line: 3, excerpt: message }
+    ? {
+        id: 'missing-header',
+        category: 'missing-dependency' as const,
+        message,
+        captures: { header: 'zlib.h' },
+        line: 3,
+        excerpt: message,
+      }
     : undefined;
   return {
     exec: { exitCode, timedOut: false, cancelled: false, durationMs: 5, truncated: false, totalBytes: 10 },
@@ -14,12 +21,26 @@ function observation(exitCode: number, message?: string, completion = false): Ob
     findings: rootCause ? [rootCause] : [],
     rootCause,
     artifacts: [],
-    verdict: { passed: false, metrics: { completion, strict: false, flexible: false, matched: [], missing: ['x'] }, failures: ['x missing'] },
+    verdict: {
+      passed: false,
+      metrics: { completion, strict: false, flexible: false, matched: [], missing: ['x'] },
+      failures: ['x missing'],
+    },
   };
 }
 
-function context(history: TurnRecord[], repo = repoInfo({ buildSystems: [system('cmake'), system('make')] })): TurnContext {
-  return { turn: history.length, maxTurns: 10, repo, expected: { names: [], source: 'none' }, workdir: '/workspace', history };
+function context(
+  history: TurnRecord[],
+  repo = repoInfo({ buildSystems: [system('cmake'), system('make')] }),
+): TurnContext {
+  return {
+    turn: history.length,
+    maxTurns: 10,
+    repo,
+    expected: { names: [], source: 'none' },
+    workdir: '/workspace',
+    history,
+  };
 }
 
 describe('rules strategy', () => {
@@ -45,7 +66,14 @@ describe('rules strategy', () => {
       propose: (input) =>
         Promise.resolve(
           input.rootCause.captures.header
-            ? [{ rule: 'install-header-package', key: 'pkg:zlib1g-dev', reason: 'zlib.h is missing', packages: ['zlib1g-dev'] }]
+            ? [
+                {
+                  rule: 'install-header-package',
+                  key: 'pkg:zlib1g-dev',
+                  reason: 'zlib.h is missing',
+                  packages: ['zlib1g-dev'],
+                },
+              ]
             : [],
         ),
     };
@@ -54,7 +82,11 @@ describe('rules strategy', () => {
     const a0 = await s.next(context(history));
     history.push({ turn: 0, action: a0, observation: observation(1, 'missing header zlib.h'), notes: [] });
     const a1 = await s.next(context(history));
-    expect(a1).toMatchObject({ kind: 'run', purpose: 'cmake + install-header-package', reason: 'zlib.h is missing' });
+    expect(a1).toMatchObject({
+      kind: 'run',
+      purpose: 'cmake + install-header-package',
+      reason: 'zlib.h is missing',
+    });
     if (a1.kind === 'run') expect(a1.script).toContain('bb_apt_install zlib1g-dev');
     history.push({ turn: 1, action: a1, observation: observation(1, 'missing header zlib.h'), notes: [] });
     const a2 = await s.next(context(history));
@@ -66,7 +98,10 @@ describe('rules strategy', () => {
     const a = await new RulesStrategy().next(context([], repoInfo()));
     expect(a).toMatchObject({ kind: 'finish', claim: 'impossible' });
     if (a.kind === 'finish') expect(a.reason).toMatch(/no build system was recognised/);
-    const b = await new RulesStrategy().next(context([], repoInfo({ buildSystems: [system('msbuild', '', 'app.sln')] })));
-    if (b.kind === 'finish') expect(b.reason).toMatch(/only non-Linux build systems were found \(msbuild: app.sln\)/);
+    const b = await new RulesStrategy().next(
+      context([], repoInfo({ buildSystems: [system('msbuild', '', 'app.sln')] })),
+    );
+    if (b.kind === 'finish')
+      expect(b.reason).toMatch(/only non-Linux build systems were found \(msbuild: app.sln\)/);
   });
 });

@@ -26,7 +26,9 @@ describe('cli', () => {
   it('rejects an unknown command with one line and exit 2', async () => {
     const a = io();
     expect(await run(['frobnicate'], a.io)).toBe(2);
-    expect(a.err.join('')).toBe("buildbench: unknown command 'frobnicate' (expected build; see buildbench --help)\n");
+    expect(a.err.join('')).toBe(
+      "buildbench: unknown command 'frobnicate' (expected build; see buildbench --help)\n",
+    );
   });
 
   it('rejects unknown flags and bad values naming the flag', async () => {
@@ -35,7 +37,9 @@ describe('cli', () => {
     expect(a.err.join('')).toMatch(/--bogus/);
     const b = io();
     expect(await run(['build', '.', '--sandbox', 'vm'], b.io)).toBe(2);
-    expect(b.err.join('')).toMatch(/--sandbox: 'vm' is not valid; expected one of auto, rootfs, docker, host/);
+    expect(b.err.join('')).toMatch(
+      /--sandbox: 'vm' is not valid; expected one of auto, rootfs, docker, host/,
+    );
     const c = io();
     expect(await run(['build'], c.io)).toBe(2);
     expect(c.err.join('')).toMatch(/missing <path\|git-url>/);
@@ -62,7 +66,10 @@ describe('cli', () => {
   });
 
   it('builds one typed settings object with defaults', () => {
-    const s = parseBuildArgs(['repo', '--expect', 'a,b', '--max-turns', '4', '--timeout', '10m'], { env: {}, cwd: '/w' });
+    const s = parseBuildArgs(['repo', '--expect', 'a,b', '--max-turns', '4', '--timeout', '10m'], {
+      env: {},
+      cwd: '/w',
+    });
     expect(s).toMatchObject({
       source: 'repo',
       outDir: '/w/buildbench-out/repo',

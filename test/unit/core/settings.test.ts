@@ -1,5 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseDuration, parseExpect, parsePositiveInt, repoNameOf, parseChoice } from '../../../src/core/settings.js';
+import {
+  parseDuration,
+  parseExpect,
+  parsePositiveInt,
+  repoNameOf,
+  parseChoice,
+} from '../../../src/core/settings.js';
 import { ConfigError } from '../../../src/core/errors.js';
 
 describe('settings parsing', () => {
@@ -13,13 +19,17 @@ describe('settings parsing', () => {
 
   it('rejects bad durations naming the flag and the expected form', () => {
     expect(() => parseDuration('soon', '--timeout')).toThrow(ConfigError);
-    expect(() => parseDuration('10x', '--turn-timeout')).toThrow(/--turn-timeout: '10x' is not a duration; expected/);
+    expect(() => parseDuration('10x', '--turn-timeout')).toThrow(
+      /--turn-timeout: '10x' is not a duration; expected/,
+    );
     expect(() => parseDuration('0', '--timeout')).toThrow(ConfigError);
   });
 
   it('validates whole numbers and choices', () => {
     expect(parsePositiveInt('3', '--max-turns')).toBe(3);
-    expect(() => parsePositiveInt('0', '--max-turns')).toThrow(/--max-turns: '0' is not valid; expected a whole number from 1/);
+    expect(() => parsePositiveInt('0', '--max-turns')).toThrow(
+      /--max-turns: '0' is not valid; expected a whole number from 1/,
+    );
     expect(() => parsePositiveInt('2.5', '--max-turns')).toThrow(ConfigError);
     expect(parseChoice('rules', ['rules', 'baseline'], '--strategy')).toBe('rules');
     expect(() => parseChoice('magic', ['rules', 'baseline'], '--strategy')).toThrow(
