@@ -1,0 +1,500 @@
+/**
+ * The layer-1 signature catalog: failure signatures are DATA (`verifiers/signatures.yaml`), compiled here
+ * into a line matcher. One line yields at most one match: the highest-priority signature that matches.
+ */
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError } from '../core/errors.js';
+import type { FindingCategory } from './types.js';
+
+export const FINDING_CATEGORIES: readonly FindingCategory[] = [
+  'missing-dependency',
+  'compile-error',
+  'link-error',
+  'toolchain-drift',
+  'layout',
+  'configure-error',
+  'runtime-crash',
+  'oom',
+  'timeout',
+  'gpu',
+  'network',
+  'permission',
+  'build-failed',
+];
+
+/**
+ * Causal tier by category: 1 = causes (a missing dependency, a configure error, the environment),
+ * 2 = effects (compile and link errors, crashes), 3 = weak evidence (noise-prone generic messages).
+ * The root cause is the first finding of the lowest tier. A signature may override its tier.
+ */
+export const CATEGORY_TIER: Readonly<Record<FindingCategory, number>> = {
+  'missing-dependency': 1,
+  'configure-error': 1,
+  layout: 1,
+  'toolchain-drift': 1,
+  network: 1,
+  permission: 1,
+  gpu: 1,
+  oom: 1,
+  timeout: 1,
+  'compile-error': 2,
+  'link-error': 2,
+  'runtime-crash': 2,
+  'build-failed': 3,
+};
+
+/** Where the catalog shipped with the tool lives (works from `src/knowledge/` and from `lib/knowledge/`). */
+export const DEFAULT_SIGNATURES_URL = new URL('../../verifiers/signatures.yaml', import.meta.url);
+
+/** A look-back: captures taken from one of the previous `lines` lines (nearest first). */
+export interface LookbehindSpec {
+  pattern: string;
+  flags?: string;
+  lines: number;
+}
+
+/** One signature as written in the YAML file. */
+export interface SignatureSpec {
+  id: string;
+  category: FindingCategory;
+  /** JavaScript regular expression with named groups; `{{macro}}` expands from the catalog's `macros`. */
+  pattern: string;
+  flags?: string;
+  /** Literal substrings; a line is only tried against the pattern when it contains one of them. */
+  keywords: string[];
+  /** Every named group of the pattern (and of the look-backs), documented. */
+  captures?: Record<string, string>;
+  /** One line for a person; `{name}` or `{name|fallback}` insert captures. */
+  message: string;
+  hint?: string;
+  /** Follow-up noise (`make: *** Error 2`): never the root cause when anything else matched. */
+  followUp?: boolean;
+  /** Categories or signature ids: when one of them was seen earlier, this finding is a follow-up. */
+  followUpAfter?: string[];
+  /** A catch-all (`error:`): superseded by a specific finding on a nearby later line. */
+  generic?: boolean;
+  /** Per-line precedence when several signatures match one line (higher wins). Default 50, generic 10. */
+  priority?: number;
+  /** Overrides the category's causal tier (1 cause, 2 effect, 3 weak). */
+  tier?: number;
+  lookbehind?: LookbehindSpec[];
+}
+
+export interface CatalogSpec {
+  version: number;
+  macros?: Record<string, string>;
+  signatures: SignatureSpec[];
+}
+
+export interface Lookbehind {
+  readonly regex: RegExp;
+  readonly lines: number;
+}
+
+/** A compiled signature. */
+export interface Signature {
+  readonly id: string;
+  readonly category: FindingCategory;
+  readonly regex: RegExp;
+  readonly keywords: readonly string[];
+  readonly caseInsensitive: boolean;
+  readonly message: string;
+  readonly hint?: string;
+  readonly followUp: boolean;
+  readonly followUpAfter: readonly string[];
+  readonly generic: boolean;
+  readonly priority: number;
+  readonly tier: number;
+  readonly lookbehind: readonly Lookbehind[];
+  /** Named groups of the pattern and its look-backs. */
+  readonly captureNames: readonly string[];
+  /** Documentation of the captures, from the catalog. */
+  readonly captureDocs: Readonly<Record<string, string>>;
+  /** Position in the catalog file. */
+  readonly index: number;
+}
+
+export interface SignatureCatalog {
+  readonly version: number;
+  /** In catalog order. */
+  readonly signatures: readonly Signature[];
+  readonly byId: ReadonlyMap<string, Signature>;
+  /** The longest look-back any signature needs. */
+  readonly maxLookbehind: number;
+  /** Tries one (normalized) line; `previous(k)` returns the k-th line before it (1 = the one just before). */
+  match(line: string, previous?: (k: number) => string | undefined): SignatureMatch | undefined;
+}
+
+export interface SignatureMatch {
+  signature: Signature;
+  captures: Record<string, string>;
+}
+
+/** Longest capture value kept; longer values are cut (a capture of a 4 KiB line is not useful whole). */
+export const MAX_CAPTURE_LENGTH = 512;
+const ALLOWED_FLAGS = /^[imsu]*$/;
+const GROUP_NAME = /\(\?<([A-Za-z_$][\w$]*)>/g;
+const MACRO = /\{\{(\w+)\}\}/g;
+const MAX_LOOKBEHIND = 16;
+/** `{name}`, `{name|fallback}`, `{name?prefix}` in message templates. */
+const PLACEHOLDER = /\{(\w+)(?:([|?])([^}]*))?\}/g;
+
+function fail(source: string, message: string): never {
+  throw new ConfigError(`${source}: ${message}`, 'fix the signature catalog (verifiers/signatures.yaml)');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function groupNames(pattern: string): string[] {
+  return [...pattern.matchAll(GROUP_NAME)].map((m) => m[1] ?? '');
+}
+
+function expandMacros(pattern: string, macros: Record<string, string>, where: string): string {
+  return pattern.replace(MACRO, (_all, name: string) => {
+    const value = macros[name];
+    if (value === undefined) fail(where, `unknown macro {{${name}}}`);
+    return value;
+  });
+}
+
+function compile(pattern: string, flags: string, where: string): RegExp {
+  if (!ALLOWED_FLAGS.test(flags)) fail(where, `flags "${flags}" not allowed (use i, m, s, u)`);
+  try {
+    return new RegExp(pattern, flags);
+  } catch (error) {
+    return fail(where, `bad pattern: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function stringField(
+  raw: Record<string, unknown>,
+  key: string,
+  where: string,
+  required: boolean,
+): string | undefined {
+  const value = raw[key];
+  if (value === undefined || value === null) {
+    if (required) fail(where, `"${key}" is required`);
+    return undefined;
+  }
+  if (typeof value !== 'string' || value.length === 0) fail(where, `"${key}" must be a non-empty string`);
+  return value;
+}
+
+function stringList(raw: Record<string, unknown>, key: string, where: string): string[] | undefined {
+  const value = raw[key];
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v.length === 0)) {
+    fail(where, `"${key}" must be a list of non-empty strings`);
+  }
+  return value as string[];
+}
+
+function validateSpec(raw: unknown, index: number, source: string): SignatureSpec {
+  const where = `${source}: signature #${index + 1}`;
+  if (!isRecord(raw)) fail(where, 'must be a mapping');
+  const id = stringField(raw, 'id', where, true) as string;
+  const at = `${source}: signature "${id}"`;
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(id)) fail(at, 'id must be lower-case words joined by "-"');
+  const category = stringField(raw, 'category', at, true) as FindingCategory;
+  if (!FINDING_CATEGORIES.includes(category)) fail(at, `unknown category "${category}"`);
+  const keywords = stringList(raw, 'keywords', at);
+  if (!keywords || keywords.length === 0)
+    fail(at, '"keywords" is required (literal substrings of every matching line)');
+  const captures = raw.captures;
+  if (captures !== undefined && captures !== null) {
+    if (!isRecord(captures) || Object.values(captures).some((v) => typeof v !== 'string')) {
+      fail(at, '"captures" must map each group name to a description');
+    }
+  }
+  for (const key of ['followUp', 'generic']) {
+    if (raw[key] !== undefined && typeof raw[key] !== 'boolean') fail(at, `"${key}" must be true or false`);
+  }
+  for (const key of ['priority', 'tier']) {
+    if (raw[key] !== undefined && (typeof raw[key] !== 'number' || !Number.isFinite(raw[key]))) {
+      fail(at, `"${key}" must be a number`);
+    }
+  }
+  if (raw.tier !== undefined && ![1, 2, 3].includes(raw.tier as number)) fail(at, '"tier" must be 1, 2 or 3');
+  let lookbehind: LookbehindSpec[] | undefined;
+  if (raw.lookbehind !== undefined && raw.lookbehind !== null) {
+    if (!Array.isArray(raw.lookbehind)) fail(at, '"lookbehind" must be a list');
+    lookbehind = raw.lookbehind.map((entry: unknown) => {
+      if (!isRecord(entry)) fail(at, 'each lookbehind must be a mapping');
+      const lines = entry.lines;
+      if (typeof lines !== 'number' || !Number.isInteger(lines) || lines < 1 || lines > MAX_LOOKBEHIND) {
+        fail(at, `lookbehind "lines" must be an integer 1..${MAX_LOOKBEHIND}`);
+      }
+      return {
+        pattern: stringField(entry, 'pattern', at, true) as string,
+        flags: stringField(entry, 'flags', at, false),
+        lines,
+      };
+    });
+  }
+  const known = new Set([
+    'id',
+    'category',
+    'pattern',
+    'flags',
+    'keywords',
+    'captures',
+    'message',
+    'hint',
+    'followUp',
+    'followUpAfter',
+    'generic',
+    'priority',
+    'tier',
+    'lookbehind',
+  ]);
+  for (const key of Object.keys(raw)) if (!known.has(key)) fail(at, `unknown field "${key}"`);
+  return {
+    id,
+    category,
+    pattern: stringField(raw, 'pattern', at, true) as string,
+    flags: stringField(raw, 'flags', at, false),
+    keywords,
+    captures: captures as Record<string, string> | undefined,
+    message: stringField(raw, 'message', at, true) as string,
+    hint: stringField(raw, 'hint', at, false),
+    followUp: raw.followUp as boolean | undefined,
+    followUpAfter: stringList(raw, 'followUpAfter', at),
+    generic: raw.generic as boolean | undefined,
+    priority: raw.priority as number | undefined,
+    tier: raw.tier as number | undefined,
+    lookbehind,
+  };
+}
+
+/** Validates a parsed catalog document. */
+export function validateCatalogSpec(doc: unknown, source = 'signatures.yaml'): CatalogSpec {
+  if (!isRecord(doc)) fail(source, 'the catalog must be a mapping with "version" and "signatures"');
+  if (doc.version !== 1) fail(source, `unsupported catalog version ${String(doc.version)} (expected 1)`);
+  const macros = doc.macros ?? {};
+  if (!isRecord(macros) || Object.values(macros).some((v) => typeof v !== 'string')) {
+    fail(source, '"macros" must map names to pattern fragments');
+  }
+  if (!Array.isArray(doc.signatures) || doc.signatures.length === 0)
+    fail(source, '"signatures" must be a non-empty list');
+  return {
+    version: 1,
+    macros: macros as Record<string, string>,
+    signatures: doc.signatures.map((raw: unknown, i: number) => validateSpec(raw, i, source)),
+  };
+}
+
+function keep(value: string): string {
+  return value.length > MAX_CAPTURE_LENGTH ? value.slice(0, MAX_CAPTURE_LENGTH) : value;
+}
+
+function collectGroups(
+  into: Record<string, string>,
+  groups: Record<string, string | undefined> | undefined,
+): void {
+  if (!groups) return;
+  for (const [name, value] of Object.entries(groups)) {
+    if (value === undefined || into[name] !== undefined) continue;
+    const trimmed = value.trim();
+    if (trimmed.length > 0) into[name] = keep(trimmed);
+  }
+}
+
+/**
+ * Finds which of many literal keywords occur in a line in one pass: a bitmap of the keywords' first three
+ * characters rejects almost every position, `startsWith` confirms the rest. One alternation regex of ~200
+ * literals (or 200 `includes` calls) is 10-50 times slower on long compiler command lines.
+ */
+class KeywordIndex {
+  private readonly bitmap = new Uint8Array(1 << 16);
+  private readonly byHash = new Map<number, string[]>();
+  private readonly short: string[] = [];
+  readonly empty: boolean;
+
+  constructor(keywords: readonly string[]) {
+    const unique = [...new Set(keywords)];
+    this.empty = unique.length === 0;
+    for (const k of unique) {
+      if (k.length < 3) {
+        this.short.push(k);
+        continue;
+      }
+      const h = KeywordIndex.hash(k.charCodeAt(0), k.charCodeAt(1), k.charCodeAt(2));
+      this.bitmap[h] = 1;
+      const list = this.byHash.get(h);
+      if (list) list.push(k);
+      else this.byHash.set(h, [k]);
+    }
+  }
+
+  private static hash(a: number, b: number, c: number): number {
+    return (a * 961 + b * 31 + c) & 0xffff;
+  }
+
+  /** Adds every keyword that occurs in `line` to `into`. */
+  find(line: string, into: Set<string>): void {
+    for (const k of this.short) if (line.includes(k)) into.add(k);
+    const end = line.length - 2;
+    if (end <= 0) return;
+    let a = line.charCodeAt(0);
+    let b = line.charCodeAt(1);
+    for (let i = 0; i < end; i++) {
+      const c = line.charCodeAt(i + 2);
+      const h = (a * 961 + b * 31 + c) & 0xffff;
+      if (this.bitmap[h] === 1) {
+        for (const k of this.byHash.get(h) ?? []) if (line.startsWith(k, i)) into.add(k);
+      }
+      a = b;
+      b = c;
+    }
+  }
+}
+
+/** Compiles a validated catalog into a line matcher. */
+export function compileCatalog(spec: CatalogSpec, source = 'signatures.yaml'): SignatureCatalog {
+  const macros = spec.macros ?? {};
+  const byId = new Map<string, Signature>();
+  const signatures: Signature[] = [];
+  const ids = new Set(spec.signatures.map((s) => s.id));
+  spec.signatures.forEach((s, index) => {
+    const at = `${source}: signature "${s.id}"`;
+    if (byId.has(s.id)) fail(at, 'duplicate id');
+    const flags = s.flags ?? '';
+    const pattern = expandMacros(s.pattern, macros, at);
+    const regex = compile(pattern, flags, at);
+    const lookbehind = (s.lookbehind ?? []).map((lb) => ({
+      regex: compile(expandMacros(lb.pattern, macros, at), lb.flags ?? '', `${at} lookbehind`),
+      lines: lb.lines,
+      names: groupNames(expandMacros(lb.pattern, macros, at)),
+    }));
+    const names = [...new Set([...groupNames(pattern), ...lookbehind.flatMap((lb) => lb.names)])];
+    const documented = Object.keys(s.captures ?? {});
+    const undocumented = names.filter((n) => !documented.includes(n));
+    const unknown = documented.filter((n) => !names.includes(n));
+    if (undocumented.length > 0) fail(at, `captures not documented: ${undocumented.join(', ')}`);
+    if (unknown.length > 0) fail(at, `documented captures that the pattern lacks: ${unknown.join(', ')}`);
+    for (const m of s.message.matchAll(PLACEHOLDER)) {
+      if (!names.includes(m[1] ?? '')) fail(at, `message uses {${m[1]}}, which is not a capture`);
+    }
+    for (const ref of s.followUpAfter ?? []) {
+      if (!ids.has(ref) && !FINDING_CATEGORIES.includes(ref as FindingCategory)) {
+        fail(at, `followUpAfter "${ref}" is neither a category nor a signature id`);
+      }
+    }
+    const caseInsensitive = flags.includes('i');
+    const generic = s.generic ?? false;
+    const signature: Signature = {
+      id: s.id,
+      category: s.category,
+      regex,
+      keywords: caseInsensitive ? s.keywords.map((k) => k.toLowerCase()) : s.keywords,
+      caseInsensitive,
+      message: s.message,
+      hint: s.hint,
+      followUp: s.followUp ?? s.category === 'build-failed',
+      followUpAfter: s.followUpAfter ?? [],
+      generic,
+      priority: s.priority ?? (generic ? 10 : 50),
+      tier: s.tier ?? CATEGORY_TIER[s.category],
+      lookbehind: lookbehind.map(({ regex: r, lines }) => ({ regex: r, lines })),
+      captureNames: names,
+      captureDocs: s.captures ?? {},
+      index,
+    };
+    byId.set(s.id, signature);
+    signatures.push(signature);
+  });
+
+  // Most specific first; the first match on a line wins.
+  const ordered = [...signatures].sort((a, b) => b.priority - a.priority || a.index - b.index);
+  const sensitive = new KeywordIndex(ordered.filter((s) => !s.caseInsensitive).flatMap((s) => s.keywords));
+  const insensitive = new KeywordIndex(ordered.filter((s) => s.caseInsensitive).flatMap((s) => s.keywords));
+  const maxLookbehind = Math.max(0, ...signatures.flatMap((s) => s.lookbehind.map((lb) => lb.lines)));
+  const found = new Set<string>();
+
+  function match(line: string, previous?: (k: number) => string | undefined): SignatureMatch | undefined {
+    found.clear();
+    sensitive.find(line, found);
+    if (!insensitive.empty) insensitive.find(line.toLowerCase(), found);
+    if (found.size === 0) return undefined;
+    for (const signature of ordered) {
+      if (!signature.keywords.some((k) => found.has(k))) continue;
+      const m = signature.regex.exec(line);
+      if (!m) continue;
+      const captures: Record<string, string> = {};
+      collectGroups(captures, m.groups);
+      if (previous) {
+        for (const lb of signature.lookbehind) {
+          for (let k = 1; k <= lb.lines; k++) {
+            const before = previous(k);
+            if (before === undefined) break;
+            const hit = lb.regex.exec(before);
+            if (hit) {
+              collectGroups(captures, hit.groups);
+              break;
+            }
+          }
+        }
+      }
+      return { signature, captures };
+    }
+    return undefined;
+  }
+
+  return { version: spec.version, signatures, byId, maxLookbehind, match };
+}
+
+/** Parses and compiles catalog YAML text. */
+export function parseSignatureCatalog(text: string, source = 'signatures.yaml'): SignatureCatalog {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (error) {
+    fail(source, `not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return compileCatalog(validateCatalogSpec(doc, source), source);
+}
+
+/** Reads a catalog file (default: the one shipped in `verifiers/`). */
+export function loadSignatureCatalog(location: URL | string = DEFAULT_SIGNATURES_URL): SignatureCatalog {
+  let text: string;
+  try {
+    text = readFileSync(location, 'utf8');
+  } catch (error) {
+    throw new ConfigError(
+      `cannot read the signature catalog ${String(location)}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return parseSignatureCatalog(text, typeof location === 'string' ? location : location.pathname);
+}
+
+let defaultCatalog: SignatureCatalog | undefined;
+
+/** The shipped catalog, loaded once. */
+export function defaultSignatureCatalog(): SignatureCatalog {
+  return (defaultCatalog ??= loadSignatureCatalog());
+}
+
+/**
+ * Fills a message template. `{name}` is the capture (empty when absent), `{name|text}` falls back to text
+ * when the capture is absent, `{name?text}` is text followed by the capture, or nothing when it is absent.
+ */
+export function renderMessage(
+  template: string,
+  captures: Readonly<Record<string, string>>,
+  maxLength = 300,
+): string {
+  const text = template
+    .replace(PLACEHOLDER, (_all, name: string, kind: string | undefined, extra: string | undefined) => {
+      const raw = captures[name];
+      if (raw === undefined) return kind === '|' ? (extra ?? '') : '';
+      const value = raw.length > 160 ? `${raw.slice(0, 157)}...` : raw;
+      return kind === '?' ? `${extra ?? ''}${value}` : value;
+    })
+    .replace(/ {2,}/g, ' ')
+    .trim();
+  return text.length > maxLength ? `${text.slice(0, maxLength - 3)}...` : text;
+}
