@@ -15,7 +15,6 @@ import {
   docker,
   dockerAnswers,
   ensureDockerImage,
-  importRootfsImage,
   type DockerSandbox,
 } from '../../src/sandbox/docker.js';
 import {
