@@ -15,12 +15,36 @@ export type Action =
       reason: string;
       /** Source edits this script makes, recorded as patches with their reason. */
       patches?: { file: string; reason: string }[];
+      /**
+       * What the script is made of, when a strategy rendered it from a recipe: finalize minimises the
+       * successful trajectory from this instead of parsing scripts. Absent for free-form scripts.
+       */
+      recipe?: ScriptRecipe;
     }
   | {
       kind: 'finish';
       claim: 'success' | 'partial' | 'impossible';
       reason: string;
     };
+
+/** The purposes a build step can have, in the order a recipe runs them. */
+export type StepPurpose = 'dependencies' | 'patch' | 'generate' | 'configure' | 'build';
+
+/** The parts of a self-contained turn script (see renderScript), structured for finalize. */
+export interface ScriptRecipe {
+  /** Commands the script makes sure exist, with the package providing each (installed only when missing). */
+  tools: { command: string; pkg: string }[];
+  /** Packages installed before anything else (repairs). */
+  packages: string[];
+  /** Commands run before the steps that do not edit source files (safe.directory, chmod, fresh build dir). */
+  prelude: string[];
+  /** Commands run before the steps that edit source files (recorded in `patches`); finalize replaces them by the patch series. */
+  edits: string[];
+  /** Variables exported before the steps. */
+  env: Record<string, string>;
+  /** The steps, run from the repository root, each in its own subshell. */
+  steps: { purpose: StepPurpose; command: string }[];
+}
 
 export interface Verdict {
   /** The verifiers passed: the run may end with SUCCESS. */

@@ -16,11 +16,16 @@ import { runBuild } from '../core/run-build.js';
 import { createProgressPrinter } from '../core/progress.js';
 import type { BuildResult } from '../core/result.js';
 import { VERSION } from '../core/version.js';
+import { runVerifyCommand } from './verify.js';
+import { renderSummary, writeRunbook } from '../report/runbook.js';
 
 export const USAGE = `buildbench ${VERSION} — builds other people's software in a sandbox and proves the result
 
 Usage:
   buildbench build <path|git-url> [options]
+  buildbench report <out-dir>      re-render RUNBOOK.md and print the summary from result.json + trajectory.jsonl
+  buildbench verify <out-dir|build-tree> [--spec file.yml] [--expect names] [--sandbox auto|rootfs|host|none] [--json]
+                                   re-run the verifiers on a kept (--keep) or hand-made build; exit 0 all pass, 1 not
   buildbench --help | --version
 
 build options:
@@ -34,6 +39,8 @@ build options:
   --expect <names>     comma-separated binaries that must be built, e.g. foo,libfoo.so
                        (default: inferred from the build files)
   --keep               keep the sandbox's build tree for inspection (its location is printed)
+  --spec <file.yml>    a layer-2 verifier spec: commands run in the final environment and what they
+                       must show (exit code, files, output, a port, GPU); hidden: true runs it after the end
   --json               print result.json on stdout instead of a summary
 
 Environment:
@@ -77,6 +84,7 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
         expect: { type: 'string' },
         keep: { type: 'boolean' },
         json: { type: 'boolean' },
+        spec: { type: 'string' },
       },
     });
   } catch (error) {
@@ -102,6 +110,7 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     json: values.json ?? false,
     keep: values.keep ?? false,
     sandbox: sandboxSettingsFrom(io.env, sandbox, values.image),
+    ...(values.spec !== undefined ? { spec: path.resolve(io.cwd, values.spec) } : {}),
   };
 }
 
@@ -118,7 +127,16 @@ export function summarize(result: BuildResult, outDir: string): string {
   }
   if (result.rootCause) lines.push(`  root cause (turn ${result.rootCause.turn}): ${result.rootCause.message}`);
   if (result.sandbox.keptAt) lines.push(`  build tree kept at ${result.sandbox.keptAt}`);
-  lines.push(`  results: ${path.join(outDir, 'result.json')}`);
+  if (result.recipe) {
+    const r = result.recipe;
+    const how = `replay ${r.replay.status}${r.fallback ? ', full sequence' : ''}`;
+    const verified = r.verified ? 'verified' : 'NOT verified';
+    lines.push(`  recipe: ${verified} (${how}): ${path.join(outDir, r.files.buildSh)}`);
+  }
+  if (result.patches && result.patches.length > 0) {
+    lines.push(`  patches: ${result.patches.length} in ${path.join(outDir, 'patches')}`);
+  }
+  lines.push(`  results: ${path.join(outDir, 'result.json')} (RUNBOOK.md beside it)`);
   return lines.join('\n') + '\n';
 }
 
@@ -142,7 +160,13 @@ export async function run(argv: string[], io: CliIo = defaultIo): Promise<number
       io.stdout(`${VERSION}\n`);
       return 0;
     }
-    if (command !== 'build') throw new ConfigError(`unknown command '${command}'`, 'expected build; see buildbench --help');
+    if (command === 'report') return await runReport(rest, io);
+    if (command === 'verify') return await runVerifyCommand(rest, io);
+    if (command !== 'build')
+      throw new ConfigError(
+        `unknown command '${command}'`,
+        'expected build, report or verify; see buildbench --help',
+      );
     if (rest.includes('--help') || rest.includes('-h')) {
       io.stdout(USAGE);
       return 0;
@@ -153,6 +177,22 @@ export async function run(argv: string[], io: CliIo = defaultIo): Promise<number
     io.stderr(`buildbench: ${errorMessage(error)}\n`);
     return error instanceof ConfigError ? 2 : 1;
   }
+}
+
+/** `buildbench report <out-dir>`: RUNBOOK.md and the summary from the files alone; no sandbox. */
+async function runReport(args: string[], io: CliIo): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const unknown = args.find((a) => a.startsWith('-'));
+  const usage = 'usage: buildbench report <out-dir>';
+  if (unknown) throw new ConfigError(`report: unknown option '${unknown}'`, usage);
+  if (args.length !== 1) throw new ConfigError('report: expected one output folder', usage);
+  const outDir = path.resolve(io.cwd, args[0]!);
+  const input = await writeRunbook(outDir);
+  io.stdout(renderSummary(input, outDir));
+  return 0;
 }
 
 async function runWithSignals(settings: BuildSettings, io: CliIo): Promise<number> {

@@ -16,6 +16,22 @@ export class ConfigError extends BuildbenchError {}
 /** A sandbox could not be created, entered or cleaned up. */
 export class SandboxError extends BuildbenchError {}
 
+/**
+ * A model provider failed after its client's own retries (or with an error retries cannot fix: a bad key, a
+ * bad request). `status` is the HTTP status when there was a response; `retryable` says whether trying again
+ * later could help (rate limits, overload, server errors, timeouts, connection failures).
+ */
+export class ProviderError extends BuildbenchError {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    readonly retryable: boolean,
+    hint?: string,
+  ) {
+    super(message, hint);
+  }
+}
+
 /** The run was cancelled (Ctrl-C, SIGTERM, an abort signal). */
 export class CancelledError extends BuildbenchError {
   constructor(message = 'cancelled') {

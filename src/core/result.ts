@@ -1,4 +1,6 @@
 import type { Artifact, Expected, Metrics } from '../verify/types.js';
+import type { ExcludedArtifact } from '../verify/policy.js';
+import type { Verification } from '../verify/verification.js';
 import type { Finding } from '../knowledge/types.js';
 import type { BuildSystem } from '../repo/types.js';
 
@@ -46,14 +48,23 @@ export interface BuildResult {
   /** The strategy's last claim (finish action), next to the verdict, for self-stop audits. */
   claim?: { claim: string; reason: string; turn: number };
   strategy: string;
-  sandbox: { kind: string; image: string; keptAt?: string };
+  /** `keptWorkdir`: the kept build tree on this machine (`--keep`), re-checked by `buildbench verify`. */
+  sandbox: { kind: string; image: string; keptAt?: string; keptWorkdir?: string };
   buildSystems: Pick<BuildSystem, 'kind' | 'dir' | 'file'>[];
   rootCause?: Pick<Finding, 'id' | 'category' | 'message' | 'line' | 'excerpt' | 'captures'> & {
     turn: number;
   };
   turns: TurnSummary[];
   timings: { startedAt: string; finishedAt: string; totalMs: number; prepareMs: number };
-  files: { trajectory: string; logs: string; artifacts: string };
+  /** `snapshot`: the tree before the build (`--keep` only), for `buildbench verify`. */
+  files: { trajectory: string; logs: string; artifacts: string; snapshot?: string };
+  /**
+   * New binaries that do not count toward the metrics (vendored code, submodules, test/example/benchmark
+   * directories), with the reason; listed so nothing is dropped silently.
+   */
+  excludedArtifacts?: ExcludedArtifact[];
+  /** Every verifier check (artifacts, layer-2 spec, probes) and the self-stop audit. */
+  verification?: Verification;
   /** The minimised recipe and its replay in a fresh sandbox (finalize; only after a successful build). */
   recipe?: ResultRecipe;
   /** Source changes the run made to files of the repository, one patch per file (finalize). */

@@ -13,20 +13,29 @@ import { inspectRepo } from '../repo/inspect.js';
 import type { RepoInfo } from '../repo/types.js';
 import { analyzeLog, analyzeLogFile } from '../knowledge/log-parser.js';
 import { createKnowledge, createServices } from '../knowledge/index.js';
-import { snapshotTree, scanNewArtifacts } from '../verify/artifacts.js';
+import { snapshotTree } from '../verify/artifacts.js';
 import { normalizeExpected } from '../verify/scoring.js';
-import { judgeArtifacts } from '../verify/verdict.js';
 import { excludeBuildScratch } from '../verify/exclude.js';
+import { saveSnapshot, SNAPSHOT_FILE } from '../verify/baseline.js';
+import { scoringPolicyFor } from '../verify/policy.js';
+import { prepareSpec } from '../verify/spec.js';
+import { BuildVerifier } from '../verify/verifier.js';
+import { settleStatus, type Claim, type ClaimRecord } from '../verify/verification.js';
 import type { Artifact, Expected } from '../verify/types.js';
 import { runAgentLoop, type LoopOutcome } from '../agent/loop.js';
+import type { Strategy } from '../agent/types.js';
 import { createStrategy } from '../agent/strategies/factory.js';
 import { TrajectoryRecorder } from '../trajectory/recorder.js';
 import { collectSecretValues, createRedactor } from '../trajectory/redact.js';
+import { finalizeRun, type FinalizeOutput } from '../report/finalize.js';
+import { writeRunbook } from '../report/runbook.js';
 
 export interface RunBuildOptions {
   signal?: AbortSignal;
   /** Observers of the run (progress display). The trajectory recorder is always attached. */
   listeners?: ((event: RunEvent) => void)[];
+  /** Replaces the strategy named in the settings (tests: a scripted strategy). */
+  strategy?: Strategy;
 }
 
 /** Inferred targets used for strict scoring when no names were given. */
@@ -71,6 +80,12 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
   const recorder = new TrajectoryRecorder(path.join(outDir, 'trajectory.jsonl'), { redact });
   events.on((event) => recorder.record(event.type, event));
   for (const listener of options.listeners ?? []) events.on(listener);
+  // The stop-gate's decisions, for the self-stop audit in result.json.
+  const claims: ClaimRecord[] = [];
+  events.on((e) => {
+    if (e.type === 'claim')
+      claims.push({ turn: e.turn, claim: e.claim as Claim, reason: e.reason, accepted: e.accepted });
+  });
 
   const name = repoNameOf(settings.source);
   events.emit({
@@ -92,6 +107,8 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
   let prepareMs = 0;
   let keptAt: string | undefined;
   let copied: (Artifact & { copiedTo?: string })[] = [];
+  let finalized: FinalizeOutput | undefined;
+  let verifier: BuildVerifier | undefined;
 
   try {
     events.emit({ type: 'phase', phase: 'fetch', message: `resolving ${settings.source}` });
@@ -100,6 +117,7 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
     const info = await inspectRepo(source.dir);
     repo = info;
     expected = expectedFrom(settings, info);
+    const spec = await prepareSpec(settings.spec); // a hidden spec: validated here, loaded after the loop
     events.emit({
       type: 'phase',
       phase: 'inspect',
@@ -121,10 +139,24 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
     events.emit({ type: 'phase', phase: 'sandbox', message: `${box.kind} sandbox ready (${box.image})` });
 
     const before = await snapshotTree(box.hostWorkdir, { exclude: excludeBuildScratch });
-    const strategy = createStrategy(settings.strategy, {
-      knowledge: createKnowledge(),
-      services: createServices(box),
+    if (settings.keep) await saveSnapshot(path.join(outDir, SNAPSHOT_FILE), before);
+    const policy = scoringPolicyFor(info, expected);
+    const checker = new BuildVerifier({
+      root: box.hostWorkdir,
+      before,
+      expected,
+      policy,
+      sandbox: box,
+      spec: spec.visible,
+      signal: options.signal,
     });
+    verifier = checker;
+    const strategy =
+      options.strategy ??
+      createStrategy(settings.strategy, {
+        knowledge: createKnowledge(),
+        services: createServices(box),
+      });
     events.emit({ type: 'phase', phase: 'build', message: `strategy ${strategy.name}` });
     outcome = await runAgentLoop(
       { maxTurns: settings.maxTurns, repo: info, expected, workdir: box.workdir },
@@ -132,10 +164,7 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
         strategy,
         sandbox: box,
         analyze: (output, logPath) => (logPath ? analyzeLogFile(logPath) : Promise.resolve(analyzeLog(output))),
-        verify: async () => {
-          const artifacts = await scanNewArtifacts(box.hostWorkdir, before, { exclude: excludeBuildScratch });
-          return { artifacts, verdict: judgeArtifacts(artifacts, expected) };
-        },
+        verify: () => checker.verify(),
         events,
       },
       {
@@ -148,9 +177,59 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
     );
     status = outcome.status;
     reason = outcome.reason;
+    if (status !== 'cancelled' && status !== 'sandbox_error') {
+      // Hidden spec and advisory probes; a hidden spec's failure turns success into partial.
+      await checker.finish({ hiddenSpecFile: spec.hiddenFile, probes: true });
+      const facts = {
+        passed: checker.report().passed,
+        completion: checker.metrics?.completion ?? false,
+        claims,
+        failures: checker.failures(),
+      };
+      const settled = settleStatus(status, facts);
+      status = settled.status;
+      reason = settled.reason ?? reason;
+    }
 
     events.emit({ type: 'phase', phase: 'collect', message: `copying ${outcome.artifacts.length} binaries to ${path.join(outDir, 'artifacts')}` });
     copied = await copyArtifacts(box.hostWorkdir, outcome.artifacts, path.join(outDir, 'artifacts'));
+
+    // --- finalize (src/report/finalize.ts): patches, minimal recipe, replay in a fresh sandbox. It adds
+    // evidence next to the status and never changes it; its own failures are warnings.
+    const say = (message: string): void => events.emit({ type: 'phase', phase: 'finalize', message });
+    try {
+      finalized = await finalizeRun({
+        outDir,
+        repo: name,
+        originalDir: source.dir,
+        workDir: box.hostWorkdir,
+        sandboxKind: box.kind,
+        baseImage: box.image,
+        sandboxSettings: settings.sandbox,
+        history: outcome.history,
+        status,
+        expected,
+        // the replay is judged by the same verifier as the run (policy and visible spec)
+        judge: (replayBox, replayBefore) =>
+          new BuildVerifier({
+            root: replayBox.hostWorkdir,
+            before: replayBefore,
+            expected,
+            policy,
+            sandbox: replayBox,
+            spec: spec.visible,
+            signal: options.signal,
+          }).verify(),
+        version: VERSION,
+        replayTimeoutMs: settings.turnTimeoutMs,
+        deadline: startedAt.getTime() + settings.timeoutMs,
+        signal: options.signal,
+        onProgress: say,
+      });
+      for (const warning of finalized.warnings) say(`warning: ${warning}`);
+    } catch (error) {
+      say(`warning: finalize failed: ${errorMessage(error)}`);
+    }
   } catch (error) {
     if (error instanceof ConfigError && !sandbox) {
       reason = error.message;
@@ -178,6 +257,14 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
     await writeFile(path.join(outDir, 'result.json'), JSON.stringify(result, null, 2) + '\n');
     events.emit({ type: 'run_end', status: result.status, reason: result.reason });
     recorder.close();
+    // --- report (src/report/runbook.ts): RUNBOOK.md from result.json + trajectory.jsonl, as `buildbench report` does.
+    await writeRunbook(outDir).catch((error: unknown) => {
+      events.emit({
+        type: 'phase',
+        phase: 'report',
+        message: `warning: RUNBOOK.md was not written: ${errorMessage(error)}`,
+      });
+    });
     return result;
   }
 
@@ -225,7 +312,12 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
       artifacts: copied.length > 0 ? copied : (outcome?.artifacts ?? []),
       claim: outcome?.claim,
       strategy: settings.strategy,
-      sandbox: { kind: sandbox?.kind ?? settings.sandbox.choice, image: sandbox?.image ?? '', keptAt },
+      sandbox: {
+        kind: sandbox?.kind ?? settings.sandbox.choice,
+        image: sandbox?.image ?? '',
+        keptAt,
+        keptWorkdir: keptAt ? sandbox?.hostWorkdir : undefined,
+      },
       buildSystems: (repo?.buildSystems ?? []).map((b) => ({ kind: b.kind, dir: b.dir, file: b.file })),
       rootCause:
         rc && status !== 'success'
@@ -238,7 +330,16 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
         totalMs: finishedAt.getTime() - startedAt.getTime(),
         prepareMs,
       },
-      files: { trajectory: 'trajectory.jsonl', logs: 'logs/', artifacts: 'artifacts/' },
+      files: {
+        trajectory: 'trajectory.jsonl',
+        logs: 'logs/',
+        artifacts: 'artifacts/',
+        snapshot: keptAt && verifier ? SNAPSHOT_FILE : undefined,
+      },
+      excludedArtifacts: verifier?.excluded,
+      verification: verifier?.report(claims),
+      recipe: finalized?.recipe,
+      patches: finalized?.patches,
     };
   }
 }

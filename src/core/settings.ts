@@ -21,6 +21,11 @@ export interface BuildSettings {
   json: boolean;
   keep: boolean;
   sandbox: SandboxSettings;
+  /**
+   * A layer-2 verifier spec (YAML, see src/verify/spec.ts). A visible spec's checks are part of every
+   * turn's verification; a hidden one (`hidden: true`) is run once, after the strategy finished.
+   */
+  spec?: string;
 }
 
 /** Parses `90`, `90s`, `20m`, `1h`, `1h30m` into milliseconds; `flag` names the option in the error. */

@@ -14,5 +14,20 @@ export function createServices(sandbox: Sandbox): StrategyServices {
   const runner = sandboxRunner(sandbox);
   return {
     resolvePackages: (needs) => resolvePackages(needs, runner, { cache }),
+    findHeaders: (header) => findHeaders(sandbox, header),
   };
+}
+
+/** A header name that is safe in a `find -path` pattern: no globs, no `..`, relative. */
+const HEADER_NAME = /^[A-Za-z0-9_+-][A-Za-z0-9_.+-]*(?:\/[A-Za-z0-9_+-][A-Za-z0-9_.+-]*)*$/;
+
+/** Installed copies of `header` anywhere under the system include directories, read-only. */
+export async function findHeaders(sandbox: Pick<Sandbox, 'exec'>, header: string): Promise<string[]> {
+  if (!HEADER_NAME.test(header)) return [];
+  const script = `find /usr/include /usr/local/include -path '*/${header}' \\( -type f -o -type l \\) 2>/dev/null | head -n 50`;
+  const result = await sandbox.exec(script, { timeoutMs: 60_000 });
+  return result.output
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith('/') && line.endsWith(`/${header}`));
 }

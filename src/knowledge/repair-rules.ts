@@ -1,21 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Finding } from './types.js';
-import type {
-  PackageNeed,
-  Repair,
-  RepairInput,
-  RepairKnowledge,
-  StrategyServices,
-} from './repair.js';
-import type { Recipe } from '../agent/strategies/recipes.js';
+import type { PackageNeed, Repair, RepairInput, RepairKnowledge, StrategyServices } from './repair.js';
+import { shq, type Recipe } from '../agent/strategies/recipes.js';
 
 /**
  * The repair knowledge base: general knowledge that maps a layer-1 finding (an error signature) to a fix.
  * No rule mentions a particular repository; every package name comes from the package index, checked.
  */
 
-type Rule = (finding: Finding, input: RepairInput, services: StrategyServices) => Promise<Repair[]> | Repair[];
+type Rule = (
+  finding: Finding,
+  input: RepairInput,
+  services: StrategyServices,
+) => Promise<Repair[]> | Repair[];
 
 /** Installs the package that provides what is missing, when the package index knows one. */
 async function installFor(
@@ -28,7 +26,8 @@ async function installFor(
   if (!services.resolvePackages || needs.length === 0) return [];
   const resolutions = await services.resolvePackages(needs);
   const found = resolutions.find((r) => r.package);
-  if (!found?.package) return [];
+  // Already installed: the need is about search paths (see addIncludeDir), installing again cannot help.
+  if (!found?.package || found.installed) return [];
   const packages = [...new Set([found.package, ...extra])];
   return [
     {
@@ -61,15 +60,25 @@ function flags(rule: string, reason: string, c: string, cxx: string): Repair {
   return { rule, key: `flags:${c}|${cxx}`, reason, env, prelude: [] };
 }
 
-/** A flag repair must start from a fresh build directory so CMake/meson pick up the wrapped compilers. */
-function freshBuildDir(recipe: Recipe): string[] {
+/**
+ * A flag repair must start from a fresh build: CMake/meson get a new build directory, so they pick up the
+ * wrapped compilers (they cache the compiler's path). In-tree builds (make, autotools, scripts) lose the
+ * object files earlier turns compiled without the new flags, which make would otherwise only relink; files
+ * that came with the checkout are older than the script's start stamp and stay (without the stamp, e.g. in
+ * a replayed recipe, nothing is deleted). Link-only flags need no recompilation.
+ */
+function freshBuildDir(recipe: Recipe, objects = true): string[] {
   if (recipe.id.startsWith('cmake:')) return [`rm -rf ${recipe.dir ? `'${recipe.dir}/build'` : 'build'}`];
-  if (recipe.id.startsWith('meson:')) return [`rm -rf ${recipe.dir ? `'${recipe.dir}/builddir'` : 'builddir'}`];
-  return [];
+  if (recipe.id.startsWith('meson:'))
+    return [`rm -rf ${recipe.dir ? `'${recipe.dir}/builddir'` : 'builddir'}`];
+  if (!objects) return [];
+  return [
+    `if [ -e "\${BB_STAMP:-}" ]; then find ${shq(recipe.dir || '.')} -name .git -prune -o -type f \\( -name '*.o' -o -name '*.lo' -o -name '*.obj' \\) -newer "$BB_STAMP" -print0 | xargs -0 -r rm -f; fi`,
+  ];
 }
 
-function withFreshDir(repair: Repair, recipe: Recipe): Repair {
-  return { ...repair, prelude: [...freshBuildDir(recipe), ...(repair.prelude ?? [])] };
+function withFreshDir(repair: Repair, recipe: Recipe, objects = true): Repair {
+  return { ...repair, prelude: [...freshBuildDir(recipe, objects), ...(repair.prelude ?? [])] };
 }
 
 /** The autotools recipe with `autoreconf -fi` before configure (regenerates configure and the aux files). */
@@ -103,7 +112,10 @@ const MACRO_PACKAGES: [RegExp, string[]][] = [
 const STD_HEADERS: [RegExp, string][] = [
   [/^(std::)?(u?int(8|16|32|64)_t|u?intptr_t|SIZE_MAX|UINT\d+_MAX|INT\d+_MAX)$/, 'cstdint'],
   [/^(std::)?numeric_limits$/, 'limits'],
-  [/^(std::)?(runtime_error|logic_error|invalid_argument|out_of_range|length_error|domain_error|overflow_error)$/, 'stdexcept'],
+  [
+    /^(std::)?(runtime_error|logic_error|invalid_argument|out_of_range|length_error|domain_error|overflow_error)$/,
+    'stdexcept',
+  ],
   [/^(std::)?(function|bind|reference_wrapper|hash)$/, 'functional'],
   [/^(std::)?(unique_ptr|shared_ptr|weak_ptr|make_shared|make_unique|allocator)$/, 'memory'],
   [/^(std::)?thread$/, 'thread'],
@@ -113,7 +125,10 @@ const STD_HEADERS: [RegExp, string][] = [
   [/^(std::)?(setw|setprecision|setfill|put_time)$/, 'iomanip'],
   [/^(std::)?(stringstream|ostringstream|istringstream)$/, 'sstream'],
   [/^(std::)?(ifstream|ofstream|fstream)$/, 'fstream'],
-  [/^(std::)?(sort|find|find_if|min_element|max_element|transform|remove_if|reverse|count|fill|copy|unique|lower_bound|upper_bound|for_each|all_of|any_of|none_of|max|min|clamp)$/, 'algorithm'],
+  [
+    /^(std::)?(sort|find|find_if|min_element|max_element|transform|remove_if|reverse|count|fill|copy|unique|lower_bound|upper_bound|for_each|all_of|any_of|none_of|max|min|clamp)$/,
+    'algorithm',
+  ],
   [/^(std::)?(accumulate|iota)$/, 'numeric'],
   [/^(std::)?(array)$/, 'array'],
   [/^(std::)?(optional|nullopt)$/, 'optional'],
@@ -144,10 +159,17 @@ async function cmakeOptionsFor(root: string, recipe: Recipe, pkg: string): Promi
     for (const m of text.matchAll(/\boption\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)/g)) options.add(m[1]!);
   }
   const key = pkg.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
-  const testish = /^(GTEST|GMOCK|CATCH2?|DOCTEST|BENCHMARK|GOOGLETEST|CPPUNIT|CHECK|CMOCKA|BOOSTTEST)$/.test(key);
+  const testish = /^(GTEST|GMOCK|CATCH2?|DOCTEST|BENCHMARK|GOOGLETEST|CPPUNIT|CHECK|CMOCKA|BOOSTTEST)$/.test(
+    key,
+  );
   return [...options].filter((o) => {
     const upper = o.toUpperCase();
-    if (key.length >= 3 && upper.includes(key) && /^(WITH|USE|ENABLE|BUILD|HAVE)_|_(SUPPORT|ENABLED?)$/.test(upper)) return true;
+    if (
+      key.length >= 3 &&
+      upper.includes(key) &&
+      /^(WITH|USE|ENABLE|BUILD|HAVE)_|_(SUPPORT|ENABLED?)$/.test(upper)
+    )
+      return true;
     return testish && /(^|_)(BUILD_)?(TESTS?|TESTING|BENCHMARKS?|EXAMPLES?)$/.test(upper);
   });
 }
@@ -157,29 +179,101 @@ const on = (ids: string[], rule: Rule): void => {
   for (const id of ids) RULES[id] = rule;
 };
 
-on(['missing-header', 'missing-header-clang'], (f, _i, s) => {
+/** Include directories the compiler searches without being told (a header there is not missing for want of -I). */
+const DEFAULT_INCLUDE_DIR = /^\/usr(?:\/local)?\/include(?:\/[a-z0-9_]+-linux-[a-z0-9_]+)?$/;
+
+/**
+ * A header that is installed, but in a subdirectory of /usr/include the build does not put on the include path
+ * (`<json/json.h>` in /usr/include/jsoncpp, `<Eigen/Core>` in /usr/include/eigen3): the directory is added to
+ * CPATH, which GCC and Clang search like -I for every build system.
+ */
+async function addIncludeDir(header: string, services: StrategyServices): Promise<Repair[]> {
+  if (!services.findHeaders) return [];
+  const dirs = (await services.findHeaders(header))
+    .map((p) => p.slice(0, p.length - header.length - 1))
+    .filter((d) => !DEFAULT_INCLUDE_DIR.test(d));
+  // The shallowest directory: the package's own include root rather than a copy deep inside another tree.
+  const dir = dirs.sort((a, b) => a.split('/').length - b.split('/').length || a.length - b.length)[0];
+  if (!dir) return [];
+  return [
+    {
+      rule: 'add-include-dir',
+      key: `cpath:${dir}`,
+      reason: `header ${header} is installed in ${dir}, which is not on the compiler's default search path; it is added to CPATH`,
+      env: { CPATH: dir },
+    },
+  ];
+}
+
+on(['missing-header', 'missing-header-clang'], async (f, _i, s) => {
   const header = cap(f, 'header');
-  return header ? installFor('install-header-package', [{ kind: 'header', name: header }], `header ${header} is missing`, s) : [];
+  if (!header) return [];
+  return [
+    ...(await installFor(
+      'install-header-package',
+      [{ kind: 'header', name: header }],
+      `header ${header} is missing`,
+      s,
+    )),
+    ...(await addIncludeDir(header, s)),
+  ];
 });
 
 on(['missing-library', 'missing-library-lld'], (f, _i, s) => {
   const lib = cap(f, 'library');
-  return lib ? installFor('install-library-package', [{ kind: 'library', name: lib }], `the linker cannot find -l${lib}`, s) : [];
-});
-
-on(['missing-pkgconfig-required', 'missing-pkgconfig', 'pkgconfig-not-in-search-path', 'meson-dependency-not-found', 'qmake-pkgconfig-not-found'], (f, _i, s) => {
-  const mod = cap(f, 'pkgconfig');
-  return mod
-    ? installFor('install-pkgconfig-package', [{ kind: 'pkgconfig', name: mod }, { kind: 'cmake', name: mod }], `pkg-config module ${mod} is missing`, s, ['pkg-config'])
+  return lib
+    ? installFor(
+        'install-library-package',
+        [{ kind: 'library', name: lib }],
+        `the linker cannot find -l${lib}`,
+        s,
+      )
     : [];
 });
+
+on(
+  [
+    'missing-pkgconfig-required',
+    'missing-pkgconfig',
+    'pkgconfig-not-in-search-path',
+    'meson-dependency-not-found',
+    'qmake-pkgconfig-not-found',
+  ],
+  (f, _i, s) => {
+    const mod = cap(f, 'pkgconfig');
+    return mod
+      ? installFor(
+          'install-pkgconfig-package',
+          [
+            { kind: 'pkgconfig', name: mod },
+            { kind: 'cmake', name: mod },
+          ],
+          `pkg-config module ${mod} is missing`,
+          s,
+          ['pkg-config'],
+        )
+      : [];
+  },
+);
 
 on(['cmake-missing-config', 'cmake-missing-find-module', 'cmake-could-not-find'], async (f, input, s) => {
   const pkg = cap(f, 'cmake_package');
   if (!pkg) return [];
-  const repairs = await installFor('install-cmake-package', cmakeNeeds(pkg), `CMake package ${pkg} is missing`, s);
+  const repairs = await installFor(
+    'install-cmake-package',
+    cmakeNeeds(pkg),
+    `CMake package ${pkg} is missing`,
+    s,
+  );
   if (/^(BISON|FLEX|Git|Doxygen|Perl|PythonInterp|Python3?)$/i.test(pkg)) {
-    repairs.push(...(await installFor('install-command-package', [{ kind: 'command', name: pkg.replace(/Interp$/, '').toLowerCase() }], `CMake needs the program ${pkg}`, s)));
+    repairs.push(
+      ...(await installFor(
+        'install-command-package',
+        [{ kind: 'command', name: pkg.replace(/Interp$/, '').toLowerCase() }],
+        `CMake needs the program ${pkg}`,
+        s,
+      )),
+    );
   }
   for (const option of await cmakeOptionsFor(input.repo.root, input.recipe, pkg)) {
     repairs.push({
@@ -194,40 +288,115 @@ on(['cmake-missing-config', 'cmake-missing-find-module', 'cmake-could-not-find']
 
 on(['cmake-missing-program'], (f, _i, s) => {
   const prog = cap(f, 'cmake_package');
-  return prog ? installFor('install-command-package', [{ kind: 'command', name: prog.toLowerCase() }], `CMake needs the program ${prog}`, s) : [];
+  return prog
+    ? installFor(
+        'install-command-package',
+        [{ kind: 'command', name: prog.toLowerCase() }],
+        `CMake needs the program ${prog}`,
+        s,
+      )
+    : [];
 });
 
-on(['cmake-pkgconfig-required'], () => [
-  { rule: 'install-pkg-config', key: 'pkg:pkg-config', reason: 'CMake needs the pkg-config tool', packages: ['pkg-config'] },
-]);
+on(['cmake-pkgconfig-required'], async (f, _i, s) => {
+  // pkg_check_modules(... REQUIRED <module>): the module's package; with no module named, the tool itself.
+  const mod = cap(f, 'pkgconfig')?.split(/[\s<>=]/)[0];
+  const repairs = mod
+    ? await installFor(
+        'install-pkgconfig-package',
+        [{ kind: 'pkgconfig', name: mod }],
+        `pkg-config module ${mod} is missing`,
+        s,
+        ['pkg-config'],
+      )
+    : [];
+  repairs.push({
+    rule: 'install-pkg-config',
+    key: 'pkg:pkg-config',
+    reason: 'CMake needs the pkg-config tool',
+    packages: ['pkg-config'],
+  });
+  return repairs;
+});
 
 on(['cmake-no-compiler', 'configure-no-compiler'], (f) => {
   const lang = (cap(f, 'language') ?? cap(f, 'compiler') ?? '').toUpperCase();
   if (lang.includes('CUDA')) return [];
-  return [{ rule: 'install-compilers', key: 'pkg:build-essential', reason: 'no working C/C++ compiler was found', packages: ['build-essential'] }];
+  return [
+    {
+      rule: 'install-compilers',
+      key: 'pkg:build-essential',
+      reason: 'no working C/C++ compiler was found',
+      packages: ['build-essential'],
+    },
+  ];
 });
 
 on(['cmake-no-build-program'], (f) => {
   const generator = cap(f, 'generator') ?? '';
   const pkg = /ninja/i.test(generator) ? 'ninja-build' : 'make';
-  return [{ rule: 'install-build-program', key: `pkg:${pkg}`, reason: `CMake's ${generator || 'build'} program is missing`, packages: [pkg] }];
+  return [
+    {
+      rule: 'install-build-program',
+      key: `pkg:${pkg}`,
+      reason: `CMake's ${generator || 'build'} program is missing`,
+      packages: [pkg],
+    },
+  ];
 });
 
-on(['command-not-found', 'command-not-found-sh', 'command-not-found-make', 'command-not-found-env', 'meson-program-not-found', 'autotools-missing', 'autotools-missing-warning', 'qtchooser-no-qt', 'python-not-found'], (f, _i, s) => {
-  const command = cap(f, 'command');
-  if (!command) return [];
-  const name = path.posix.basename(command);
-  if (name === 'python') {
-    return [{ rule: 'python-is-python3', key: 'pkg:python-is-python3', reason: '`python` is not installed; python-is-python3 makes it python3', packages: ['python-is-python3'] }];
-  }
-  if (name === 'sudo') {
-    return [{ rule: 'install-sudo', key: 'pkg:sudo', reason: 'the build calls sudo (the sandbox already runs as root)', packages: ['sudo'] }];
-  }
-  return installFor('install-command-package', [{ kind: 'command', name }], `command ${name} is not installed`, s);
-});
+on(
+  [
+    'command-not-found',
+    'command-not-found-sh',
+    'command-not-found-make',
+    'command-not-found-env',
+    'meson-program-not-found',
+    'autotools-missing',
+    'autotools-missing-warning',
+    'qtchooser-no-qt',
+    'python-not-found',
+  ],
+  (f, _i, s) => {
+    const command = cap(f, 'command');
+    if (!command) return [];
+    const name = path.posix.basename(command);
+    if (name === 'python') {
+      return [
+        {
+          rule: 'python-is-python3',
+          key: 'pkg:python-is-python3',
+          reason: '`python` is not installed; python-is-python3 makes it python3',
+          packages: ['python-is-python3'],
+        },
+      ];
+    }
+    if (name === 'sudo') {
+      return [
+        {
+          rule: 'install-sudo',
+          key: 'pkg:sudo',
+          reason: 'the build calls sudo (the sandbox already runs as root)',
+          packages: ['sudo'],
+        },
+      ];
+    }
+    return installFor(
+      'install-command-package',
+      [{ kind: 'command', name }],
+      `command ${name} is not installed`,
+      s,
+    );
+  },
+);
 
 on(['sudo-not-found', 'apt-not-root'], () => [
-  { rule: 'install-sudo', key: 'pkg:sudo', reason: 'the build calls sudo (the sandbox already runs as root)', packages: ['sudo'] },
+  {
+    rule: 'install-sudo',
+    key: 'pkg:sudo',
+    reason: 'the build calls sudo (the sandbox already runs as root)',
+    packages: ['sudo'],
+  },
 ]);
 
 on(['bad-interpreter'], (f, _i, s) => {
@@ -235,14 +404,33 @@ on(['bad-interpreter'], (f, _i, s) => {
   if (!interpreter) return [];
   const name = path.posix.basename(interpreter);
   if (name === 'python') {
-    return [{ rule: 'python-is-python3', key: 'pkg:python-is-python3', reason: 'a script wants `python`; python-is-python3 provides it', packages: ['python-is-python3'] }];
+    return [
+      {
+        rule: 'python-is-python3',
+        key: 'pkg:python-is-python3',
+        reason: 'a script wants `python`; python-is-python3 provides it',
+        packages: ['python-is-python3'],
+      },
+    ];
   }
-  return installFor('install-command-package', [{ kind: 'command', name }], `interpreter ${interpreter} is missing`, s);
+  return installFor(
+    'install-command-package',
+    [{ kind: 'command', name }],
+    `interpreter ${interpreter} is missing`,
+    s,
+  );
 });
 
 on(['python-module-not-found'], (f, _i, s) => {
   const mod = cap(f, 'python_module');
-  return mod ? installFor('install-python-module', [{ kind: 'python-module', name: mod }], `Python module ${mod} is missing`, s) : [];
+  return mod
+    ? installFor(
+        'install-python-module',
+        [{ kind: 'python-module', name: mod }],
+        `Python module ${mod} is missing`,
+        s,
+      )
+    : [];
 });
 
 on(['qmake-unknown-qt-module'], (f, _i, s) => {
@@ -254,7 +442,14 @@ on(['qmake-unknown-qt-module'], (f, _i, s) => {
 
 on(['shared-library-not-found'], (f, _i, s) => {
   const file = cap(f, 'file');
-  return file ? installFor('install-runtime-library', [{ kind: 'file', name: file }], `shared library ${file} is missing at run time`, s) : [];
+  return file
+    ? installFor(
+        'install-runtime-library',
+        [{ kind: 'file', name: file }],
+        `shared library ${file} is missing at run time`,
+        s,
+      )
+    : [];
 });
 
 on(['autoconf-undefined-macro', 'configure-unexpanded-macro'], async (f, input, s) => {
@@ -262,7 +457,12 @@ on(['autoconf-undefined-macro', 'configure-unexpanded-macro'], async (f, input, 
   const recipe = regenerate(input.recipe);
   const packages = MACRO_PACKAGES.find(([re]) => re.test(macro))?.[1];
   if (!packages) {
-    const found = await installFor('install-autoconf-macros', [{ kind: 'm4-macro', name: macro }], `autoconf macro ${macro} is undefined`, s);
+    const found = await installFor(
+      'install-autoconf-macros',
+      [{ kind: 'm4-macro', name: macro }],
+      `autoconf macro ${macro} is undefined`,
+      s,
+    );
     return found.map((r) => ({ ...r, recipe }));
   }
   return [
@@ -276,28 +476,32 @@ on(['autoconf-undefined-macro', 'configure-unexpanded-macro'], async (f, input, 
   ];
 });
 
-on(['automake-missing-aux-file', 'autoconf-version-required', 'libtool-version-mismatch', 'configure-missing'], (f, input) => {
-  const recipe = regenerate(input.recipe);
-  if (!recipe) return [];
-  return [
-    {
-      rule: 'autoreconf',
-      key: 'autoreconf',
-      reason: `${f.message}: the generated autotools files are missing or stale, so they are regenerated with autoreconf -fi`,
-      packages: ['autoconf', 'automake', 'libtool'],
-      recipe,
-    },
-  ];
-});
+on(
+  ['automake-missing-aux-file', 'autoconf-version-required', 'libtool-version-mismatch', 'configure-missing'],
+  (f, input) => {
+    const recipe = regenerate(input.recipe);
+    if (!recipe) return [];
+    return [
+      {
+        rule: 'autoreconf',
+        key: 'autoreconf',
+        reason: `${f.message}: the generated autotools files are missing or stale, so they are regenerated with autoreconf -fi`,
+        packages: ['autoconf', 'automake', 'libtool'],
+        recipe,
+      },
+    ];
+  },
+);
 
 on(['config-guess-outdated'], () => [
   {
     rule: 'update-config-guess',
     key: 'config-guess',
-    reason: 'config.guess/config.sub are too old to know this machine; the current ones from autotools-dev replace them',
+    reason:
+      'config.guess/config.sub are too old to know this machine; the current ones from autotools-dev replace them',
     packages: ['autotools-dev'],
     prelude: [
-      "find . -name .git -prune -o \\( -name config.guess -o -name config.sub \\) -type f -print | while read -r f; do cp \"/usr/share/misc/$(basename \"$f\")\" \"$f\"; done",
+      'find . -name .git -prune -o \\( -name config.guess -o -name config.sub \\) -type f -print | while read -r f; do cp "/usr/share/misc/$(basename "$f")" "$f"; done',
     ],
     patches: [{ file: 'config.guess, config.sub', reason: 'updated to the current autotools-dev versions' }],
   },
@@ -305,21 +509,36 @@ on(['config-guess-outdated'], () => [
 
 on(['multiple-definition-fcommon', 'multiple-definition'], (f, input) => [
   withFreshDir(
-    flags('gcc10-fcommon', `${f.message}: GCC ≥ 10 defaults to -fno-common, so tentative definitions in headers collide; -fcommon restores the old behaviour`, '-fcommon', ''),
+    flags(
+      'gcc10-fcommon',
+      `${f.message}: GCC ≥ 10 defaults to -fno-common, so tentative definitions in headers collide; -fcommon restores the old behaviour`,
+      '-fcommon',
+      '',
+    ),
     input.recipe,
   ),
 ]);
 
 on(['werror', 'werror-all'], (f, input) => [
   withFreshDir(
-    flags('drop-werror', `${f.message}: a newer compiler warns where the authors' did not, and -Werror makes that fatal; -Wno-error keeps the warnings as warnings`, '-Wno-error', '-Wno-error'),
+    flags(
+      'drop-werror',
+      `${f.message}: a newer compiler warns where the authors' did not, and -Werror makes that fatal; -Wno-error keeps the warnings as warnings`,
+      '-Wno-error',
+      '-Wno-error',
+    ),
     input.recipe,
   ),
 ]);
 
 on(['removed-cxx-api', 'cxx17-register', 'cxx17-dynamic-exception-spec'], (f, input) => [
   withFreshDir(
-    flags('cxx-older-standard', `${f.message}: the code uses C++ features removed in C++17, the newer compilers' default; it is compiled as gnu++14`, '', '-std=gnu++14'),
+    flags(
+      'cxx-older-standard',
+      `${f.message}: the code uses C++ features removed in C++17, the newer compilers' default; it is compiled as gnu++14`,
+      '',
+      '-std=gnu++14',
+    ),
     input.recipe,
   ),
 ]);
@@ -327,8 +546,18 @@ on(['removed-cxx-api', 'cxx17-register', 'cxx17-dynamic-exception-spec'], (f, in
 on(['missing-cstdint', 'missing-stdint-c'], (f, input) => [
   withFreshDir(
     f.id === 'missing-stdint-c'
-      ? flags('include-stdint', `${f.message}: <stdint.h> is no longer included transitively`, '-include stdint.h', '')
-      : flags('include-cstdint', `${f.message}: <cstdint> is no longer included transitively by other standard headers`, '', '-include cstdint'),
+      ? flags(
+          'include-stdint',
+          `${f.message}: <stdint.h> is no longer included transitively`,
+          '-include stdint.h',
+          '',
+        )
+      : flags(
+          'include-cstdint',
+          `${f.message}: <cstdint> is no longer included transitively by other standard headers`,
+          '',
+          '-include cstdint',
+        ),
     input.recipe,
   ),
 ]);
@@ -363,11 +592,81 @@ on(['implicit-function-declaration', 'gcc14-permerror'], (f, input) => [
 ]);
 
 on(['cxx11-narrowing'], (f, input) => [
-  withFreshDir(flags('allow-narrowing', `${f.message}: C++11 forbids narrowing in braces; -Wno-narrowing accepts the old code`, '', '-Wno-narrowing'), input.recipe),
+  withFreshDir(
+    flags(
+      'allow-narrowing',
+      `${f.message}: C++11 forbids narrowing in braces; -Wno-narrowing accepts the old code`,
+      '',
+      '-Wno-narrowing',
+    ),
+    input.recipe,
+  ),
 ]);
 
+/**
+ * Libraries that come with the C toolchain whose symbols newer toolchains no longer pull in on their own:
+ * libm is linked implicitly only by g++; the rest moved into libc with glibc 2.34, so code written for it
+ * omits the flag that older systems need. Symbol (without @VERSION) → linker flag.
+ */
+const TOOLCHAIN_LIBRARIES: [RegExp, string][] = [
+  [
+    /^(?:a?(?:sin|cos|tan)h?|atan2|sqrt|cbrt|hypot|pow|exp(?:2|10|m1)?|log(?:2|10|1p|b)?|l?gamma|tgamma|erfc?|floor|ceil|l?l?round|trunc|fmod|fmin|fmax|fdim|fma|l?l?rint|nearbyint|frexp|ldexp|scalbl?n|modf|copysign|remainder|remquo|nan|ilogb|sincos|[jy][01n])[fl]?$/,
+    '-lm',
+  ],
+  [/^crypt(?:_r|_rn|_ra|_gensalt\w*)?$/, '-lcrypt'],
+  [/^__atomic_\w+$/, '-latomic'],
+  [
+    /^(?:pthread_\w+|sem_(?:open|close|unlink|init|destroy|wait|trywait|timedwait|post|getvalue))$/,
+    '-pthread',
+  ],
+  [/^(?:dlopen|dlsym|dlclose|dlerror|dladdr|dlvsym|dlinfo)$/, '-ldl'],
+  [
+    /^(?:shm_open|shm_unlink|clock_gettime|clock_getres|clock_nanosleep|timer_\w+|mq_\w+|aio_\w+|lio_listio)$/,
+    '-lrt',
+  ],
+  [/^(?:openpty|forkpty|login_tty|logout|logwtmp)$/, '-lutil'],
+];
+
+/** A link flag for an undefined symbol: the library the linker named (DSO missing from command line) or the table. */
+function linkFlagFor(symbol: string, output: string): string | undefined {
+  const dso = /\/lib([\w+-]+?)\.so[.\d]*: error adding symbols: DSO missing from command line/.exec(output);
+  if (dso) return dso[1] === 'pthread' ? '-pthread' : `-l${dso[1]}`;
+  const bare = symbol.replace(/@.*$/, '').trim();
+  return TOOLCHAIN_LIBRARIES.find(([re]) => re.test(bare))?.[1];
+}
+
+on(['undefined-reference', 'undefined-reference-dso', 'undefined-symbol-lld'], (f, input) => {
+  const flag = linkFlagFor(cap(f, 'symbol') ?? '', input.output);
+  if (!flag) return [];
+  // Through the compiler wrappers, after the objects; -Wl keeps it off compile-only calls, --as-needed off binaries that do not use it.
+  const link = flag === '-pthread' ? '-pthread' : `-Wl,--push-state,--as-needed,${flag},--pop-state`;
+  return [
+    withFreshDir(
+      {
+        ...flags(
+          'link-toolchain-library',
+          `${f.message}: the symbol is in ${flag}, which the link line omits (older toolchains or libc pulled it in); it is added to every link`,
+          link,
+          link,
+        ),
+        key: `link:${flag}`,
+      },
+      input.recipe,
+      false,
+    ),
+  ];
+});
+
 on(['relocation-fpic'], (f, input) => [
-  withFreshDir(flags('fpic', `${f.message}: objects linked into a shared library must be position independent`, '-fPIC', '-fPIC'), input.recipe),
+  withFreshDir(
+    flags(
+      'fpic',
+      `${f.message}: objects linked into a shared library must be position independent`,
+      '-fPIC',
+      '-fPIC',
+    ),
+    input.recipe,
+  ),
 ]);
 
 /** glibc ≥ 2.32 removed <sys/sysctl.h>; ≥ 2.26 removed <xlocale.h>; <stropts.h> is gone too. */
@@ -385,26 +684,53 @@ function guardHeader(header: string, replacement: string, why: string): Repair {
 }
 
 on(['glibc-sysctl-removed'], () => [
-  guardHeader('sys/sysctl.h', '/* <sys/sysctl.h> removed: glibc 2.32 dropped it */', 'glibc 2.32 removed <sys/sysctl.h>; Linux code does not need it, so the include is dropped'),
+  guardHeader(
+    'sys/sysctl.h',
+    '/* <sys/sysctl.h> removed: glibc 2.32 dropped it */',
+    'glibc 2.32 removed <sys/sysctl.h>; Linux code does not need it, so the include is dropped',
+  ),
 ]);
 on(['glibc-xlocale-removed'], () => [
-  guardHeader('xlocale.h', '#include <locale.h>', 'glibc 2.26 removed <xlocale.h>; its declarations live in <locale.h>'),
+  guardHeader(
+    'xlocale.h',
+    '#include <locale.h>',
+    'glibc 2.26 removed <xlocale.h>; its declarations live in <locale.h>',
+  ),
 ]);
 on(['glibc-stropts-removed'], () => [
-  guardHeader('stropts.h', '/* <stropts.h> removed: glibc 2.30 dropped STREAMS */', 'glibc 2.30 removed <stropts.h> (STREAMS); Linux never implemented it, so the include is dropped'),
+  guardHeader(
+    'stropts.h',
+    '/* <stropts.h> removed: glibc 2.30 dropped STREAMS */',
+    'glibc 2.30 removed <stropts.h> (STREAMS); Linux never implemented it, so the include is dropped',
+  ),
 ]);
 on(['glibc-rpc-removed'], (f, input) => [
   {
     ...withFreshDir(
-      flags('use-libtirpc', `${f.message}: glibc dropped Sun RPC; libtirpc provides it`, '-I/usr/include/tirpc', '-I/usr/include/tirpc'),
+      flags(
+        'use-libtirpc',
+        `${f.message}: glibc dropped Sun RPC; libtirpc provides it`,
+        '-I/usr/include/tirpc',
+        '-I/usr/include/tirpc',
+      ),
       input.recipe,
     ),
     packages: ['libtirpc-dev'],
-    env: { BB_EXTRA_CFLAGS: '-I/usr/include/tirpc', BB_EXTRA_CXXFLAGS: '-I/usr/include/tirpc', LIBS: '-ltirpc', LDLIBS: '-ltirpc' },
+    env: {
+      BB_EXTRA_CFLAGS: '-I/usr/include/tirpc',
+      BB_EXTRA_CXXFLAGS: '-I/usr/include/tirpc',
+      LIBS: '-ltirpc',
+      LDLIBS: '-ltirpc',
+    },
   },
 ]);
 on(['multilib-missing'], () => [
-  { rule: 'install-multilib', key: 'pkg:gcc-multilib', reason: 'a 32-bit build needs the multilib C library headers', packages: ['gcc-multilib', 'g++-multilib'] },
+  {
+    rule: 'install-multilib',
+    key: 'pkg:gcc-multilib',
+    reason: 'a 32-bit build needs the multilib C library headers',
+    packages: ['gcc-multilib', 'g++-multilib'],
+  },
 ]);
 
 on(['cmake-compat-removed'], (_f, input) =>
@@ -413,7 +739,8 @@ on(['cmake-compat-removed'], (_f, input) =>
         {
           rule: 'cmake-policy-minimum',
           key: 'cmake-policy-minimum',
-          reason: 'the project asks for a CMake older than 3.5, which CMake 4 no longer supports; CMAKE_POLICY_VERSION_MINIMUM=3.5 accepts it',
+          reason:
+            'the project asks for a CMake older than 3.5, which CMake 4 no longer supports; CMAKE_POLICY_VERSION_MINIMUM=3.5 accepts it',
           configureArgs: ['-DCMAKE_POLICY_VERSION_MINIMUM=3.5'],
         },
       ]
@@ -442,42 +769,94 @@ on(['script-permission-denied', 'permission-denied'], (f) => {
   ];
 });
 
-on(['cmake-subdirectory-missing', 'cmake-subdirectory-not-existing', 'source-file-missing', 'source-file-missing-clang', 'meson-no-build-file'], (f, input) => {
-  const missing = input.repo.submodules.filter((s) => !s.populated);
-  if (missing.length === 0) return [];
-  return [
-    {
-      rule: 'fetch-submodules',
-      key: 'submodules',
-      reason: `${f.message}: git submodules ${missing.map((s) => s.path).join(', ')} are not checked out`,
-      packages: ['git', 'ca-certificates'],
-      prelude: ["git config --global --add safe.directory '*'", 'git submodule update --init --recursive --depth 1'],
-    },
-  ];
-});
-
-on(['oom-killed-compiler', 'virtual-memory-exhausted', 'cannot-allocate-memory', 'oom-killer', 'process-killed'], (f) => [
-  {
-    rule: 'fewer-parallel-jobs',
-    key: 'jobs:1',
-    reason: `${f.message}: the compiler ran out of memory; building with one job at a time needs less`,
-    env: { BB_JOBS: '1' },
+on(
+  [
+    'cmake-subdirectory-missing',
+    'cmake-subdirectory-not-existing',
+    'source-file-missing',
+    'source-file-missing-clang',
+    'meson-no-build-file',
+  ],
+  (f, input) => {
+    const missing = input.repo.submodules.filter((s) => !s.populated);
+    if (missing.length === 0) return [];
+    return [
+      {
+        rule: 'fetch-submodules',
+        key: 'submodules',
+        reason: `${f.message}: git submodules ${missing.map((s) => s.path).join(', ')} are not checked out`,
+        packages: ['git', 'ca-certificates'],
+        prelude: [
+          "git config --global --add safe.directory '*'",
+          'git submodule update --init --recursive --depth 1',
+        ],
+      },
+    ];
   },
-]);
+);
+
+on(
+  [
+    'oom-killed-compiler',
+    'virtual-memory-exhausted',
+    'cannot-allocate-memory',
+    'oom-killer',
+    'process-killed',
+  ],
+  (f) => [
+    {
+      rule: 'fewer-parallel-jobs',
+      key: 'jobs:1',
+      reason: `${f.message}: the compiler ran out of memory; building with one job at a time needs less`,
+      env: { BB_JOBS: '1' },
+    },
+  ],
+);
 
 on(['configure-error'], (f, _i, s) => {
   const reason = cap(f, 'reason') ?? '';
   const pkgReq = /Package requirements \(([^)\s]+)/.exec(reason) ?? /No package '([^']+)' found/.exec(reason);
-  if (pkgReq) return installFor('install-pkgconfig-package', [{ kind: 'pkgconfig', name: pkgReq[1]! }], `configure needs pkg-config module ${pkgReq[1]}`, s, ['pkg-config']);
+  if (pkgReq)
+    return installFor(
+      'install-pkgconfig-package',
+      [{ kind: 'pkgconfig', name: pkgReq[1]! }],
+      `configure needs pkg-config module ${pkgReq[1]}`,
+      s,
+      ['pkg-config'],
+    );
   const header = /([\w/+-]+\.h)\b/.exec(reason);
-  if (header) return installFor('install-header-package', [{ kind: 'header', name: header[1]! }], `configure cannot find ${header[1]}`, s);
-  const lib = /\blib(?:rary)?\s*'?-?l?([A-Za-z][\w+-]*)'?\s+(?:is\s+)?(?:not found|required|missing)/i.exec(reason) ?? /cannot find (?:the )?(?:library )?-?l?([A-Za-z][\w+-]+)/i.exec(reason);
+  if (header)
+    return installFor(
+      'install-header-package',
+      [{ kind: 'header', name: header[1]! }],
+      `configure cannot find ${header[1]}`,
+      s,
+    );
+  const lib =
+    /\blib(?:rary)?\s*'?-?l?([A-Za-z][\w+-]*)'?\s+(?:is\s+)?(?:not found|required|missing)/i.exec(reason) ??
+    /cannot find (?:the )?(?:library )?-?l?([A-Za-z][\w+-]+)/i.exec(reason);
   if (lib) {
     const name = lib[1]!.replace(/^lib/, '');
-    return installFor('install-library-package', [{ kind: 'library', name }, { kind: 'pkgconfig', name }], `configure cannot find library ${name}`, s);
+    return installFor(
+      'install-library-package',
+      [
+        { kind: 'library', name },
+        { kind: 'pkgconfig', name },
+      ],
+      `configure cannot find library ${name}`,
+      s,
+    );
   }
-  const program = /(?:program|command|tool)\s+'?([\w+-]+)'?\s+(?:not found|is required|missing)/i.exec(reason) ?? /(?:no|cannot find) '?([\w+-]+)'? (?:program|command)/i.exec(reason);
-  if (program) return installFor('install-command-package', [{ kind: 'command', name: program[1]! }], `configure needs the program ${program[1]}`, s);
+  const program =
+    /(?:program|command|tool)\s+'?([\w+-]+)'?\s+(?:not found|is required|missing)/i.exec(reason) ??
+    /(?:no|cannot find) '?([\w+-]+)'? (?:program|command)/i.exec(reason);
+  if (program)
+    return installFor(
+      'install-command-package',
+      [{ kind: 'command', name: program[1]! }],
+      `configure needs the program ${program[1]}`,
+      s,
+    );
   return [];
 });
 
@@ -486,7 +865,10 @@ export class RuleKnowledge implements RepairKnowledge {
   async propose(input: RepairInput, services: StrategyServices): Promise<Repair[]> {
     const out: Repair[] = [];
     const seen = new Set<string>();
-    const ordered = [input.rootCause, ...input.findings.filter((f) => f !== input.rootCause && !f.followUp)].slice(0, 10);
+    const ordered = [
+      input.rootCause,
+      ...input.findings.filter((f) => f !== input.rootCause && !f.followUp),
+    ].slice(0, 10);
     for (const finding of ordered) {
       const rule = RULES[finding.id];
       if (!rule) continue;

@@ -35,6 +35,11 @@ export interface Repair {
 export interface StrategyServices {
   /** Looks up which distribution package provides a file or command (in the sandbox's package index). */
   resolvePackages?: (needs: PackageNeed[]) => Promise<PackageResolution[]>;
+  /**
+   * Installed files whose path ends in `/<header>` under the system include directories (/usr/include,
+   * /usr/local/include and their subdirectories), for headers a package ships outside the default search path.
+   */
+  findHeaders?: (header: string) => Promise<string[]>;
 }
 
 export type PackageNeedKind =
@@ -51,6 +56,8 @@ export interface PackageResolution {
   candidates: string[];
   via: 'apt-file' | 'fallback' | 'none';
   note?: string;
+  /** The chosen package is already installed: installing it again cannot help. */
+  installed?: boolean;
 }
 
 export interface RepairKnowledge {
@@ -73,11 +80,15 @@ export function applyRepair(fixes: RecipeFixes, repair: Repair): RecipeFixes {
   };
 }
 
-/** Flag variables (CFLAGS, CXXFLAGS, …) accumulate; others are replaced. */
+/** Flag variables (CFLAGS, CXXFLAGS, …) accumulate with spaces, search paths (CPATH, …) with colons; others are replaced. */
 function mergeEnv(a: Record<string, string>, b: Record<string, string>): Record<string, string> {
   const out = { ...a };
   for (const [key, value] of Object.entries(b)) {
-    out[key] = /FLAGS$/.test(key) && out[key] ? `${out[key]} ${value}` : value;
+    const old = out[key];
+    if (old && /FLAGS$/.test(key)) out[key] = `${old} ${value}`;
+    else if (old && /(?:^|_)(?:CPATH|INCLUDE_PATH|LIBRARY_PATH|PKG_CONFIG_PATH)$/.test(key)) {
+      out[key] = [...new Set([...old.split(':'), ...value.split(':')])].join(':');
+    } else out[key] = value;
   }
   return out;
 }

@@ -3,7 +3,8 @@ import type { ExcludeFn } from './artifacts.js';
 
 /**
  * Directories whose binaries are never products of the build: the build systems' own scratch space
- * (CMake's compiler-identification programs, meson's sanity checks, autoconf's caches) and VCS metadata.
+ * (CMake's compiler-identification programs, meson's sanity checks, autoconf's caches), VCS metadata and
+ * buildbench's own scratch folder for verifier checks (`.buildbench`).
  */
 const SCRATCH_DIRS = new Set([
   '.git',
@@ -13,6 +14,7 @@ const SCRATCH_DIRS = new Set([
   'autom4te.cache',
   '.deps',
   '.libs_tmp',
+  '.buildbench',
 ]);
 
 export const excludeBuildScratch: ExcludeFn = (relPath, isDirectory) => {

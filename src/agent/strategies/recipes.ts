@@ -149,7 +149,10 @@ export function recipeFor(system: BuildSystem): Recipe | undefined {
         label: `qmake${where}`,
         tools: [...CC_TOOLS, { command: 'qmake', pkg: 'qtbase5-dev qt5-qmake' }],
         steps: [
-          { purpose: 'configure', command: inDir(dir, `qmake ${shq(path.posix.basename(system.file))} @CONFIGURE_ARGS@`) },
+          {
+            purpose: 'configure',
+            command: inDir(dir, `qmake ${shq(path.posix.basename(system.file))} @CONFIGURE_ARGS@`),
+          },
           { purpose: 'build', command: inDir(dir, `make ${JOBS}`) },
         ],
       };
@@ -174,10 +177,7 @@ export function recipeFor(system: BuildSystem): Recipe | undefined {
         ...base,
         id: `setup.py:${dir}`,
         label: `python build_ext${where}`,
-        tools: [
-          ...CC_TOOLS,
-          { command: 'python3', pkg: 'python3-dev python3-setuptools' },
-        ],
+        tools: [...CC_TOOLS, { command: 'python3', pkg: 'python3-dev python3-setuptools' }],
         steps: [{ purpose: 'build', command: inDir(dir, 'python3 setup.py build_ext --inplace') }],
       };
     case 'script': {
@@ -221,7 +221,10 @@ export function directCompileRecipe(repo: RepoInfo): Recipe | undefined {
     outputs.add(out);
     const prefix = dir === '.' ? '' : `${shq(dir)}/`;
     const globs = (cxx ? ['*.c', '*.cc', '*.cpp', '*.cxx'] : ['*.c']).map((g) => prefix + g).join(' ');
-    const skip = repo.mainSources.filter((m) => path.posix.dirname(m) === dir).map(shq).join('|');
+    const skip = repo.mainSources
+      .filter((m) => path.posix.dirname(m) === dir)
+      .map(shq)
+      .join('|');
     const compiler = cxx ? 'g++' : 'gcc';
     steps.push({
       purpose: 'build',
@@ -280,6 +283,19 @@ bb_compiler_wrappers() {
   done
   export PATH="/opt/buildbench/bin:$PATH"
 }
+# When this build started in this tree: files older than the stamp came with the checkout (a repair that
+# changes compiler flags deletes the object files compiled after it; see repair-rules.ts).
+BB_STAMP="/tmp/buildbench-start-$(printf '%s' "$PWD" | cksum | cut -d ' ' -f 1)"
+[ -e "$BB_STAMP" ] || touch "$BB_STAMP" 2>/dev/null || true
+export BB_STAMP
+# A make recipe that fails deletes its half-written target (GNU make's .DELETE_ON_ERROR, in every make run),
+# so a later script does not take a truncated generated file (\`gen > file.h\` with gen missing) for up to date.
+bb_delete_on_error() {
+  case " \${MAKEFLAGS:-} " in *" --eval=.DELETE_ON_ERROR: "*) return 0;; esac
+  if make --eval=.DELETE_ON_ERROR: --version >/dev/null 2>&1; then
+    export MAKEFLAGS="\${MAKEFLAGS:+$MAKEFLAGS }--eval=.DELETE_ON_ERROR:"
+  fi
+}
 bb_need_tools() {
   local missing="" pair
   for pair in "$@"; do command -v "\${pair%%=*}" >/dev/null 2>&1 || missing="$missing \${pair#*=}"; done
@@ -294,7 +310,7 @@ bb_need_tools() {
 export function renderScript(recipe: Recipe, fixes: RecipeFixes): string {
   const out: string[] = [PREAMBLE, ''];
   const tools = recipe.tools.map((t) => shq(`${t.command}=${t.pkg}`)).join(' ');
-  out.push(`echo '### buildbench: tools'`, `bb_need_tools ${tools}`);
+  out.push(`echo '### buildbench: tools'`, `bb_need_tools ${tools}`, 'bb_delete_on_error');
   if (fixes.packages.length > 0) {
     out.push(`echo '### buildbench: dependencies'`, `bb_apt_install ${fixes.packages.map(shq).join(' ')}`);
   }

@@ -1,8 +1,9 @@
-import type { Action, Strategy, TurnContext, TurnRecord } from '../types.js';
+import type { Action, ScriptRecipe, Strategy, TurnContext, TurnRecord } from '../types.js';
 import {
   candidateRecipes,
   emptyFixes,
   renderScript,
+  shq,
   type Recipe,
   type RecipeFixes,
 } from './recipes.js';
@@ -19,6 +20,8 @@ interface Attempt {
   fixes: RecipeFixes;
   /** Repair keys already applied to this recipe. */
   applied: Set<string>;
+  /** Prelude lines of repairs that edit source files (they carry `patches`). */
+  edits: Set<string>;
 }
 
 /**
@@ -82,12 +85,16 @@ export class RulesStrategy implements Strategy {
     attempt.fixes = applyRepair(attempt.fixes, repair);
     if (repair.packages) this.carried = [...new Set([...this.carried, ...repair.packages])];
     if (repair.recipe) attempt.recipe = repair.recipe;
+    if (repair.patches && repair.patches.length > 0) {
+      for (const line of repair.prelude ?? []) attempt.edits.add(line);
+    }
     return {
       kind: 'run',
       script: renderScript(attempt.recipe, attempt.fixes),
       purpose: `${attempt.recipe.label} + ${repair.rule}`,
       reason: repair.reason,
       patches: repair.patches,
+      recipe: describeScript(attempt.recipe, attempt.fixes, attempt.edits),
     };
   }
 
@@ -114,14 +121,31 @@ export class RulesStrategy implements Strategy {
     this.tried.add(recipe.id);
     const fixes = emptyFixes();
     fixes.packages = [...this.carried];
-    this.attempt = { recipe, fixes, applied: new Set() };
+    this.attempt = { recipe, fixes, applied: new Set(), edits: new Set() };
     return {
       kind: 'run',
       script: renderScript(recipe, fixes),
       purpose: recipe.label,
       reason: recipe.evidence,
+      recipe: describeScript(recipe, fixes, this.attempt.edits),
     };
   }
+}
+
+/** The structured form of `renderScript(recipe, fixes)`, for finalize. */
+export function describeScript(recipe: Recipe, fixes: RecipeFixes, edits: ReadonlySet<string>): ScriptRecipe {
+  const configureArgs = fixes.configureArgs.map(shq).join(' ');
+  return {
+    tools: recipe.tools.map((t) => ({ command: t.command, pkg: t.pkg })),
+    packages: [...fixes.packages],
+    prelude: fixes.prelude.filter((line) => !edits.has(line)),
+    edits: fixes.prelude.filter((line) => edits.has(line)),
+    env: { ...fixes.env },
+    steps: recipe.steps.map((s) => ({
+      purpose: s.purpose,
+      command: s.command.replaceAll('@CONFIGURE_ARGS@', configureArgs).trimEnd(),
+    })),
+  };
 }
 
 function noRecipeReason(context: TurnContext): string {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import {
   candidateRecipes,
   emptyFixes,
@@ -98,4 +101,34 @@ describe('recipes', () => {
     const direct = candidateRecipes(repoInfo({ mainSources: ["we'ird dir/main.c"] }))[0]!;
     expect(bashSyntaxOk(renderScript(direct, emptyFixes()))).toBe(true);
   });
+
+  const hasMake = spawnSync('make', ['--version']).status === 0;
+  (hasMake ? it : it.skip)(
+    'makes a failed make recipe delete its half-written target, and stamps the start of the build',
+    () => {
+      const script = renderScript(recipeFor(system('make'))!, emptyFixes());
+      expect(script).toContain('bb_delete_on_error');
+      const preamble = script.slice(0, script.indexOf("echo '### buildbench: tools'"));
+      const dir = mkdtempSync(path.join(tmpdir(), 'bb-doe-'));
+      writeFileSync(
+        path.join(dir, 'Makefile'),
+        'all: gen.h\n\ttrue\ngen.h:\n\techo partial > gen.h; false\n',
+      );
+      const run = spawnSync(
+        'bash',
+        ['-c', `${preamble}\nbb_delete_on_error\nmake || true; echo "stamp=$BB_STAMP"`],
+        {
+          cwd: dir,
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+          encoding: 'utf8',
+        },
+      );
+      expect(run.stdout + run.stderr).toMatch(/Deleting file 'gen\.h'/);
+      expect(existsSync(path.join(dir, 'gen.h'))).toBe(false);
+      const stamp = /stamp=(\S+)/.exec(run.stdout)?.[1];
+      expect(stamp && existsSync(stamp)).toBe(true);
+      rmSync(stamp!, { force: true });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  );
 });

@@ -1,11 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RuleKnowledge, knownSignatureIds } from '../../../src/knowledge/repair-rules.js';
 import { defaultSignatureCatalog } from '../../../src/knowledge/signatures.js';
 import { analyzeLog } from '../../../src/knowledge/log-parser.js';
-import type { PackageNeed, RepairInput, StrategyServices } from '../../../src/knowledge/repair.js';
+import {
+  applyRepair,
+  type PackageNeed,
+  type RepairInput,
+  type StrategyServices,
+} from '../../../src/knowledge/repair.js';
 import { recipeFor, emptyFixes } from '../../../src/agent/strategies/recipes.js';
 import { repoInfo, system } from '../../fakes/repo-info.js';
 
@@ -14,12 +20,14 @@ const INDEX: Record<string, string> = {
   'header:zlib.h': 'zlib1g-dev',
   'library:png': 'libpng-dev',
   'pkgconfig:jansson': 'libjansson-dev',
+  'pkgconfig:libzstd': 'libzstd-dev',
+  'header:Eigen/Core': 'libeigen3-dev',
   'cmake:fmt': 'libfmt-dev',
   'command:bison': 'bison',
   'python-module:yaml': 'python3-yaml',
 };
 
-function services(asked: PackageNeed[][] = []): StrategyServices {
+function services(asked: PackageNeed[][] = [], installed: Record<string, string[]> = {}): StrategyServices {
   return {
     resolvePackages: (needs) => {
       asked.push(needs);
@@ -31,10 +39,12 @@ function services(asked: PackageNeed[][] = []): StrategyServices {
             package: pkg,
             candidates: pkg ? [pkg] : [],
             via: pkg ? ('apt-file' as const) : ('none' as const),
+            installed: pkg !== undefined && installed[need.name] !== undefined,
           };
         }),
       );
     },
+    findHeaders: (header) => Promise.resolve(installed[header] ?? []),
   };
 }
 
@@ -145,6 +155,122 @@ describe('repair knowledge', () => {
       services(),
     );
     expect(repairs.map((r) => r.configureArgs)).toEqual([['-DWITH_LIBFOO=OFF']]);
+  });
+
+  it('installs the module pkg_check_modules(REQUIRED) could not find, not only the pkg-config tool', async () => {
+    const log = [
+      "-- Checking for module 'libzstd'",
+      "--   No package 'libzstd' found",
+      'CMake Error at /usr/share/cmake-3.25/Modules/FindPkgConfig.cmake:607 (message):',
+      '  A required package was not found',
+    ].join('\n');
+    const repairs = await knowledge.propose(input(log, 'cmake'), services());
+    expect(repairs[0]).toMatchObject({
+      rule: 'install-pkgconfig-package',
+      packages: ['libzstd-dev', 'pkg-config'],
+    });
+    expect(repairs.map((r) => r.rule)).toContain('install-pkg-config');
+  });
+
+  it('adds the include directory of a header that is installed outside the default search path', async () => {
+    const log = 'norm.cpp:1:10: fatal error: Eigen/Core: No such file or directory';
+    const before = await knowledge.propose(input(log), services());
+    expect(before.map((r) => r.rule)).toEqual(['install-header-package']);
+    const after = await knowledge.propose(
+      input(log),
+      services([], {
+        'Eigen/Core': ['/usr/include/eigen3/unsupported/Eigen/Core', '/usr/include/eigen3/Eigen/Core'],
+      }),
+    );
+    // The package is installed now: only the search path can help.
+    expect(after).toEqual([
+      expect.objectContaining({
+        rule: 'add-include-dir',
+        key: 'cpath:/usr/include/eigen3',
+        env: { CPATH: '/usr/include/eigen3' },
+      }),
+    ]);
+    // A header found in a default directory is not a search-path problem.
+    expect(
+      await knowledge.propose(input(log), services([], { 'Eigen/Core': ['/usr/include/Eigen/Core'] })),
+    ).toEqual([]);
+  });
+
+  it('accumulates search paths and flags when repairs combine', () => {
+    let fixes = applyRepair(emptyFixes(), {
+      rule: 'a',
+      key: 'a',
+      reason: '',
+      env: { CPATH: '/usr/include/eigen3', BB_EXTRA_CFLAGS: '-fcommon' },
+    });
+    fixes = applyRepair(fixes, {
+      rule: 'b',
+      key: 'b',
+      reason: '',
+      env: { CPATH: '/usr/include/jsoncpp', BB_EXTRA_CFLAGS: '-Wno-error', BB_JOBS: '1' },
+    });
+    expect(fixes.env).toEqual({
+      CPATH: '/usr/include/eigen3:/usr/include/jsoncpp',
+      BB_EXTRA_CFLAGS: '-fcommon -Wno-error',
+      BB_JOBS: '1',
+    });
+  });
+
+  it.each([
+    ["roots.c:(.text+0x2d): undefined reference to `sqrt'", '-lm'],
+    [
+      "/usr/bin/ld: auth.o: in function `check':\nauth.c:(.text+0x11): undefined reference to `crypt'",
+      '-lcrypt',
+    ],
+    ["/usr/bin/ld: q.o: undefined reference to symbol 'pow@@GLIBC_2.29'", '-lm'],
+    [
+      "/usr/bin/ld: x.o: undefined reference to symbol 'inflate'\n/usr/bin/ld: /lib/x86_64-linux-gnu/libz.so.1: error adding symbols: DSO missing from command line",
+      '-lz',
+    ],
+  ])('links the library an undefined symbol lives in: %s', async (log, flag) => {
+    const repairs = await knowledge.propose(input(log), {});
+    expect(repairs[0]).toMatchObject({ rule: 'link-toolchain-library', key: `link:${flag}` });
+    expect(repairs[0]!.env!.BB_EXTRA_CFLAGS).toBe(`-Wl,--push-state,--as-needed,${flag},--pop-state`);
+    // Link flags need no recompilation in-tree.
+    expect(repairs[0]!.prelude).toEqual([]);
+  });
+
+  it('proposes no link flag for symbols of unknown libraries', async () => {
+    expect(
+      await knowledge.propose(input("main.c:(.text+0x5): undefined reference to `frob_init'"), {}),
+    ).toEqual([]);
+  });
+
+  it('a flag repair for an in-tree build deletes only the objects compiled since the build started', async () => {
+    const [repair] = await knowledge.propose(
+      input(
+        "/usr/bin/ld: b.o:(.bss+0x0): multiple definition of `counter'; a.o:(.bss+0x0): first defined here",
+      ),
+      {},
+    );
+    const line = repair!.prelude![0]!;
+    const dir = mkdtempSync(path.join(tmpdir(), 'bb-stale-'));
+    mkdirSync(path.join(dir, 'src'));
+    mkdirSync(path.join(dir, '.git'));
+    const files = ['vendor.o', 'src/a.o', 'src/b.lo', '.git/x.o', 'src/a.c'];
+    for (const f of files) writeFileSync(path.join(dir, f), '');
+    const hourAgo = new Date(Date.now() - 3600_000);
+    utimesSync(path.join(dir, 'vendor.o'), hourAgo, hourAgo);
+    const stamp = path.join(dir, 'stamp');
+    writeFileSync(stamp, '');
+    const halfHourAgo = new Date(Date.now() - 1800_000);
+    utimesSync(stamp, halfHourAgo, halfHourAgo);
+    const bash = (env: Record<string, string>): number | null =>
+      spawnSync('bash', ['-c', `set -eo pipefail; ${line}`], {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+      }).status;
+    expect(bash({ BB_STAMP: stamp })).toBe(0);
+    expect(files.filter((f) => existsSync(path.join(dir, f)))).toEqual(['vendor.o', '.git/x.o', 'src/a.c']);
+    // Without the stamp (a recipe replayed in a fresh checkout) nothing is deleted.
+    writeFileSync(path.join(dir, 'src/a.o'), '');
+    expect(bash({})).toBe(0);
+    expect(existsSync(path.join(dir, 'src/a.o'))).toBe(true);
   });
 
   it('reduces parallelism when the compiler is killed for memory', async () => {

@@ -8,6 +8,7 @@ describe('build scratch exclusion', () => {
     expect(excludeBuildScratch('builddir/meson-private/sanitycheckc.exe', false)).toBe(true);
     expect(excludeBuildScratch('.git', true)).toBe(true);
     expect(excludeBuildScratch('conftest', false)).toBe(true);
+    expect(excludeBuildScratch('.buildbench/checks/x/stdout', false)).toBe(true); // verifier scratch
   });
 
   it('keeps real products', () => {

@@ -1,0 +1,171 @@
+/**
+ * Replay: the recipe's build.sh runs in a FRESH sandbox of the same kind, created from the untouched
+ * repository, and the artifacts are scanned and judged again against the same expected names. Only a
+ * recipe that passes its replay is verified.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { errorMessage } from '../core/errors.js';
+import type { ReplayOutcome } from '../core/result.js';
+import { createSandbox as defaultCreateSandbox } from '../sandbox/factory.js';
+import type { CreateSandboxRequest, Sandbox, SandboxSettings } from '../sandbox/types.js';
+import type { Verdict } from '../agent/types.js';
+import { scanNewArtifacts, snapshotTree } from '../verify/artifacts.js';
+import { excludeBuildScratch } from '../verify/exclude.js';
+import type { Artifact, Expected, TreeSnapshot } from '../verify/types.js';
+import { judgeArtifacts } from '../verify/verdict.js';
+
+/**
+ * Where the recipe files are placed in the replay's working copy: buildbench's scratch folder, which the
+ * artifact scan never looks into.
+ */
+export const REPLAY_DIR = '.buildbench/replay';
+
+/** Scans the replay's tree and judges it; the run passes its own verifier so both judge alike. */
+export type ReplayJudge = (
+  sandbox: Sandbox,
+  before: TreeSnapshot,
+) => Promise<{ artifacts: Artifact[]; verdict: Verdict }>;
+
+/** The artifact verifier alone: new binaries outside build scratch, judged against the expected names. */
+export function artifactJudge(expected: Expected): ReplayJudge {
+  return async (sandbox, before) => {
+    const artifacts = await scanNewArtifacts(sandbox.hostWorkdir, before, { exclude: excludeBuildScratch });
+    return { artifacts, verdict: judgeArtifacts(artifacts, expected) };
+  };
+}
+
+export interface ReplayRequest {
+  /** The run's sandbox settings; `choice` should be the kind the run used. */
+  settings: SandboxSettings;
+  /** The untouched repository. */
+  repoDir: string;
+  /** Short name for the sandbox id. */
+  name: string;
+  /** build.sh's text and the patch files it applies (relative paths as build.sh names them). */
+  buildSh: string;
+  files: { path: string; content: string }[];
+  expected: Expected;
+  /** How the replay is judged. Default: `artifactJudge(expected)`. */
+  judge?: ReplayJudge;
+  timeoutMs: number;
+  /** Where the complete output goes (host path). */
+  logPath?: string;
+  /** Relative form of logPath for the outcome. */
+  logName?: string;
+  /** A non-zero exit is accepted when the original successful turn exited non-zero too. */
+  allowNonZeroExit?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+  /** Injectable for tests. */
+  createSandbox?: (settings: SandboxSettings, request: CreateSandboxRequest) => Promise<Sandbox>;
+}
+
+export interface ReplayResult extends ReplayOutcome {
+  artifactList: Artifact[];
+  image?: string;
+  sandboxKind?: string;
+}
+
+const NO_METRICS = { completion: false, strict: false, flexible: false };
+
+/** The compiler line build.sh prints (`### buildbench: compiler: gcc (Debian 12.2.0-14) 12.2.0`). */
+export function compilerFromOutput(output: string): string | undefined {
+  const match = /^### buildbench: compiler: (.+)$/m.exec(output);
+  const value = match?.[1]?.trim();
+  return value ? value : undefined;
+}
+
+export async function replayRecipe(request: ReplayRequest): Promise<ReplayResult> {
+  const started = Date.now();
+  const create = request.createSandbox ?? ((s, r) => defaultCreateSandbox(s, r));
+  let box: Sandbox | undefined;
+  const base = (): Pick<ReplayResult, 'durationMs' | 'log'> => ({
+    durationMs: Date.now() - started,
+    ...(request.logName ? { log: request.logName } : {}),
+  });
+  try {
+    request.onProgress?.(`replaying the recipe in a fresh ${request.settings.choice} sandbox`);
+    const sandbox = await create(request.settings, {
+      repoDir: request.repoDir,
+      name: `${request.name}-replay`,
+      signal: request.signal,
+      onProgress: request.onProgress,
+    });
+    box = sandbox;
+    const before = await snapshotTree(sandbox.hostWorkdir, { exclude: excludeBuildScratch });
+    const dir = path.join(sandbox.hostWorkdir, REPLAY_DIR);
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'build.sh'), request.buildSh, { mode: 0o755 });
+    for (const file of request.files) {
+      const target = path.join(dir, file.path);
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, file.content);
+    }
+    if (request.logPath) await mkdir(path.dirname(request.logPath), { recursive: true });
+    const exec = await sandbox.exec(`bash ${REPLAY_DIR}/build.sh .`, {
+      timeoutMs: request.timeoutMs,
+      logPath: request.logPath,
+      signal: request.signal,
+    });
+    const { artifacts, verdict } = await (request.judge ?? artifactJudge(request.expected))(sandbox, before);
+    const metrics = {
+      completion: verdict.metrics.completion,
+      strict: verdict.metrics.strict,
+      flexible: verdict.metrics.flexible,
+    };
+    const compiler = compilerFromOutput(exec.output);
+    const outcome = (status: ReplayResult['status'], reason: string): ReplayResult => ({
+      status,
+      reason,
+      metrics,
+      ...base(),
+      exitCode: exec.exitCode,
+      timedOut: exec.timedOut,
+      missing: verdict.metrics.missing,
+      artifacts: artifacts.length,
+      ...(compiler ? { compiler } : {}),
+      artifactList: artifacts,
+      image: sandbox.image,
+      sandboxKind: sandbox.kind,
+    });
+    if (exec.cancelled) return outcome('error', 'the replay was cancelled');
+    if (exec.timedOut)
+      return outcome('failed', `build.sh was stopped after ${Math.round(exec.durationMs / 1000)} s`);
+    if (!verdict.passed) {
+      return outcome(
+        'failed',
+        `build.sh exited ${exec.exitCode} and the verifiers failed: ${verdict.failures.join('; ')}`,
+      );
+    }
+    if (exec.exitCode !== 0 && !request.allowNonZeroExit) {
+      return outcome('failed', `the verifiers passed but build.sh exited ${exec.exitCode}`);
+    }
+    return outcome(
+      'passed',
+      `build.sh built ${artifacts.length} binar${artifacts.length === 1 ? 'y' : 'ies'} in a fresh ${sandbox.kind} sandbox and the verifiers passed` +
+        (exec.exitCode !== 0 ? ` (it exits ${exec.exitCode}, as the original turn did)` : ''),
+    );
+  } catch (error) {
+    return {
+      status: 'error',
+      reason: `the replay could not run: ${errorMessage(error)}`,
+      metrics: NO_METRICS,
+      ...base(),
+      artifactList: [],
+    };
+  } finally {
+    if (box) {
+      await box.dispose().catch((error: unknown) => {
+        request.onProgress?.(`warning: replay sandbox cleanup failed: ${errorMessage(error)}`);
+      });
+    }
+  }
+}
+
+/** The outcome as result.json records it (without the artifact list). */
+export function replayOutcome(result: ReplayResult): ReplayOutcome {
+  const { artifactList: _artifacts, image: _image, sandboxKind: _kind, ...outcome } = result;
+  return outcome;
+}

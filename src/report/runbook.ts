@@ -1,0 +1,665 @@
+/**
+ * RUNBOOK.md (DESIGN step 5) and the short terminal summary, written from result.json and trajectory.jsonl
+ * alone — never from live state — so `buildbench report <out-dir>` renders exactly what the run rendered.
+ *
+ * Written for a newcomer: what the status is and the evidence for it, where it ran, what to install and
+ * why, the steps, the patches and their reasons, what failed along the way and how it was fixed, and for
+ * PARTIAL/FAILED runs the root cause and what a person should try next. SUCCESS is written only when
+ * result.json says success AND the verifier evidence is there beside it.
+ */
+import { access, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { ConfigError, errorMessage } from '../core/errors.js';
+import type { BuildResult, ReplayOutcome } from '../core/result.js';
+import { readTrajectory } from '../trajectory/recorder.js';
+import { fullSequenceRecipe, minimiseRecipe, packagesInScript, type FinalRecipe } from './recipe.js';
+import { answeredFinding, turnsFromTrajectory, type ReportClaim, type ReportTurn } from './turns.js';
+
+export const RUNBOOK = 'RUNBOOK.md';
+
+export interface ReportInput {
+  result: BuildResult;
+  turns: ReportTurn[];
+  claims: ReportClaim[];
+  /** Set when trajectory.jsonl could not be read: the runbook says so and works from result.json. */
+  trajectoryProblem?: string;
+}
+
+export type StatusLabel = 'SUCCESS' | 'PARTIAL' | 'FAILED';
+
+export interface ReportStatus {
+  label: StatusLabel;
+  /** The verifier evidence for a success is present: new binaries, and every expected name when there are some. */
+  evidence: boolean;
+  /** Why the label differs from what result.json says, when it does. */
+  note?: string;
+}
+
+/** SUCCESS only when result.json says success and the verifier evidence is there beside it. */
+export function reportStatus(result: BuildResult): ReportStatus {
+  const evidence =
+    result.metrics.completion &&
+    result.artifacts.length > 0 &&
+    (result.expected.names.length === 0 || (result.metrics.strict && result.expected.missing.length === 0));
+  const built = result.metrics.completion && result.artifacts.length > 0;
+  if (result.status === 'success') {
+    if (evidence) return { label: 'SUCCESS', evidence };
+    return {
+      label: built ? 'PARTIAL' : 'FAILED',
+      evidence,
+      note: 'result.json says success, but the verifier evidence (new binaries, every expected name) is not there beside it, so this is not reported as SUCCESS',
+    };
+  }
+  return { label: result.status === 'partial' || built ? 'PARTIAL' : 'FAILED', evidence };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Loading
+
+/** result.json and trajectory.jsonl of an output directory. A missing result.json is a ConfigError. */
+export async function loadReportInput(outDir: string): Promise<ReportInput> {
+  const resultPath = path.join(outDir, 'result.json');
+  let text: string;
+  try {
+    text = await readFile(resultPath, 'utf8');
+  } catch {
+    throw new ConfigError(
+      `report: '${outDir}' has no result.json`,
+      'expected the output folder of a buildbench build (its --out), e.g. buildbench-out/<repo>',
+    );
+  }
+  let result: BuildResult;
+  try {
+    result = JSON.parse(text) as BuildResult;
+  } catch (error) {
+    throw new ConfigError(`report: ${resultPath} is not valid JSON (${errorMessage(error)})`);
+  }
+  if (typeof result !== 'object' || result === null || typeof result.status !== 'string' || !result.metrics) {
+    throw new ConfigError(
+      `report: ${resultPath} is not a buildbench result`,
+      'expected schema buildbench.result/v1',
+    );
+  }
+  const trajectoryPath = path.join(outDir, result.files?.trajectory ?? 'trajectory.jsonl');
+  try {
+    await access(trajectoryPath);
+  } catch {
+    return {
+      result,
+      turns: [],
+      claims: [],
+      trajectoryProblem: `${path.basename(trajectoryPath)} is missing`,
+    };
+  }
+  try {
+    const { turns, claims } = turnsFromTrajectory(await readTrajectory(trajectoryPath));
+    return { result, turns, claims };
+  } catch (error) {
+    return { result, turns: [], claims: [], trajectoryProblem: errorMessage(error) };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Markdown helpers
+
+/** Inline code that survives backticks in the text. */
+function code(text: string): string {
+  const flat = text.replace(/\s*\n\s*/g, ' ');
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((m) => m.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/** A table cell: one line, pipes escaped. */
+function cell(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
+}
+
+/** A fenced block that survives fences in the text. */
+function block(text: string, lang = ''): string[] {
+  const longest = Math.max(2, ...(text.match(/`{3,}/g) ?? []).map((m) => m.length));
+  const fence = '`'.repeat(longest + 1);
+  return [`${fence}${lang}`, text.replace(/\n+$/, ''), fence];
+}
+
+const yes = (b: boolean): string => (b ? 'yes' : 'no');
+
+function seconds(ms: number | undefined): string {
+  if (ms === undefined) return '—';
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+function bytes(n: number): string {
+  return `${n.toLocaleString('en-US')} bytes`;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+const KIND_LABEL: Record<string, string> = {
+  executable: 'executable',
+  shared_library: 'shared library',
+  static_library: 'static library',
+  elf_other: 'other ELF file',
+};
+
+const SANDBOX_LABEL: Record<string, string> = {
+  rootfs: 'rootfs — a Debian root file system entered with `unshare` + `chroot`, a fresh overlay per build',
+  docker: 'docker — a fresh container per build',
+  host: 'host — this machine itself, in a copy of the repository',
+};
+
+const EXPECTED_SOURCE: Record<string, string> = {
+  cli: 'given with --expect',
+  task: 'from the task specification',
+  inferred: 'inferred from the build files',
+  none: 'none named: any new binary counts',
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Sections
+
+function recipeOf(input: ReportInput): FinalRecipe | undefined {
+  const recipe = input.result.recipe;
+  if (!recipe || input.turns.length === 0) return undefined;
+  return recipe.mode === 'full'
+    ? fullSequenceRecipe(input.turns)
+    : minimiseRecipe(input.turns, { patches: recipe.files.patches });
+}
+
+function replayLine(replay: ReplayOutcome): string {
+  const time = replay.durationMs > 0 ? ` in ${seconds(replay.durationMs)}` : '';
+  return `${replay.status}${time}: ${replay.reason}${replay.log ? ` (log: ${code(replay.log)})` : ''}`;
+}
+
+function statusSection(input: ReportInput, status: ReportStatus): string[] {
+  const { result } = input;
+  const raw = result.status === status.label.toLowerCase() ? '' : ` (run status: ${result.status})`;
+  const out = [`**Status: ${status.label}**${raw} — ${result.reason}`, ''];
+  if (status.note) out.push(`> **Note:** ${status.note}.`, '');
+  const recipe = result.recipe;
+  if (recipe) {
+    if (recipe.verified) {
+      out.push(
+        `The recipe is **verified**: ${code('build.sh')} ${recipe.fallback ? '(the full sequence of scripts; the minimal recipe failed its replay) ' : ''}` +
+          `rebuilt the binaries in a fresh ${result.sandbox.kind} sandbox from the untouched repository and the verifiers passed again.`,
+        '',
+      );
+    } else {
+      out.push(
+        `The recipe is **not verified**: its replay in a fresh sandbox ${recipe.replay.status === 'skipped' ? 'was skipped' : 'did not pass'} (${recipe.replay.reason}). ` +
+          'The build succeeded in the run, but running build.sh again may not reproduce it.',
+        '',
+      );
+    }
+  } else if (status.label === 'SUCCESS') {
+    out.push(
+      'No recipe was recorded for this run (finalize did not run), so nothing here has been replayed.',
+      '',
+    );
+  }
+  return out;
+}
+
+function evidenceSection(input: ReportInput): string[] {
+  const { result } = input;
+  const strictRow =
+    result.expected.names.length > 0
+      ? `| artifacts: strict — every expected name was built | ${yes(result.metrics.strict)} |`
+      : '| artifacts: strict — every expected name was built | not applicable (no names expected) |';
+  const flexibleRow =
+    result.expected.names.length > 0
+      ? `| artifacts: flexible — at least one expected name was built | ${yes(result.metrics.flexible)} |`
+      : '| artifacts: flexible — at least one expected name was built | not applicable (no names expected) |';
+  const out = [
+    '## Evidence',
+    '',
+    'The verifiers, not the strategy, decide the status: after every script the working copy is scanned for',
+    '*new* ELF executables, shared libraries and static archives (files that existed before the build never count).',
+    '',
+    '| verifier | result |',
+    '| --- | --- |',
+    `| artifacts: completion — at least one new binary | ${yes(result.metrics.completion)} |`,
+    strictRow,
+    flexibleRow,
+  ];
+  if (result.recipe) {
+    out.push(
+      `| replay of ${code('build.sh')} in a fresh sandbox | ${cell(replayLine(result.recipe.replay))} |`,
+    );
+    if (result.recipe.minimalReplay) {
+      out.push(
+        `| replay of the minimal recipe (replaced) | ${cell(replayLine(result.recipe.minimalReplay))} |`,
+      );
+    }
+  }
+  out.push('');
+  const names = result.expected.names;
+  out.push(
+    names.length > 0
+      ? `Expected binaries (${EXPECTED_SOURCE[result.expected.source] ?? result.expected.source}): ${names.map(code).join(', ')}.`
+      : `Expected binaries: ${EXPECTED_SOURCE.none}.`,
+  );
+  if (result.expected.matched.length > 0) out.push(`Built: ${result.expected.matched.map(code).join(', ')}.`);
+  if (result.expected.missing.length > 0 && names.length > 0) {
+    out.push(`**Not built:** ${result.expected.missing.map(code).join(', ')}.`);
+  }
+  for (const ignored of result.expected.ignored ?? []) {
+    out.push(`Not counted: ${code(ignored.name)} — ${ignored.why}.`);
+  }
+  out.push('');
+  if (result.artifacts.length > 0) {
+    out.push(
+      'Binaries built (copied to `artifacts/` at the same paths):',
+      '',
+      '| path | type | size |',
+      '| --- | --- | --- |',
+    );
+    for (const a of result.artifacts)
+      out.push(`| ${code(a.path)} | ${KIND_LABEL[a.kind] ?? a.kind} | ${bytes(a.size)} |`);
+  } else {
+    out.push('No new binary was built.');
+  }
+  out.push('');
+  return out;
+}
+
+function environmentSection(input: ReportInput): string[] {
+  const { result } = input;
+  const compiler = result.recipe?.replay.compiler ?? result.recipe?.minimalReplay?.compiler;
+  const systems =
+    result.buildSystems.map((b) => `${b.kind} (${code(b.file)})`).join(', ') || 'none recognised';
+  const out = [
+    '## Environment',
+    '',
+    `- Sandbox: ${SANDBOX_LABEL[result.sandbox.kind] ?? result.sandbox.kind}.`,
+    `- Base image: ${result.sandbox.image ? code(result.sandbox.image) : 'unknown'}${result.recipe ? ' (the Dockerfile starts FROM it)' : ''}.`,
+    `- Compiler: ${compiler ? code(compiler) : 'not captured'}${compiler ? ' (as build.sh reported it during the replay)' : ''}.`,
+    `- Build systems found: ${systems}.`,
+    `- Repository: ${code(result.repo.source)}${result.repo.commit ? ` at commit ${code(result.repo.commit)}` : ''}.`,
+    `- Strategy: ${result.strategy}; ${plural(result.turns.length, 'script')} run; total time ${seconds(result.timings.totalMs)}.`,
+    `- buildbench ${result.tool.version}, finished ${result.timings.finishedAt}.`,
+    '',
+  ];
+  return out;
+}
+
+interface Dependency {
+  name: string;
+  why: string;
+}
+
+/** Why each package is there: the first turn that installed it (a repair's reason), or the tool it provides. */
+export function dependencyReasons(turns: readonly ReportTurn[], recipe: FinalRecipe): Dependency[] {
+  const out: Dependency[] = [];
+  const seen = new Set<string>();
+  for (const turn of turns) {
+    if (turn.turn > recipe.turn) break;
+    const packages = turn.recipe ? turn.recipe.packages : packagesInScript(turn.script);
+    for (const name of packages) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const answered = answeredFinding(turns, turn.turn);
+      out.push({
+        name,
+        why: answered
+          ? `turn ${turn.turn} fixed turn ${answered.turn}'s error: ${turn.reason}`
+          : `installed by turn ${turn.turn} (${turn.purpose})`,
+      });
+    }
+  }
+  for (const tool of recipe.tools) {
+    for (const name of tool.pkg.split(/\s+/).filter(Boolean)) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const commands = recipe.tools
+        .filter((t) => t.pkg.split(/\s+/).includes(name))
+        .map((t) => code(t.command));
+      out.push({
+        name,
+        why: `provides ${commands.join(', ')}, which the recipe runs (installed only when missing)`,
+      });
+    }
+  }
+  return out;
+}
+
+function recipeSection(input: ReportInput, recipe: FinalRecipe | undefined): string[] {
+  const { result } = input;
+  const files = result.recipe;
+  if (!files) return [];
+  const out = [
+    '## How to build it yourself',
+    '',
+    `From the repository's root (a clean checkout${result.repo.commit ? ` of ${code(result.repo.commit.slice(0, 12))}` : ''}):`,
+    '',
+    ...block(`bash /path/to/this/folder/${files.files.buildSh}`, 'sh'),
+    '',
+    'It installs missing packages with apt-get (as root, on Debian or Ubuntu), applies the patches from `patches/`',
+    'and runs the steps below. With Docker, copy this folder into the repository as `.buildbench/` and run:',
+    '',
+    ...block(
+      `docker build -f .buildbench/${files.files.dockerfile} -t ${result.repo.name.toLowerCase().replace(/[^a-z0-9._-]/g, '-')}-build .`,
+      'sh',
+    ),
+    '',
+  ];
+  if (!recipe) {
+    out.push(
+      `The steps are in ${code(files.files.buildSh)}${input.trajectoryProblem ? ` (the trajectory could not be read: ${input.trajectoryProblem})` : ''}.`,
+      '',
+    );
+    return out;
+  }
+  out.push('### Steps', '');
+  for (const note of recipe.notes) out.push(`- ${note[0]!.toUpperCase()}${note.slice(1)}.`);
+  if (recipe.notes.length > 0) out.push('');
+  let n = 1;
+  const packages = [
+    ...new Set([...recipe.tools.flatMap((t) => t.pkg.split(/\s+/).filter(Boolean)), ...recipe.packages]),
+  ];
+  if (packages.length > 0)
+    out.push(
+      `${n++}. **dependencies** — make sure ${packages.map(code).join(', ')} are installed (see Dependencies).`,
+    );
+  if (recipe.mode === 'minimal') {
+    if (recipe.patches.length > 0)
+      out.push(
+        `${n++}. **patch** — apply ${plural(recipe.patches.length, 'patch', 'patches')} from ${code('patches/')} in order (see Patches).`,
+      );
+    for (const line of recipe.prelude) out.push(`${n++}. **prepare** — ${code(line)}`);
+    const env = Object.entries(recipe.env);
+    if (env.length > 0)
+      out.push(`${n++}. **environment** — ${env.map(([k, v]) => code(`${k}=${v}`)).join(', ')}`);
+    for (const step of recipe.steps) {
+      const one = !step.command.includes('\n');
+      out.push(`${n++}. **${step.purpose}** — ${one ? code(step.command) : 'the script below'}`);
+      if (!one) out.push('', ...block(step.command, 'sh').map((l) => `   ${l}`), '');
+    }
+  } else {
+    for (const s of recipe.scripts) {
+      out.push(
+        `${n++}. **turn ${s.turn}** — the script of ${code(s.purpose)}${s.turn === recipe.turn ? ' (the verifiers passed after it)' : ', allowed to fail as it did'}`,
+      );
+    }
+  }
+  out.push('');
+  return out;
+}
+
+function dependencySection(input: ReportInput, recipe: FinalRecipe | undefined): string[] {
+  if (!recipe) return [];
+  const deps = dependencyReasons(input.turns, recipe);
+  if (deps.length === 0) return [];
+  const out = ['## Dependencies', '', '| package | why it is needed |', '| --- | --- |'];
+  for (const d of deps) out.push(`| ${code(d.name)} | ${cell(d.why)} |`);
+  out.push('');
+  return out;
+}
+
+function patchSection(input: ReportInput): string[] {
+  const patches = input.result.patches ?? [];
+  if (patches.length === 0) return [];
+  const success = input.result.status === 'success';
+  const out = [
+    '## Patches',
+    '',
+    success
+      ? 'Source changes the build needed, one `git format-patch` file per changed file; `git am patches/*.patch` applies them on a clean checkout.'
+      : 'Source changes the run made while trying (the build did not succeed, so they are attempts, not a proven fix); `git am patches/*.patch` applies them on a clean checkout.',
+    '',
+    '| patch | changes | why |',
+    '| --- | --- | --- |',
+  ];
+  for (const p of patches)
+    out.push(`| ${code(p.file)} | ${p.paths.map(code).join(', ')} | ${cell(p.reason)} |`);
+  out.push('');
+  return out;
+}
+
+function outcomeOf(turn: ReportTurn): string {
+  if (turn.exitCode === undefined) return 'did not finish (the run stopped during it)';
+  if (turn.passed) return `verifiers passed (${plural(turn.artifacts, 'new binary', 'new binaries')})`;
+  const parts: string[] = [];
+  if (turn.timedOut) parts.push('stopped at the turn timeout');
+  if (turn.rootCause && turn.exitCode !== 0) parts.push(`${turn.rootCause.message} (${turn.rootCause.id})`);
+  else if (turn.exitCode !== 0) parts.push('failed; no known error signature matched the log');
+  if (turn.failures.length > 0 && turn.exitCode === 0) parts.push(turn.failures.join('; '));
+  if (turn.artifacts > 0) parts.push(plural(turn.artifacts, 'new binary', 'new binaries'));
+  return parts.join('; ') || 'no verdict';
+}
+
+function historySection(input: ReportInput): string[] {
+  const { result } = input;
+  const out = ['## What happened, turn by turn', ''];
+  if (input.turns.length === 0) {
+    if (result.turns.length === 0) {
+      out.push('No script ran.', '');
+      return out;
+    }
+    out.push(
+      `The trajectory could not be read (${input.trajectoryProblem ?? 'no turns in it'}); from result.json:`,
+      '',
+      '| turn | what ran | exit | time | outcome |',
+      '| --- | --- | --- | --- | --- |',
+    );
+    for (const t of result.turns) {
+      const outcome = t.rootCause
+        ? `${t.rootCause.message} (${t.rootCause.id})`
+        : `${plural(t.newArtifacts, 'new binary', 'new binaries')}`;
+      out.push(
+        `| ${t.turn} | ${cell(t.purpose)} | ${t.timedOut ? 'timeout' : String(t.exitCode)} | ${seconds(t.durationMs)} | ${cell(outcome)} |`,
+      );
+    }
+    out.push('');
+    return out;
+  }
+  out.push('| turn | what ran | exit | time | outcome |', '| --- | --- | --- | --- | --- |');
+  for (const t of input.turns) {
+    const exit = t.exitCode === undefined ? '—' : t.timedOut ? 'timeout' : String(t.exitCode);
+    out.push(
+      `| ${t.turn} | ${cell(t.purpose)} | ${exit} | ${seconds(t.durationMs)} | ${cell(outcomeOf(t))} |`,
+    );
+  }
+  out.push('');
+  const fixes = input.turns.filter((t) => answeredFinding(input.turns, t.turn));
+  if (fixes.length > 0) {
+    out.push('How each failure was answered:', '');
+    for (const t of fixes) {
+      const answered = answeredFinding(input.turns, t.turn)!;
+      out.push(
+        `- Turn ${answered.turn} failed with ${code(answered.finding.message)}; turn ${t.turn} (${cell(t.purpose)}): ${t.reason}.`,
+      );
+    }
+    out.push('');
+  }
+  for (const claim of input.claims) {
+    const verdict = claim.accepted === false ? ' The verifiers refused it.' : '';
+    out.push(
+      `The strategy finished at turn ${claim.turn} claiming ${code(claim.claim)}: ${claim.reason}.${verdict}`,
+      '',
+    );
+  }
+  const logs = result.turns.filter((t) => t.log).map((t) => code(t.log!));
+  if (logs.length > 0) out.push(`Complete logs: ${logs.join(', ')}.`, '');
+  return out;
+}
+
+function limitsSection(input: ReportInput): string[] {
+  const { result } = input;
+  const items: string[] = [];
+  if (result.status === 'limits_exceeded') items.push(result.reason);
+  if (result.status === 'stuck') items.push(`stuck: ${result.reason}`);
+  if (result.status === 'cancelled') items.push('the run was cancelled');
+  for (const t of input.turns.length > 0 ? input.turns : []) {
+    if (t.timedOut)
+      items.push(
+        `turn ${t.turn} (${t.purpose}) was stopped at the turn timeout after ${seconds(t.durationMs)}`,
+      );
+    if (t.truncated)
+      items.push(`turn ${t.turn}'s output was longer than the capture; the complete log is on disk`);
+  }
+  if (input.turns.length === 0) {
+    for (const t of result.turns)
+      if (t.timedOut) items.push(`turn ${t.turn} (${t.purpose}) was stopped at the turn timeout`);
+  }
+  if (result.recipe?.replay.timedOut) items.push('the replay was stopped at its timeout');
+  if (result.recipe?.replay.status === 'skipped')
+    items.push(`replay skipped: ${result.recipe.replay.reason}`);
+  if (items.length === 0) return [];
+  return ['## Limits reached', '', ...items.map((i) => `- ${i[0]!.toUpperCase()}${i.slice(1)}.`), ''];
+}
+
+function nextStepsSection(input: ReportInput, status: ReportStatus): string[] {
+  if (status.label === 'SUCCESS') return [];
+  const { result } = input;
+  const out = ['## Root cause and what to try next', ''];
+  const rc = result.rootCause;
+  if (rc) {
+    const hint = input.turns.find((t) => t.turn === rc.turn)?.rootCause?.hint;
+    const log = result.turns.find((t) => t.turn === rc.turn)?.log;
+    out.push(
+      `**Root cause** (turn ${rc.turn}, ${code(rc.id)}, ${rc.category}): ${rc.message}` +
+        (log ? ` — ${code(`${log}`)} line ${rc.line}` : ''),
+      '',
+    );
+    if (rc.excerpt) out.push(...block(rc.excerpt), '');
+    out.push(
+      hint
+        ? `**Try next:** ${hint}`
+        : '**Try next:** read the log around the line above; no hint is known for this error signature.',
+      '',
+    );
+  } else {
+    const last = input.turns[input.turns.length - 1];
+    if (last && last.exitCode === 0) {
+      out.push(
+        `The last script (turn ${last.turn}) exited 0, but the verifiers did not pass${last.failures.length > 0 ? `: ${last.failures.join('; ')}` : ''}.`,
+        '',
+      );
+    } else {
+      out.push(`No known error signature matched the logs. The run ended because: ${result.reason}.`, '');
+    }
+  }
+  const extra: string[] = [];
+  if (result.expected.missing.length > 0 && result.expected.names.length > 0) {
+    extra.push(
+      `Expected binaries not built: ${result.expected.missing.map(code).join(', ')}. The default build may skip them ` +
+        `(look for a make target or a build option that enables them), or a name may be wrong (pass the right ones with ${code('--expect')}).`,
+    );
+  }
+  if (result.status === 'limits_exceeded')
+    extra.push(
+      `Give the run more room (${code('--max-turns')}, ${code('--timeout')}, ${code('--turn-timeout')}).`,
+    );
+  if (result.status === 'stuck')
+    extra.push(
+      'The same script failed the same way twice: the automatic repairs have nothing more to offer for this error.',
+    );
+  if (result.status === 'sandbox_error')
+    extra.push(`The sandbox itself failed; try another with ${code('--sandbox')}.`);
+  if ((result.patches ?? []).length > 0)
+    extra.push(
+      'The patches in `patches/` are what the run changed while trying; review them before reusing any.',
+    );
+  out.push(...extra.map((e) => `- ${e}`));
+  if (extra.length > 0) out.push('');
+  return out;
+}
+
+function filesSection(input: ReportInput): string[] {
+  const { result } = input;
+  const out = [
+    '## Files',
+    '',
+    '| file | what it holds |',
+    '| --- | --- |',
+    '| `result.json` | status, metrics, expected and built binaries, every turn, timings (schema `' +
+      result.schema +
+      '`) |',
+    '| `trajectory.jsonl` | one event per step, secrets redacted |',
+    '| `logs/` | the complete output of every script |',
+  ];
+  if (result.recipe) out.push('| `replay/` | the complete output of the replay in a fresh sandbox |');
+  if (result.artifacts.length > 0)
+    out.push('| `artifacts/` | the binaries, at their paths in the repository |');
+  if (result.recipe) {
+    out.push(`| ${code(result.recipe.files.buildSh)} | the recipe as a script |`);
+    out.push(`| ${code(result.recipe.files.dockerfile)} | the recipe as a Dockerfile |`);
+  }
+  if ((result.patches ?? []).length > 0) out.push('| `patches/` | the source changes, one patch per file |');
+  out.push('');
+  return out;
+}
+
+/** RUNBOOK.md for a run. Pure: the same input gives the same text. */
+export function renderRunbook(input: ReportInput): string {
+  const status = reportStatus(input.result);
+  const recipe = recipeOf(input);
+  const out = [
+    `# ${input.result.repo.name}: build runbook`,
+    '',
+    ...statusSection(input, status),
+    ...evidenceSection(input),
+    ...environmentSection(input),
+    ...recipeSection(input, recipe),
+    ...dependencySection(input, recipe),
+    ...patchSection(input),
+    ...historySection(input),
+    ...limitsSection(input),
+    ...nextStepsSection(input, status),
+    ...filesSection(input),
+  ];
+  return out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/\n*$/, '\n');
+}
+
+/** The few lines a terminal shows after a run or `buildbench report`. */
+export function renderSummary(input: ReportInput, outDir: string): string {
+  const { result } = input;
+  const status = reportStatus(result);
+  const lines = [
+    `${status.label}${status.label.toLowerCase() === result.status ? '' : ` (${result.status})`}: ${result.reason}`,
+  ];
+  if (status.note) lines.push(`  note: ${status.note}`);
+  lines.push(
+    `  completion ${yes(result.metrics.completion)}  strict ${yes(result.metrics.strict)}  flexible ${yes(result.metrics.flexible)}` +
+      `  (expected ${result.expected.names.length > 0 ? result.expected.names.join(', ') : 'any new binary'}; ${result.expected.source})`,
+  );
+  if (result.artifacts.length > 0) {
+    const shown = result.artifacts.slice(0, 5).map((a) => a.path);
+    lines.push(
+      `  binaries: ${shown.join(', ')}${result.artifacts.length > 5 ? `, … (${result.artifacts.length} in all)` : ''}`,
+    );
+  }
+  if (result.recipe) {
+    const r = result.recipe;
+    lines.push(
+      `  recipe: ${r.verified ? 'verified' : 'NOT verified'} (replay ${r.replay.status}${r.replay.durationMs > 0 ? ` in ${seconds(r.replay.durationMs)}` : ''}` +
+        `${r.fallback ? '; full sequence, the minimal recipe failed' : ''}) — ${r.files.buildSh}, ${r.files.dockerfile}`,
+    );
+  }
+  const patches = result.patches ?? [];
+  if (patches.length > 0) lines.push(`  patches: ${plural(patches.length, 'file')} in patches/`);
+  if (result.rootCause && status.label !== 'SUCCESS') {
+    lines.push(`  root cause (turn ${result.rootCause.turn}): ${result.rootCause.message}`);
+    const hint = input.turns.find((t) => t.turn === result.rootCause!.turn)?.rootCause?.hint;
+    if (hint) lines.push(`  try next: ${hint}`);
+  }
+  lines.push(`  runbook: ${path.join(outDir, RUNBOOK)}`);
+  return lines.join('\n') + '\n';
+}
+
+/** Renders RUNBOOK.md into `outDir` from its result.json and trajectory.jsonl; returns what it read. */
+export async function writeRunbook(outDir: string): Promise<ReportInput> {
+  const input = await loadReportInput(outDir);
+  await writeFile(path.join(outDir, RUNBOOK), renderRunbook(input));
+  return input;
+}

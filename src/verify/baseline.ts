@@ -1,0 +1,88 @@
+/**
+ * What a tree held before its build, for telling new binaries from old ones after the fact
+ * (`buildbench verify`):
+ * - a build kept with `--keep` leaves the snapshot taken before its first command next to result.json
+ *   (`snapshot.json.gz`);
+ * - a tree built by hand has no snapshot; when it is a git checkout, the files git tracks count as "there
+ *   before" (a committed binary is not a build product); otherwise every binary in it is new.
+ */
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { gunzipSync, gzipSync } from 'node:zlib';
+
+import { snapshotTree } from './artifacts.js';
+import { excludeBuildScratch } from './exclude.js';
+import type { TreeSnapshot } from './types.js';
+
+export const SNAPSHOT_FILE = 'snapshot.json.gz';
+const FORMAT = 'buildbench.snapshot/v1';
+
+interface SnapshotJson {
+  format: typeof FORMAT;
+  takenAt: string;
+  /** [relative path, size, mtimeMs] */
+  files: [string, number, number][];
+}
+
+export async function saveSnapshot(file: string, snapshot: TreeSnapshot): Promise<void> {
+  const json: SnapshotJson = {
+    format: FORMAT,
+    takenAt: new Date().toISOString(),
+    files: [...snapshot].map(([rel, stamp]) => [rel, stamp.size, stamp.mtimeMs]),
+  };
+  await writeFile(file, gzipSync(JSON.stringify(json)));
+}
+
+/** The snapshot in `file`, or undefined when there is none or it is not one. */
+export async function loadSnapshot(file: string): Promise<TreeSnapshot | undefined> {
+  let json: SnapshotJson;
+  try {
+    json = JSON.parse(gunzipSync(await readFile(file)).toString('utf8')) as SnapshotJson;
+  } catch {
+    return undefined;
+  }
+  if (json.format !== FORMAT || !Array.isArray(json.files)) return undefined;
+  return new Map(json.files.map(([rel, size, mtimeMs]) => [rel, { size, mtimeMs }]));
+}
+
+export type BaselineKind = 'snapshot' | 'git' | 'none';
+
+/** Files git tracks in `dir` (relative paths), or undefined when it is not a git checkout git can read. */
+export async function gitTrackedFiles(dir: string): Promise<Set<string> | undefined> {
+  try {
+    const { stdout } = await promisify(execFile)(
+      'git',
+      ['-c', 'safe.directory=*', '-C', dir, 'ls-files', '-z', '--cached'],
+      { maxBuffer: 256 * 1024 * 1024, encoding: 'utf8', timeout: 60_000 },
+    );
+    return new Set(stdout.split('\0').filter((f) => f !== ''));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A "before" snapshot for a tree that has none: tracked files are given their current stamps (so they never
+ * look new); untracked files are left out (so every untracked binary is new).
+ */
+export async function baselineFromGit(root: string): Promise<TreeSnapshot | undefined> {
+  const tracked = await gitTrackedFiles(root);
+  if (!tracked) return undefined;
+  const now = await snapshotTree(root, { exclude: excludeBuildScratch });
+  const before: TreeSnapshot = new Map();
+  for (const [rel, stamp] of now) if (tracked.has(rel)) before.set(rel, stamp);
+  return before;
+}
+
+/** The best baseline there is for `root`: the saved snapshot, else git's tracked files, else nothing. */
+export async function baselineFor(
+  root: string,
+  snapshotFile?: string,
+): Promise<{ before: TreeSnapshot; kind: BaselineKind }> {
+  const saved = snapshotFile ? await loadSnapshot(snapshotFile) : undefined;
+  if (saved) return { before: saved, kind: 'snapshot' };
+  const git = await baselineFromGit(root);
+  if (git) return { before: git, kind: 'git' };
+  return { before: new Map(), kind: 'none' };
+}

@@ -1,0 +1,422 @@
+/**
+ * Runs a layer-2 spec's checks in the final environment, through the Sandbox interface only (so the same
+ * spec works in the rootfs, docker and host backends).
+ *
+ * Each check is one `sandbox.exec` of a generated bash script: the check's command runs in the background
+ * under `timeout` with stdout and stderr going to separate files; in the same exec the script probes the
+ * TCP port (bash's `/dev/tcp`) and polls the serial log, because background processes do not survive
+ * between exec calls; then it stops what is still running, asks `nvidia-smi -L` for a device when GPU
+ * evidence is expected and tests the expected files (`-e`, `-s`, `find -newer` a marker written when the
+ * check started). Its results go to a scratch folder in the working copy (`.buildbench/checks/<id>/`,
+ * visible on this machine at `hostWorkdir`), are judged here — regular expressions in JavaScript syntax,
+ * against the full captured streams — and the folder is removed.
+ *
+ * Hidden specs are run by the harness after the strategy finished (see spec.ts); this module does not know
+ * or care which kind it runs.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import type { Sandbox } from '../sandbox/types.js';
+import type { Layer2Spec, SpecCheck } from './spec.js';
+
+export interface ExpectationResult {
+  /** `exit_code`, `files[0]`, `stdout`, `port`, `gpu`, `serial_log`, … */
+  what: string;
+  passed: boolean;
+  detail: string;
+}
+
+export interface CheckOutcome {
+  name: string;
+  passed: boolean;
+  /** One line: the failures, or what was shown when it passed. */
+  detail: string;
+  /** The command's exit status; null when it was still running when the probes ended, or never ran. */
+  exitCode: number | null;
+  durationMs: number;
+  results: ExpectationResult[];
+}
+
+export interface Layer2Result {
+  /** The spec file. */
+  spec: string;
+  hidden: boolean;
+  passed: boolean;
+  checks: CheckOutcome[];
+}
+
+export interface RunSpecOptions {
+  signal?: AbortSignal;
+}
+
+/** Scratch folder, relative to the repository root, for checks and probes. */
+export const SCRATCH_DIR = '.buildbench';
+/** Bytes of each stream read back for pattern matching (the tail, when a stream is longer). */
+const MAX_STREAM_BYTES = 8 * 1024 * 1024;
+const MAX_DETAIL = 600;
+
+/** `'…'` for bash, safe for any string without NUL bytes. */
+export function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+const seconds = (ms: number): string => String(Math.round(ms) / 1000);
+
+/**
+ * The script for one check. `dir` is the check's scratch folder as the sandbox sees it; the command itself
+ * is in `<dir>/cmd.sh` and the serial-log pattern in `<dir>/serial.pat` (written by the caller), so nothing
+ * from the spec is pasted into shell syntax except quoted paths and validated numbers.
+ */
+export function checkScript(check: SpecCheck, dir: string): string {
+  const e = check.expect;
+  const stopAfterProbes = (e.port !== undefined || e.serialLog !== undefined) && e.exitCode === undefined;
+  const lines = [
+    'set +e',
+    `D=${shellQuote(dir)}`,
+    ': > "$D/results"',
+    'record() { printf "%s\\n" "$*" >> "$D/results"; }',
+    'now_ms() { local t; t=$(date +%s%N); echo $(( t / 1000000 )); }',
+    // The marker's mtime is the check's start; a short pause so that a file written right after it gets a
+    // later (coarse-grained) timestamp.
+    ': > "$D/start"',
+    'sleep 0.05',
+    't0=$(now_ms)',
+    `timeout -k 5 ${seconds(check.timeoutMs)} bash "$D/cmd.sh" > "$D/stdout" 2> "$D/stderr" < /dev/null &`,
+    'pid=$!',
+  ];
+  if (e.port) {
+    lines.push(
+      `deadline=$(( t0 + ${e.port.withinMs} ))`,
+      'ok=0',
+      'while :; do',
+      `  if timeout 2 bash -c 'exec 3<>"/dev/tcp/$1/$2"' probe ${shellQuote(e.port.host)} ${e.port.port} > /dev/null 2>&1; then ok=1; break; fi`,
+      '  [ "$(now_ms)" -ge "$deadline" ] && break',
+      '  sleep 0.2',
+      'done',
+      'record "port $ok $(( $(now_ms) - t0 ))"',
+    );
+  }
+  if (e.serialLog) {
+    lines.push(
+      `F=${shellQuote(e.serialLog.path)}`,
+      `deadline=$(( t0 + ${e.serialLog.withinMs} ))`,
+      'ok=0',
+      'while :; do',
+      // grep -P is close to JavaScript's syntax; it only ends the wait early. The verdict is made with the
+      // JavaScript expression on the log read back.
+      '  if [ -f "$F" ] && grep -qaP -f "$D/serial.pat" -- "$F" 2> /dev/null; then ok=1; break; fi',
+      '  [ "$(now_ms)" -ge "$deadline" ] && break',
+      '  sleep 0.2',
+      'done',
+      'record "serial $ok $(( $(now_ms) - t0 ))"',
+      '[ -f "$F" ] && tail -c 4194304 -- "$F" > "$D/serial.log" 2> /dev/null',
+    );
+  }
+  lines.push('running=0');
+  if (stopAfterProbes) {
+    lines.push('if kill -0 "$pid" 2> /dev/null; then running=1; kill -TERM "$pid" 2> /dev/null; fi');
+  }
+  lines.push(
+    'wait "$pid"',
+    'rc=$?',
+    'record "exit $rc $(( $(now_ms) - t0 )) $running"',
+    // timeout made its own process group: whatever the command left running in it goes now.
+    'kill -KILL -- -"$pid" 2> /dev/null',
+  );
+  if (e.gpu) {
+    lines.push(
+      'if command -v nvidia-smi > /dev/null 2>&1; then',
+      '  timeout 60 nvidia-smi -L > "$D/gpu" 2>&1',
+      '  record "gpu $?"',
+      'else',
+      '  record "gpu 127"',
+      'fi',
+    );
+  }
+  e.files.forEach((file, i) => {
+    lines.push(
+      `f=${shellQuote(file.path)}; x=0; s=0; n=0`,
+      '[ -e "$f" ] && x=1',
+      '[ -s "$f" ] && s=1',
+      '[ -n "$(find "$f" -maxdepth 0 -newer "$D/start" 2> /dev/null)" ] && n=1',
+      `record "file ${i} $x$s$n"`,
+    );
+  });
+  lines.push('record done', 'exit 0');
+  return lines.join('\n') + '\n';
+}
+
+interface ScriptResults {
+  exit?: { code: number; ms: number; running: boolean };
+  port?: { ok: boolean; ms: number };
+  serial?: { ok: boolean; ms: number };
+  gpu?: number;
+  files: Map<number, { exists: boolean; nonEmpty: boolean; newer: boolean }>;
+  done: boolean;
+}
+
+export function parseResults(text: string): ScriptResults {
+  const results: ScriptResults = { files: new Map(), done: false };
+  for (const line of text.split('\n')) {
+    const [kind, ...rest] = line.trim().split(/\s+/);
+    const n = rest.map(Number);
+    if (kind === 'exit' && n.length >= 3) results.exit = { code: n[0]!, ms: n[1]!, running: n[2] === 1 };
+    else if (kind === 'port' && n.length >= 2) results.port = { ok: n[0] === 1, ms: n[1]! };
+    else if (kind === 'serial' && n.length >= 2) results.serial = { ok: n[0] === 1, ms: n[1]! };
+    else if (kind === 'gpu' && n.length >= 1) results.gpu = n[0]!;
+    else if (kind === 'file' && rest.length >= 2) {
+      const flags = rest[1]!;
+      results.files.set(Number(rest[0]), {
+        exists: flags[0] === '1',
+        nonEmpty: flags[1] === '1',
+        newer: flags[2] === '1',
+      });
+    } else if (kind === 'done') results.done = true;
+  }
+  return results;
+}
+
+async function readTail(file: string, max = MAX_STREAM_BYTES): Promise<string> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch {
+    return '';
+  }
+  try {
+    const { size } = await handle.stat();
+    const length = Math.min(size, max);
+    const buffer = Buffer.alloc(length);
+    await handle.read(buffer, 0, length, size - length);
+    return buffer.toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+function clip(text: string, max = 160): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+function lastLine(text: string): string {
+  const lines = text.trimEnd().split('\n');
+  return clip(lines[lines.length - 1] ?? '');
+}
+
+function matchLine(text: string, pattern: string): string | undefined {
+  const m = new RegExp(pattern, 'm').exec(text);
+  if (!m) return undefined;
+  const start = text.lastIndexOf('\n', m.index) + 1;
+  const end = text.indexOf('\n', m.index);
+  return clip(text.slice(start, end < 0 ? undefined : end));
+}
+
+interface Captured {
+  stdout: string;
+  stderr: string;
+  serial: string;
+  gpu: string;
+}
+
+/** Judges one check from what its script recorded. Pure; exported for tests. */
+export function judgeCheck(
+  check: SpecCheck,
+  results: ScriptResults,
+  captured: Captured,
+  exec: { exitCode: number; timedOut: boolean; output: string },
+): CheckOutcome {
+  const e = check.expect;
+  const out: ExpectationResult[] = [];
+  const add = (what: string, passed: boolean, detail: string): void => {
+    out.push({ what, passed, detail });
+  };
+  if (!results.exit) {
+    const why = exec.timedOut
+      ? 'the check did not finish in time'
+      : `the check's script ended early (exit code ${exec.exitCode})`;
+    const tail = lastLine(exec.output);
+    add('run', false, `${why}${tail ? `: ${tail}` : ''}`);
+    return finishOutcome(check, out, null, 0);
+  }
+  const { code, ms, running } = results.exit;
+  const timedOut = !running && code === 124 && ms + 100 >= check.timeoutMs;
+  if (e.exitCode) {
+    if (timedOut) {
+      add('exit_code', false, `timed out after ${seconds(check.timeoutMs)} s`);
+    } else {
+      const ok = e.exitCode.includes(code);
+      const tail = lastLine(captured.stderr) || lastLine(captured.stdout);
+      add(
+        'exit_code',
+        ok,
+        ok
+          ? `exit ${code}`
+          : `exit code ${code}, expected ${e.exitCode.join(' or ')}${tail ? ` (last output: ${tail})` : ''}`,
+      );
+    }
+  } else if (timedOut) {
+    add('timeout', false, `timed out after ${seconds(check.timeoutMs)} s`);
+  }
+  const both = `${captured.stdout}\n${captured.stderr}`;
+  const streams = [
+    ['stdout', captured.stdout, e.stdout, e.stdoutNot],
+    ['stderr', captured.stderr, e.stderr, e.stderrNot],
+    ['output', both, e.output, e.outputNot],
+  ] as const;
+  for (const [label, text, must, mustNot] of streams) {
+    for (const pattern of must) {
+      const line = matchLine(text, pattern);
+      add(
+        label,
+        line !== undefined,
+        line !== undefined ? `${label} matches /${pattern}/` : `${label} has no match for /${pattern}/`,
+      );
+    }
+    for (const pattern of mustNot) {
+      const line = matchLine(text, pattern);
+      add(
+        `${label}_not`,
+        line === undefined,
+        line === undefined ? `${label} has no /${pattern}/` : `${label} matches /${pattern}/: ${line}`,
+      );
+    }
+  }
+  e.files.forEach((file, i) => {
+    const got = results.files.get(i);
+    const what = `files[${i}]`;
+    if (!got?.exists) add(what, false, `${file.path} does not exist`);
+    else if (file.nonEmpty && !got.nonEmpty) add(what, false, `${file.path} is empty`);
+    else if (file.newerThanStart && !got.newer)
+      add(what, false, `${file.path} was not written during the check`);
+    else add(what, true, `${file.path} exists`);
+  });
+  if (e.port) {
+    const where = `port ${e.port.port} on ${e.port.host}`;
+    const ok = results.port?.ok === true;
+    add(
+      'port',
+      ok,
+      ok
+        ? `${where} answered after ${seconds(results.port?.ms ?? 0)} s`
+        : `${where} did not answer within ${seconds(e.port.withinMs)} s`,
+    );
+  }
+  if (e.gpu) {
+    const device = /^GPU \d+:.*$/m.exec(captured.gpu)?.[0];
+    if (results.gpu === 127) add('gpu', false, 'nvidia-smi is not available in the sandbox');
+    else if (results.gpu !== 0 || !device)
+      add('gpu', false, `nvidia-smi lists no device (exit ${results.gpu ?? '?'}: ${lastLine(captured.gpu)})`);
+    else add('gpu', true, `nvidia-smi lists ${clip(device, 80)}`);
+    if (e.gpu.pattern !== undefined) {
+      const line = matchLine(both, e.gpu.pattern);
+      add(
+        'gpu.pattern',
+        line !== undefined,
+        line !== undefined
+          ? `GPU use shown: ${line}`
+          : `no output matches /${e.gpu.pattern}/ (GPU use not shown)`,
+      );
+    }
+  }
+  if (e.serialLog) {
+    const log = e.serialLog;
+    const line = matchLine(captured.serial, log.pattern);
+    const when = results.serial?.ok ? ` after ${seconds(results.serial.ms)} s` : '';
+    add(
+      'serial_log',
+      line !== undefined,
+      line !== undefined
+        ? `${log.path} shows /${log.pattern}/${when}`
+        : captured.serial === ''
+          ? `${log.path} is missing or empty after ${seconds(log.withinMs)} s`
+          : `${log.path} has no match for /${log.pattern}/ within ${seconds(log.withinMs)} s`,
+    );
+  }
+  return finishOutcome(check, out, running ? null : code, ms);
+}
+
+function finishOutcome(
+  check: SpecCheck,
+  results: ExpectationResult[],
+  exitCode: number | null,
+  durationMs: number,
+): CheckOutcome {
+  const failed = results.filter((r) => !r.passed);
+  const passed = failed.length === 0;
+  let detail = (passed ? results : failed).map((r) => r.detail).join('; ') || 'ran';
+  if (detail.length > MAX_DETAIL) detail = `${detail.slice(0, MAX_DETAIL - 1)}…`;
+  return { name: check.name, passed, detail, exitCode, durationMs, results };
+}
+
+/** Runs one check in the sandbox and judges it. */
+export async function runCheck(
+  check: SpecCheck,
+  sandbox: Sandbox,
+  options: RunSpecOptions = {},
+): Promise<CheckOutcome> {
+  const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  const hostDir = path.join(sandbox.hostWorkdir, SCRATCH_DIR, 'checks', id);
+  const boxDir = path.posix.join(sandbox.workdir, SCRATCH_DIR, 'checks', id);
+  await mkdir(hostDir, { recursive: true });
+  try {
+    await writeFile(
+      path.join(hostDir, 'cmd.sh'),
+      check.command.endsWith('\n') ? check.command : `${check.command}\n`,
+    );
+    if (check.expect.serialLog)
+      await writeFile(path.join(hostDir, 'serial.pat'), `${check.expect.serialLog.pattern}\n`);
+    const e = check.expect;
+    const budget = check.timeoutMs + (e.port?.withinMs ?? 0) + (e.serialLog?.withinMs ?? 0) + 90_000;
+    const exec = await sandbox.exec(checkScript(check, boxDir), {
+      cwd: check.cwd,
+      timeoutMs: budget,
+      env: check.env,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const results = parseResults(await readFile(path.join(hostDir, 'results'), 'utf8').catch(() => ''));
+    const captured: Captured = {
+      stdout: await readTail(path.join(hostDir, 'stdout')),
+      stderr: await readTail(path.join(hostDir, 'stderr')),
+      serial: await readTail(path.join(hostDir, 'serial.log')),
+      gpu: await readTail(path.join(hostDir, 'gpu'), 64 * 1024),
+    };
+    return judgeCheck(check, results, captured, exec);
+  } finally {
+    await removeScratch(sandbox.hostWorkdir, hostDir);
+  }
+}
+
+/** Removes a scratch folder and its parents up to `.buildbench` when they are empty. */
+export async function removeScratch(root: string, dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  const top = path.join(root, SCRATCH_DIR);
+  for (let d = path.dirname(dir); d.startsWith(top); d = path.dirname(d)) {
+    try {
+      await rmdir(d);
+    } catch {
+      break;
+    }
+  }
+}
+
+/** Runs every check of a spec, in order. */
+export async function runSpec(
+  spec: Layer2Spec,
+  sandbox: Sandbox,
+  options: RunSpecOptions = {},
+): Promise<Layer2Result> {
+  const checks: CheckOutcome[] = [];
+  for (const check of spec.checks) {
+    if (options.signal?.aborted) break;
+    checks.push(await runCheck(check, sandbox, options));
+  }
+  return {
+    spec: spec.file,
+    hidden: spec.hidden,
+    passed: checks.length === spec.checks.length && checks.every((c) => c.passed),
+    checks,
+  };
+}

@@ -1,0 +1,233 @@
+import { describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  debugInfoOf,
+  executablesToProbe,
+  judgeRunProbe,
+  readDebugInfo,
+  readElfSections,
+  type ByteReader,
+} from '../../../src/verify/probes.js';
+import type { Artifact } from '../../../src/verify/types.js';
+import { makeArchive } from './helpers/elf.js';
+
+interface Section {
+  name: string;
+  type?: number;
+  flags?: number;
+  size?: number;
+}
+
+/** An ELF image with only a header, section contents and a section header table (names in .shstrtab). */
+function elfWithSections(
+  bits: 32 | 64,
+  little: boolean,
+  sections: Section[],
+  options: { extended?: boolean } = {},
+): Buffer {
+  const is64 = bits === 64;
+  const ehsize = is64 ? 64 : 52;
+  const shentsize = is64 ? 64 : 40;
+  const all: Section[] = [{ name: '' }, ...sections, { name: '.shstrtab', type: 3 }];
+  const names = Buffer.concat(all.map((s) => Buffer.from(`${s.name}\0`, 'latin1')));
+  const nameOffsets: number[] = [];
+  let at = 0;
+  for (const s of all) {
+    nameOffsets.push(at);
+    at += s.name.length + 1;
+  }
+  // contents: each section gets `size` zero bytes, .shstrtab gets the names
+  const offsets: number[] = [];
+  let cursor = ehsize;
+  for (const s of all) {
+    offsets.push(cursor);
+    cursor += s.name === '.shstrtab' ? names.length : s.type === 8 ? 0 : (s.size ?? 0);
+  }
+  const shoff = cursor;
+  const buf = Buffer.alloc(shoff + all.length * shentsize);
+  const u16 = (v: number, o: number): number => (little ? buf.writeUInt16LE(v, o) : buf.writeUInt16BE(v, o));
+  const u32 = (v: number, o: number): number => (little ? buf.writeUInt32LE(v, o) : buf.writeUInt32BE(v, o));
+  const word = (v: number, o: number): void => {
+    if (!is64) u32(v, o);
+    else if (little) buf.writeBigUInt64LE(BigInt(v), o);
+    else buf.writeBigUInt64BE(BigInt(v), o);
+  };
+  Buffer.from([0x7f, 0x45, 0x4c, 0x46, is64 ? 2 : 1, little ? 1 : 2, 1]).copy(buf);
+  u16(2, 16);
+  word(shoff, is64 ? 40 : 32);
+  u16(shentsize, is64 ? 58 : 46);
+  const strndx = all.length - 1;
+  u16(options.extended ? 0 : all.length, is64 ? 60 : 48);
+  u16(options.extended ? 0xffff : strndx, is64 ? 62 : 50);
+  names.copy(buf, offsets[strndx]);
+  all.forEach((s, i) => {
+    const h = shoff + i * shentsize;
+    u32(nameOffsets[i]!, h);
+    u32(s.type ?? 1, h + 4);
+    word(s.flags ?? 0, h + 8);
+    word(offsets[i]!, h + (is64 ? 24 : 16));
+    let size = s.name === '.shstrtab' ? names.length : (s.size ?? 0);
+    let link = 0;
+    if (i === 0 && options.extended) {
+      size = all.length; // the real section count lives in section 0
+      link = strndx; // and so does the string table's index
+    }
+    word(size, h + (is64 ? 32 : 20));
+    u32(link, h + (is64 ? 40 : 24));
+  });
+  return buf;
+}
+
+const reader =
+  (buf: Buffer): ByteReader =>
+  (offset, length) =>
+    Promise.resolve(buf.subarray(offset, offset + length));
+
+describe('ELF section headers and debug info', () => {
+  it.each([
+    [64, true],
+    [64, false],
+    [32, true],
+    [32, false],
+  ] as const)('reads section names of a %i-bit %s-endian file', async (bits, little) => {
+    const image = elfWithSections(bits, little, [
+      { name: '.text', size: 16 },
+      { name: '.debug_info', size: 40 },
+    ]);
+    const sections = await readElfSections(reader(image));
+    expect(sections?.map((s) => s.name)).toEqual(['', '.text', '.debug_info', '.shstrtab']);
+    expect(debugInfoOf(sections!)).toEqual({ present: true, detail: '.debug_info (40 bytes)' });
+  });
+
+  it('handles extended section numbering, compressed and missing debug info', async () => {
+    const extended = await readElfSections(
+      reader(elfWithSections(64, true, [{ name: '.debug_info', size: 8, flags: 0x800 }], { extended: true })),
+    );
+    expect(debugInfoOf(extended!)).toEqual({ present: true, detail: '.debug_info (8 bytes, compressed)' });
+    const stripped = await readElfSections(
+      reader(
+        elfWithSections(64, true, [
+          { name: '.text', size: 8 },
+          { name: '.gnu_debuglink', size: 8 },
+        ]),
+      ),
+    );
+    expect(debugInfoOf(stripped!).present).toBe(false);
+    expect(debugInfoOf(stripped!).detail).toMatch(/separate file/);
+    const nobits = await readElfSections(
+      reader(elfWithSections(64, true, [{ name: '.debug_info', type: 8, size: 100 }])),
+    );
+    expect(debugInfoOf(nobits!).present).toBe(false);
+    expect(await readElfSections(reader(Buffer.from('#!/bin/sh\necho hi\n')))).toBeUndefined();
+  });
+
+  it('looks into the member objects of an archive', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bb-probe-'));
+    const withDebug = path.join(dir, 'libd.a');
+    writeFileSync(
+      withDebug,
+      makeArchive('d.o', elfWithSections(64, true, [{ name: '.debug_info', size: 3 }])),
+    );
+    expect(await readDebugInfo(withDebug)).toEqual({
+      present: true,
+      detail: '1 of 1 member objects have debug info (.debug_info (3 bytes))',
+    });
+    const without = path.join(dir, 'libn.a');
+    writeFileSync(without, makeArchive('n.o', elfWithSections(64, true, [{ name: '.text', size: 3 }])));
+    expect(await readDebugInfo(without)).toEqual({
+      present: false,
+      detail: 'none of 1 member objects has a .debug_info section',
+    });
+    const thin = path.join(dir, 'libt.a');
+    writeFileSync(thin, makeArchive('t.o', Buffer.from('x'), '!<thin>\n'));
+    expect((await readDebugInfo(thin)).present).toBe(false);
+  });
+
+  const gcc = (() => {
+    try {
+      execFileSync('gcc', ['--version'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  (gcc ? it : it.skip)('tells a -g build from a plain one (real gcc output)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bb-probe-gcc-'));
+    writeFileSync(path.join(dir, 'm.c'), 'int main(void) { return 0; }\n');
+    execFileSync('gcc', ['-g', '-o', 'debug', 'm.c'], { cwd: dir });
+    execFileSync('gcc', ['-O2', '-o', 'plain', 'm.c'], { cwd: dir });
+    execFileSync('gcc', ['-g', '-c', '-o', 'm.o', 'm.c'], { cwd: dir });
+    execFileSync('ar', ['rcs', 'libm-debug.a', 'm.o'], { cwd: dir });
+    expect((await readDebugInfo(path.join(dir, 'debug'))).present).toBe(true);
+    expect(await readDebugInfo(path.join(dir, 'plain'))).toEqual({
+      present: false,
+      detail: 'no .debug_info section: not built with -g, or stripped',
+    });
+    expect((await readDebugInfo(path.join(dir, 'libm-debug.a'))).present).toBe(true);
+  });
+});
+
+describe('run probe verdicts', () => {
+  const attempt = (flag: '--version' | '--help', exitCode: number, output = '', durationMs = 10) => ({
+    flag,
+    exitCode,
+    output,
+    durationMs,
+  });
+
+  it('passes a program that starts, whatever ordinary status it exits with', () => {
+    expect(judgeRunProbe([attempt('--version', 0, 'hello 1.2\n')], 5000)).toEqual({
+      passed: true,
+      detail: '--version exited 0: hello 1.2',
+    });
+    expect(
+      judgeRunProbe([attempt('--version', 1, 'unknown option'), attempt('--help', 2, 'usage: hello')], 5000),
+    ).toEqual({
+      passed: true,
+      detail: '--help exited 2 (an ordinary exit): usage: hello',
+    });
+    expect(judgeRunProbe([attempt('--version', 124, '', 5003)], 5000).passed).toBe(true);
+  });
+
+  it('fails a crash by signal or by its output, and a program that cannot start', () => {
+    expect(judgeRunProbe([attempt('--version', 139)], 5000)).toEqual({
+      passed: false,
+      detail: '--version: crashed (killed by SIGSEGV, exit 139)',
+    });
+    expect(
+      judgeRunProbe([attempt('--version', 134, "terminate called after throwing an instance of 'x'")], 5000)
+        .detail,
+    ).toMatch(/SIGABRT/);
+    expect(
+      judgeRunProbe([attempt('--version', 1, '==1==ERROR: AddressSanitizer: SEGV on unknown address')], 5000),
+    ).toEqual({
+      passed: false,
+      detail: '--version: crashed (exit 1): ERROR: AddressSanitizer: SEGV on unknown address',
+    });
+    expect(
+      judgeRunProbe(
+        [
+          attempt(
+            '--version',
+            127,
+            './x: error while loading shared libraries: libfoo.so.1: cannot open shared object file',
+          ),
+        ],
+        5000,
+      ).detail,
+    ).toBe(
+      '--version: does not start (exit 127): error while loading shared libraries: libfoo.so.1: cannot open shared object file',
+    );
+    expect(judgeRunProbe([attempt('--version', 124, '', 10)], 5000).passed).toBe(true); // exit 124 of its own is ordinary
+    expect(judgeRunProbe([], 5000).passed).toBe(false);
+  });
+
+  it('starts expected executables first, at most a few', () => {
+    const a = (p: string, kind: Artifact['kind'] = 'executable'): Artifact => ({ path: p, kind, size: 1 });
+    const artifacts = [a('b/aux'), a('b/libx.so', 'shared_library'), a('b/main'), a('b/other')];
+    expect(executablesToProbe(artifacts, ['b/main'], 2)).toEqual(['b/main', 'b/aux']);
+  });
+});

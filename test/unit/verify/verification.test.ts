@@ -1,0 +1,114 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  artifactChecks,
+  auditSelfStop,
+  settleStatus,
+  type ClaimRecord,
+} from '../../../src/verify/verification.js';
+import type { Metrics } from '../../../src/verify/types.js';
+
+const claim = (c: ClaimRecord['claim'], accepted: boolean, turn = 0): ClaimRecord => ({
+  turn,
+  claim: c,
+  reason: 'r',
+  accepted,
+});
+
+describe('self-stop audit', () => {
+  it('counts a refused SUCCESS claim, a SUCCESS overturned later and a give-up on a passing build as wrong', () => {
+    expect(auditSelfStop([], false)).toEqual({
+      claimed: null,
+      verdict: 'failed',
+      wrong: false,
+      refused: 0,
+      claims: [],
+    });
+    expect(auditSelfStop([claim('success', true)], true)).toMatchObject({
+      claimed: 'success',
+      verdict: 'passed',
+      wrong: false,
+    });
+    expect(auditSelfStop([claim('success', false), claim('impossible', true, 1)], false)).toMatchObject({
+      claimed: 'impossible',
+      wrong: true,
+      refused: 1,
+    });
+    expect(auditSelfStop([claim('success', true)], false)).toMatchObject({ wrong: true, verdict: 'failed' }); // hidden spec
+    expect(auditSelfStop([claim('partial', true)], true)).toMatchObject({ wrong: true });
+    expect(auditSelfStop([claim('impossible', true)], false)).toMatchObject({ wrong: false });
+  });
+});
+
+describe('final status', () => {
+  const facts = {
+    passed: false,
+    completion: true,
+    claims: [] as ClaimRecord[],
+    failures: ['spec: runs: exit code 1, expected 0'],
+  };
+
+  it('turns success into partial when the final verification fails (a hidden spec)', () => {
+    expect(settleStatus('success', facts)).toEqual({
+      status: 'partial',
+      reason:
+        'the build passed during the run but the final verification failed: spec: runs: exit code 1, expected 0',
+    });
+    expect(settleStatus('success', { ...facts, passed: true })).toEqual({ status: 'success' });
+  });
+
+  it('ends a run whose last word was a refused SUCCESS claim PARTIAL or FAILED, not limits_exceeded', () => {
+    const claims = [claim('success', false, 2)];
+    expect(settleStatus('limits_exceeded', { ...facts, claims })).toMatchObject({ status: 'partial' });
+    expect(settleStatus('stuck', { ...facts, claims, completion: false }).status).toBe('failed');
+    expect(settleStatus('limits_exceeded', { ...facts, claims }).reason).toMatch(
+      /claimed success \(turn 2\) but the verifiers did not pass/,
+    );
+    expect(settleStatus('cancelled', { ...facts, claims })).toEqual({ status: 'cancelled' });
+    expect(settleStatus('limits_exceeded', facts)).toEqual({ status: 'limits_exceeded' });
+  });
+});
+
+describe('artifact checks', () => {
+  const metrics = (matched: string[], missing: string[], completion = true): Metrics => ({
+    completion,
+    strict: missing.length === 0 && matched.length > 0,
+    flexible: matched.length > 0,
+    matched,
+    missing,
+    matches: Object.fromEntries(matched.map((n) => [n, [`build/${n}`]])),
+  });
+
+  it('has one check per expected name and says where a missing one was built when it does not count', () => {
+    const checks = artifactChecks(metrics(['app'], ['libz.a']), { names: ['app', 'libz.a'], source: 'cli' }, [
+      {
+        path: 'third_party/z/libz.a',
+        kind: 'static_library',
+        size: 1,
+        reason: 'vendored',
+        dir: 'third_party',
+      },
+    ]);
+    expect(checks).toEqual([
+      { name: 'artifact app', passed: true, detail: 'built: build/app', source: 'artifacts', required: true },
+      {
+        name: 'artifact libz.a',
+        passed: false,
+        detail:
+          'not built by the project; only third_party/z/libz.a (under third_party/, vendored code), which does not count',
+        source: 'artifacts',
+        required: true,
+      },
+    ]);
+  });
+
+  it('checks for any new binary when nothing is expected', () => {
+    const [check] = artifactChecks(metrics([], [], false), { names: [], source: 'none' }, [], false);
+    expect(check).toEqual({
+      name: 'artifacts: any new binary',
+      passed: false,
+      detail: 'no new executable or library was built',
+      source: 'artifacts',
+      required: false,
+    });
+  });
+});
