@@ -677,7 +677,7 @@ function guardHeader(header: string, replacement: string, why: string): Repair {
     key: `header:${header}`,
     reason: why,
     prelude: [
-      `grep -rlE --include='*.[ch]' --include='*.cc' --include='*.cpp' --include='*.cxx' --include='*.hpp' --include='*.hh' '^[[:space:]]*#[[:space:]]*include[[:space:]]*<${re}>' . | while read -r f; do sed -i -E 's|^[[:space:]]*#[[:space:]]*include[[:space:]]*<${re}>|${replacement}|' "$f"; done`,
+      `{ grep -rlE --include='*.[ch]' --include='*.cc' --include='*.cpp' --include='*.cxx' --include='*.hpp' --include='*.hh' '^[[:space:]]*#[[:space:]]*include[[:space:]]*<${re}>' . || true; } | while read -r f; do sed -i -E 's|^[[:space:]]*#[[:space:]]*include[[:space:]]*<${re}>|${replacement}|' "$f"; done`,
     ],
     patches: [{ file: `files including <${header}>`, reason: why }],
   };
