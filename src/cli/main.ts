@@ -5,6 +5,7 @@ import {
   parseDuration,
   parseExpect,
   parsePositiveInt,
+  parsePositiveNumber,
   repoNameOf,
   sandboxSettingsFrom,
   SANDBOX_CHOICES,
@@ -12,6 +13,7 @@ import {
   type BuildSettings,
 } from '../core/settings.js';
 import { ConfigError, errorMessage } from '../core/errors.js';
+import type { ModelSettings } from '../agent/strategies/model.js';
 import { runBuild } from '../core/run-build.js';
 import { createProgressPrinter } from '../core/progress.js';
 import type { BuildResult } from '../core/result.js';
@@ -32,12 +34,19 @@ build options:
   --out <dir>          where results go (default: ./buildbench-out/<repo>)
   --sandbox <kind>     auto | rootfs | docker | host (default: auto — docker if an engine answers, else rootfs)
   --image <image>      docker image for --sandbox docker (default: ubuntu:22.04)
-  --strategy <name>    rules | baseline (default: rules)
+  --strategy <name>    rules | baseline | llm | hybrid (default: rules; hybrid when --model is given)
   --max-turns <n>      at most n scripts (default: 10)
   --timeout <time>     wall-clock budget for the whole run, e.g. 900, 20m, 1h (default: 1h)
   --turn-timeout <t>   wall-clock cap for one script (default: 30m)
   --expect <names>     comma-separated binaries that must be built, e.g. foo,libfoo.so
                        (default: inferred from the build files)
+  --model <p:model>    a model for the llm/hybrid strategies: openai:<model> (any OpenAI-compatible
+                       server via --base-url) or anthropic:<model>
+  --api-key <key>      the model's key (default: OPENAI_API_KEY / ANTHROPIC_API_KEY)
+  --base-url <url>     the model server (default: OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the provider's)
+  --max-tokens <n>     token budget for the whole run (input + output)
+  --max-cost <usd>     dollar budget for the whole run
+  --prices <file>      a price table (YAML) replacing the shipped one
   --keep               keep the sandbox's build tree for inspection (its location is printed)
   --spec <file.yml>    a layer-2 verifier spec: commands run in the final environment and what they
                        must show (exit code, files, output, a port, GPU); hidden: true runs it after the end
@@ -85,6 +94,12 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
         keep: { type: 'boolean' },
         json: { type: 'boolean' },
         spec: { type: 'string' },
+        model: { type: 'string' },
+        'api-key': { type: 'string' },
+        'base-url': { type: 'string' },
+        'max-tokens': { type: 'string' },
+        'max-cost': { type: 'string' },
+        prices: { type: 'string' },
       },
     });
   } catch (error) {
@@ -99,10 +114,16 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
   const sandbox = parseChoice(values.sandbox ?? 'auto', SANDBOX_CHOICES, '--sandbox');
   const timeoutMs = values.timeout !== undefined ? parseDuration(values.timeout, '--timeout') : 3_600_000;
   const turnTimeoutMs = values['turn-timeout'] !== undefined ? parseDuration(values['turn-timeout'], '--turn-timeout') : 1_800_000;
+  const model = modelSettingsFrom(values, io.cwd, io.env);
+  // With a model the default is hybrid (rules first, the model takes over); without one, rules.
+  const strategy = parseChoice(values.strategy ?? (model ? 'hybrid' : 'rules'), STRATEGY_CHOICES, '--strategy');
+  if ((strategy === 'llm' || strategy === 'hybrid') && !model) {
+    throw new ConfigError(`--strategy ${strategy} needs a model`, 'pass --model provider:model, e.g. --model openai:gpt-4o-mini');
+  }
   return {
     source,
     outDir: path.resolve(io.cwd, values.out ?? path.join('buildbench-out', repoNameOf(source))),
-    strategy: parseChoice(values.strategy ?? 'rules', STRATEGY_CHOICES, '--strategy'),
+    strategy,
     maxTurns: values['max-turns'] !== undefined ? parsePositiveInt(values['max-turns'], '--max-turns', 100) : 10,
     timeoutMs,
     turnTimeoutMs: Math.min(turnTimeoutMs, timeoutMs),
@@ -111,6 +132,32 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     keep: values.keep ?? false,
     sandbox: sandboxSettingsFrom(io.env, sandbox, values.image),
     ...(values.spec !== undefined ? { spec: path.resolve(io.cwd, values.spec) } : {}),
+    ...(model ? { model } : {}),
+  };
+}
+
+/** The model flags, or undefined when no --model was given (the other model flags then make no sense). */
+function modelSettingsFrom(
+  values: { model?: string; 'api-key'?: string; 'base-url'?: string; 'max-tokens'?: string; 'max-cost'?: string; prices?: string },
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): ModelSettings | undefined {
+  if (values.model === undefined) {
+    const stray = (['api-key', 'base-url', 'max-tokens', 'max-cost', 'prices'] as const).find((k) => values[k] !== undefined);
+    if (stray) throw new ConfigError(`--${stray} needs --model`, 'pass --model provider:model, e.g. --model openai:gpt-4o-mini');
+    return undefined;
+  }
+  // The provider's usual variables, read from the CLI's environment (the key stays in this process).
+  const prefix = values.model.startsWith('anthropic:') ? 'ANTHROPIC' : 'OPENAI';
+  const apiKey = values['api-key'] ?? env[`${prefix}_API_KEY`];
+  const baseUrl = values['base-url'] ?? env[`${prefix}_BASE_URL`];
+  return {
+    model: values.model,
+    ...(apiKey ? { apiKey } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(values['max-tokens'] !== undefined ? { maxTokens: parsePositiveInt(values['max-tokens'], '--max-tokens', 1e9) } : {}),
+    ...(values['max-cost'] !== undefined ? { maxCostUsd: parsePositiveNumber(values['max-cost'], '--max-cost') } : {}),
+    ...(values.prices !== undefined ? { prices: path.resolve(cwd, values.prices) } : {}),
   };
 }
 

@@ -6,7 +6,7 @@ export type RunEvent =
   | { type: 'run_start'; repo: string; source: string; strategy: string; maxTurns: number; outDir: string }
   | {
       type: 'phase';
-      phase: 'fetch' | 'inspect' | 'sandbox' | 'build' | 'collect' | 'finalize' | 'report';
+      phase: 'fetch' | 'inspect' | 'retrieve' | 'sandbox' | 'build' | 'collect' | 'finalize' | 'report';
       message: string;
       data?: unknown;
     }

@@ -69,6 +69,10 @@ export interface BuildResult {
   recipe?: ResultRecipe;
   /** Source changes the run made to files of the repository, one patch per file (finalize). */
   patches?: ResultPatch[];
+  /** Model usage (llm and hybrid strategies): calls, tokens and dollars, retrieval included. */
+  llm?: { model: string } & Record<string, unknown>;
+  /** Where the build instructions came from (scored against BUILD-BENCH's labelled instruction URLs). */
+  retrieval?: { mode: string; sufficient: boolean; rounds: number; sources: unknown[]; notes: string[] };
 }
 
 /** How a recipe replay in a fresh sandbox ended. Only `passed` makes a recipe verified. */

@@ -25,6 +25,9 @@ import type { Artifact, Expected } from '../verify/types.js';
 import { runAgentLoop, type LoopOutcome } from '../agent/loop.js';
 import type { Strategy } from '../agent/types.js';
 import { createStrategy } from '../agent/strategies/factory.js';
+import { createModelSession, type ModelStrategy } from '../agent/strategies/model.js';
+import { retrieveInstructions, type RetrievalResult } from '../retrieval/index.js';
+import type { LlmProvider } from '../llm/types.js';
 import { TrajectoryRecorder } from '../trajectory/recorder.js';
 import { collectSecretValues, createRedactor } from '../trajectory/redact.js';
 import { finalizeRun, type FinalizeOutput } from '../report/finalize.js';
@@ -74,9 +77,11 @@ async function prepareOutDir(outDir: string): Promise<void> {
 export async function runBuild(settings: BuildSettings, options: RunBuildOptions = {}): Promise<BuildResult> {
   const startedAt = new Date();
   const outDir = path.resolve(settings.outDir);
+  // A bad model spec or a missing key is a ConfigError before anything is written.
+  const session = settings.model ? createModelSession(settings.model, process.env) : undefined;
   await prepareOutDir(outDir);
   const events = new EventBus();
-  const redact = createRedactor(collectSecretValues(process.env));
+  const redact = createRedactor([...collectSecretValues(process.env), ...(session?.secrets ?? [])]);
   const recorder = new TrajectoryRecorder(path.join(outDir, 'trajectory.jsonl'), { redact });
   events.on((event) => recorder.record(event.type, event));
   for (const listener of options.listeners ?? []) events.on(listener);
@@ -108,6 +113,7 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
   let keptAt: string | undefined;
   let copied: (Artifact & { copiedTo?: string })[] = [];
   let finalized: FinalizeOutput | undefined;
+  let retrieval: RetrievalResult | undefined;
   let verifier: BuildVerifier | undefined;
 
   try {
@@ -126,6 +132,23 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
         `expected: ${expected.names.join(', ') || 'any new binary'} (${expected.source})`,
       data: { buildSystems: info.buildSystems, expected, docs: info.docs.slice(0, 5) },
     });
+
+    // Retrieval: offline ranking now (free, recorded); with a model, the model reads the docs when it is
+    // first needed, so a hybrid run that the rules finish spends no tokens.
+    const retrieve = async (provider: LlmProvider | undefined): Promise<string> => {
+      events.emit({
+        type: 'phase',
+        phase: 'retrieve',
+        message: provider ? 'reading the build instructions with the model' : 'ranking the documentation for build instructions',
+      });
+      try {
+        retrieval = await retrieveInstructions(info, { provider, signal: options.signal });
+      } catch (error) {
+        events.emit({ type: 'phase', phase: 'retrieve', message: `warning: retrieval failed: ${errorMessage(error)}` });
+      }
+      return retrieval?.instructions ?? '';
+    };
+    if (!session) await retrieve(undefined);
 
     const prepStart = Date.now();
     const box: Sandbox = await createSandbox(settings.sandbox, {
@@ -156,6 +179,9 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
       createStrategy(settings.strategy, {
         knowledge: createKnowledge(),
         services: createServices(box),
+        session,
+        loadInstructions: session ? () => retrieve(session.provider) : undefined,
+        signal: options.signal,
       });
     events.emit({ type: 'phase', phase: 'build', message: `strategy ${strategy.name}` });
     outcome = await runAgentLoop(
@@ -177,6 +203,13 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
     );
     status = outcome.status;
     reason = outcome.reason;
+    // A model strategy that stopped because of its budget or its provider says so in the status.
+    const stop = 'stopCause' in strategy && typeof strategy.stopCause === 'function' ? (strategy as ModelStrategy).stopCause() : undefined;
+    if (stop && status !== 'success' && status !== 'cancelled') {
+      if (stop.cause === 'budget') status = 'limits_exceeded';
+      if (stop.cause === 'provider_error') status = 'provider_error';
+      reason = stop.reason;
+    }
     if (status !== 'cancelled' && status !== 'sandbox_error') {
       // Hidden spec and advisory probes; a hidden spec's failure turns success into partial.
       await checker.finish({ hiddenSpecFile: spec.hiddenFile, probes: true });
@@ -312,6 +345,18 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
       artifacts: copied.length > 0 ? copied : (outcome?.artifacts ?? []),
       claim: outcome?.claim,
       strategy: settings.strategy,
+      ...(session ? { llm: { model: settings.model?.model ?? '', ...session.budget.usage() } } : {}),
+      ...(retrieval
+        ? {
+            retrieval: {
+              mode: retrieval.mode,
+              sufficient: retrieval.sufficient,
+              rounds: retrieval.rounds,
+              sources: retrieval.sources,
+              notes: retrieval.notes,
+            },
+          }
+        : {}),
       sandbox: {
         kind: sandbox?.kind ?? settings.sandbox.choice,
         image: sandbox?.image ?? '',

@@ -1,8 +1,9 @@
 import { ConfigError } from './errors.js';
 import { SANDBOX_CHOICES, type SandboxChoice, type SandboxSettings } from '../sandbox/types.js';
 import { defaultSandboxSettings } from '../sandbox/factory.js';
+import type { ModelSettings } from '../agent/strategies/model.js';
 
-export const STRATEGY_CHOICES = ['rules', 'baseline'] as const;
+export const STRATEGY_CHOICES = ['rules', 'baseline', 'llm', 'hybrid'] as const;
 export type StrategyChoice = (typeof STRATEGY_CHOICES)[number];
 
 /** Everything one `buildbench build` needs, validated once, up front. Everything downstream takes this. */
@@ -21,6 +22,8 @@ export interface BuildSettings {
   json: boolean;
   keep: boolean;
   sandbox: SandboxSettings;
+  /** The model for the `llm` and `hybrid` strategies (`--model` and friends). */
+  model?: ModelSettings;
   /**
    * A layer-2 verifier spec (YAML, see src/verify/spec.ts). A visible spec's checks are part of every
    * turn's verification; a hidden one (`hidden: true`) is run once, after the strategy finished.
@@ -100,3 +103,12 @@ export function sandboxSettingsFrom(
 }
 
 export { SANDBOX_CHOICES };
+
+/** Parses a positive number of dollars (`--max-cost 0.50`). */
+export function parsePositiveNumber(value: string, flag: string): number {
+  const n = Number(value.trim());
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !Number.isFinite(n) || n <= 0) {
+    throw new ConfigError(`${flag}: '${value}' is not valid; expected a positive number such as 0.5`);
+  }
+  return n;
+}

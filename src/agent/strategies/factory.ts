@@ -1,17 +1,42 @@
 import type { Strategy } from '../types.js';
+import type { RepoInfo } from '../../repo/types.js';
 import type { StrategyChoice } from '../../core/settings.js';
+import { ConfigError } from '../../core/errors.js';
 import type { RepairKnowledge, StrategyServices } from '../../knowledge/repair.js';
 import { BaselineStrategy } from './baseline.js';
 import { RulesStrategy } from './rules.js';
+import { createLlmStrategy, type ModelSession, type ModelStrategy } from './model.js';
 
-export function createStrategy(
-  choice: StrategyChoice,
-  deps: { knowledge: RepairKnowledge; services: StrategyServices },
-): Strategy {
+export interface StrategyDeps {
+  knowledge: RepairKnowledge;
+  services: StrategyServices;
+  /** The model session, for `llm` and `hybrid`. */
+  session?: ModelSession;
+  /** Retrieved build instructions, for the model. */
+  instructions?: string;
+  /** Retrieval deferred to the first model turn. */
+  loadInstructions?: (repo: RepoInfo) => Promise<string>;
+  signal?: AbortSignal;
+}
+
+/** Picks the strategy named in the settings. */
+export function createStrategy(choice: StrategyChoice, deps: StrategyDeps): Strategy | ModelStrategy {
   switch (choice) {
     case 'baseline':
       return new BaselineStrategy();
     case 'rules':
       return new RulesStrategy(deps.knowledge, deps.services);
+    case 'llm':
+    case 'hybrid':
+      if (!deps.session)
+        throw new ConfigError(`--strategy ${choice} needs a model`, 'pass --model provider:model');
+      return createLlmStrategy(choice, {
+        session: deps.session,
+        knowledge: deps.knowledge,
+        services: deps.services,
+        instructions: deps.instructions,
+        loadInstructions: deps.loadInstructions,
+        signal: deps.signal,
+      });
   }
 }

@@ -1,0 +1,271 @@
+/**
+ * OSS-Build-Agent's Bash Command Generator as a strategy: each turn the model gets the retrieved
+ * instructions, a compact repository summary, the goal and the distilled history, and answers with one tool
+ * call — `run_script` (a whole bash script) or `finish` (SUCCESS / PARTIAL / IMPOSSIBLE with a reason). The
+ * harness, not the model, decides success. Faults never crash the run: transient errors are the SDK
+ * client's retries; a reply without a usable tool call is re-asked a few times; what is left ends the
+ * model's part with a finish action and a `stopCause()` the composition root maps to a run status.
+ */
+import type { RepoInfo } from '../../repo/types.js';
+import type { Action, Strategy, TurnContext } from '../types.js';
+import { CancelledError, ProviderError, errorMessage } from '../../core/errors.js';
+import {
+  Budget,
+  BudgetExceededError,
+  estimateRequestTokens,
+  meteredProvider,
+  type LlmUsage,
+} from '../../llm/budget.js';
+import { scrub } from '../../llm/errors.js';
+import { renderPrompt, type RenderOptions } from '../../llm/prompts.js';
+import { askForTool, type ParsedCall } from '../../llm/tool-call.js';
+import type { CompletionResult, LlmProvider, ToolSpec } from '../../llm/types.js';
+import { offlineInstructions } from '../../retrieval/retrieve.js';
+import { buildTurnPrompt, topLevelTree } from './llm-prompt.js';
+
+export const RUN_SCRIPT_TOOL: ToolSpec = {
+  name: 'run_script',
+  description:
+    'Run one whole bash script in the sandbox, from the repository root, in a fresh shell. You then see its distilled outcome: exit status, the root cause from the log, what the verifiers still miss, and the end of the log.',
+  parameters: {
+    type: 'object',
+    properties: {
+      script: {
+        type: 'string',
+        description:
+          'A complete bash script (start it with set -euo pipefail); absolute paths; no placeholders.',
+      },
+      purpose: {
+        type: 'string',
+        description: 'A short label for this step, e.g. "install zlib and build with cmake".',
+      },
+    },
+    required: ['script', 'purpose'],
+  },
+};
+
+export const FINISH_TOOL: ToolSpec = {
+  name: 'finish',
+  description:
+    'End the build. SUCCESS: the expected binaries exist (the verifiers check; if they disagree the run goes on). PARTIAL: only some can be built here. IMPOSSIBLE: the project cannot be built on this Linux sandbox.',
+  parameters: {
+    type: 'object',
+    properties: {
+      status: { type: 'string', enum: ['SUCCESS', 'PARTIAL', 'IMPOSSIBLE'] },
+      reason: {
+        type: 'string',
+        description: 'The concrete reason, e.g. "iOS-only project" or "dependency libfoo is not available".',
+      },
+    },
+    required: ['status', 'reason'],
+  },
+};
+
+const MAX_SCRIPT_CHARS = 100_000;
+
+/** Why the model's part of the run ended without the verifiers passing. */
+export type LlmStopCause = 'budget' | 'provider_error' | 'no_tool_call' | 'error';
+
+export interface LlmStrategyOptions {
+  /** The model. Wrapped with the budget: every call is checked against it and counted. */
+  provider: LlmProvider;
+  /** Tokens and dollars for the whole run (shared with retrieval); default: unlimited, still counted. */
+  budget?: Budget;
+  /** Retrieved build instructions; default: `loadInstructions`, else offline retrieval, on the first model turn. */
+  instructions?: string;
+  /** Fetches the instructions when the model is first needed (hybrid runs the rules first, at zero tokens). */
+  loadInstructions?: (repo: RepoInfo) => Promise<string>;
+  /** Prompt budget per turn in tokens (system + user + tool schemas, ~4 characters a token). Default 8000. */
+  promptTokens?: number;
+  /** Reply cap per call (default 4096 tokens). */
+  maxTokens?: number;
+  /** Re-asks per turn after a reply without a usable tool call (default 2). */
+  maxReasks?: number;
+  /** `debug`: -g -O0 and a debug build type; `release` (default): the project's default or release configuration. */
+  buildType?: 'debug' | 'release';
+  /** Where `make install` and friends go (default `<workdir>/_install`, inside the work tree). */
+  installPrefix?: string;
+  /** Values that must never reach a prompt or a script (the API key): replaced by [REDACTED]. */
+  secrets?: string[];
+  signal?: AbortSignal;
+  prompts?: RenderOptions;
+  /** Sees each model call of a turn: the prompt it was given and the reply (for recording and tests). */
+  onModelCall?: (call: ModelCall) => void;
+}
+
+export interface ModelCall {
+  turn: number;
+  attempt: number;
+  system: string;
+  /** The user prompt as sent (with the correction, on a re-ask). */
+  prompt: string;
+  /** Estimated prompt tokens (system + prompt + tool schemas). */
+  promptTokens: number;
+  /** The compaction level the prompt needed (0: none). */
+  level: number;
+  reply: CompletionResult;
+}
+
+type Choice =
+  | { tool: 'run'; script: string; purpose: string }
+  | { tool: 'finish'; claim: 'success' | 'partial' | 'impossible'; reason: string };
+
+function parseChoice(name: string, args: Record<string, unknown>): ParsedCall<Choice> {
+  if (name === 'run_script') {
+    const { script, purpose } = args;
+    if (typeof script !== 'string' || script.trim() === '')
+      return {
+        ok: false,
+        problem: 'run_script needs `script`: a non-empty string with the whole bash script',
+      };
+    if (script.length > MAX_SCRIPT_CHARS)
+      return {
+        ok: false,
+        problem: `the script is longer than ${MAX_SCRIPT_CHARS} characters; write a shorter one`,
+      };
+    const label =
+      typeof purpose === 'string' && purpose.trim() !== ''
+        ? purpose.trim()
+        : (firstComment(script) ?? 'model script');
+    return { ok: true, value: { tool: 'run', script, purpose: label.replace(/\s+/g, ' ').slice(0, 120) } };
+  }
+  const { status, reason } = args;
+  const claim = typeof status === 'string' ? status.trim().toLowerCase() : '';
+  if (claim !== 'success' && claim !== 'partial' && claim !== 'impossible') {
+    return { ok: false, problem: 'finish needs `status`: one of SUCCESS, PARTIAL, IMPOSSIBLE' };
+  }
+  if (typeof reason !== 'string' || reason.trim() === '')
+    return { ok: false, problem: 'finish needs `reason`: a non-empty string' };
+  return { ok: true, value: { tool: 'finish', claim, reason: reason.trim().slice(0, 2000) } };
+}
+
+function firstComment(script: string): string | undefined {
+  const line = script.split('\n').find((l) => /^\s*#(?!!)\s*\S/.test(l));
+  return line?.replace(/^\s*#\s*/, '').trim();
+}
+
+export class LlmStrategy implements Strategy {
+  readonly name: string = 'llm';
+  private readonly model: LlmProvider;
+  private readonly budget: Budget;
+  private instructions: string | undefined;
+  private tree: string | undefined;
+  private readonly notes: string[] = [];
+  private stopped: { cause: LlmStopCause; reason: string } | undefined;
+
+  constructor(private readonly options: LlmStrategyOptions) {
+    this.budget = options.budget ?? new Budget();
+    this.model = meteredProvider(options.provider, this.budget);
+    this.instructions = options.instructions;
+  }
+
+  /** A note the model sees at the top of its history from now on (e.g. why the rules strategy stopped). */
+  addNote(note: string): void {
+    this.notes.push(note);
+  }
+
+  /** Why the model's part ended early, if it did: `budget` → limits_exceeded, `provider_error` → provider_error. */
+  stopCause(): { cause: LlmStopCause; reason: string } | undefined {
+    return this.stopped;
+  }
+
+  /** Model usage so far, for result.json. */
+  usage(): LlmUsage {
+    return this.budget.usage();
+  }
+
+  async next(context: TurnContext): Promise<Action> {
+    if (this.stopped)
+      return {
+        kind: 'finish',
+        claim: this.stopped.cause === 'budget' ? 'partial' : 'impossible',
+        reason: this.stopped.reason,
+      };
+    const spent = this.budget.exhausted();
+    if (spent) return this.stop('budget', spent, 'partial');
+
+    if (this.instructions === undefined)
+      this.instructions = this.options.loadInstructions
+        ? await this.options.loadInstructions(context.repo)
+        : (await offlineInstructions(context.repo)).instructions;
+    this.tree ??= await topLevelTree(context.repo.root);
+
+    const workdir = context.workdir;
+    const prefix = this.options.installPrefix ?? `${workdir.replace(/\/+$/, '')}/_install`;
+    const system = renderPrompt(
+      'system',
+      {
+        workdir,
+        prefix,
+        buildRule:
+          this.options.buildType === 'debug'
+            ? 'Build with debug information and without optimisation: CMake `-DCMAKE_BUILD_TYPE=Debug`, meson `--buildtype=debug`, otherwise `CFLAGS="-g -O0"` and `CXXFLAGS="-g -O0"`. Do not strip.'
+            : "Build the project's default or release configuration (CMake `-DCMAKE_BUILD_TYPE=Release` when the project sets none).",
+      },
+      this.options.prompts,
+    );
+    const tools = [RUN_SCRIPT_TOOL, FINISH_TOOL];
+    const fixedChars = system.length + JSON.stringify(tools).length;
+    const budgetChars = (this.options.promptTokens ?? 8000) * 4 - fixedChars - 600; // room for a re-ask note
+    const secrets = this.options.secrets ?? [];
+    const built = buildTurnPrompt(
+      {
+        context,
+        instructions: this.instructions,
+        tree: this.tree,
+        notes: this.notes,
+        prompts: this.options.prompts,
+      },
+      budgetChars,
+    );
+    const prompt = scrub(built.text, secrets);
+
+    let answer;
+    try {
+      answer = await askForTool(this.model, {
+        system,
+        prompt,
+        tools,
+        maxTokens: this.options.maxTokens ?? 4096,
+        maxReasks: this.options.maxReasks ?? 2,
+        parse: parseChoice,
+        reask: (problem) => renderPrompt('reask', { problem }, this.options.prompts),
+        signal: this.options.signal,
+        onReply: (reply, attempt, request) =>
+          this.options.onModelCall?.({
+            turn: context.turn,
+            attempt,
+            system,
+            prompt: request.messages[0]?.role === 'user' ? request.messages[0].content : prompt,
+            promptTokens: estimateRequestTokens(request),
+            level: built.level,
+            reply,
+          }),
+      });
+    } catch (error) {
+      if (error instanceof CancelledError) throw error;
+      if (error instanceof BudgetExceededError) return this.stop('budget', error.message, 'partial');
+      if (error instanceof ProviderError)
+        return this.stop('provider_error', `the model provider failed: ${errorMessage(error)}`, 'impossible');
+      return this.stop('error', `the model call failed: ${errorMessage(error)}`, 'impossible');
+    }
+    if (!answer.ok) {
+      return this.stop(
+        'no_tool_call',
+        `the model gave no usable tool call in ${answer.attempts} attempts: ${answer.problem}`,
+        'impossible',
+      );
+    }
+    const choice = answer.value;
+    if (choice.tool === 'finish')
+      return { kind: 'finish', claim: choice.claim, reason: scrub(choice.reason, secrets) };
+    const purpose = scrub(choice.purpose, secrets);
+    return { kind: 'run', script: scrub(choice.script, secrets), purpose, reason: `model: ${purpose}` };
+  }
+
+  private stop(cause: LlmStopCause, reason: string, claim: 'partial' | 'impossible'): Action {
+    this.stopped = { cause, reason };
+    if (cause === 'budget') this.budget.stop(reason);
+    return { kind: 'finish', claim, reason };
+  }
+}

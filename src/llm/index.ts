@@ -1,0 +1,38 @@
+export type {
+  ChatMessage,
+  CompletionRequest,
+  CompletionResult,
+  LlmProvider,
+  StopReason,
+  TokenUsage,
+  ToolCall,
+  ToolSpec,
+} from './types.js';
+export { estimateTokens } from './types.js';
+export {
+  createProvider,
+  parseModelSpec,
+  PROVIDER_NAMES,
+  type CreateProviderOptions,
+  type ModelSpec,
+  type ProviderName,
+} from './factory.js';
+export {
+  Budget,
+  BudgetExceededError,
+  meteredProvider,
+  estimateRequestTokens,
+  type BudgetLimits,
+  type LlmUsage,
+} from './budget.js';
+export { loadPriceTable, parsePriceTable, PriceTable, DEFAULT_PRICES_URL, type Price } from './prices.js';
+export {
+  renderPrompt,
+  renderTemplate,
+  promptVariables,
+  quoteUntrusted,
+  DEFAULT_PROMPTS_DIR,
+} from './prompts.js';
+export { askForTool, pickCall } from './tool-call.js';
+export { OpenAiProvider } from './openai.js';
+export { AnthropicProvider } from './anthropic.js';
