@@ -181,25 +181,31 @@ const on = (ids: string[], rule: Rule): void => {
 
 /** Include directories the compiler searches without being told (a header there is not missing for want of -I). */
 const DEFAULT_INCLUDE_DIR = /^\/usr(?:\/local)?\/include(?:\/[a-z0-9_]+-linux-[a-z0-9_]+)?$/;
+/** A package's own include root: one directory below a default one (/usr/include/eigen3, /usr/include/python3.11). */
+const PACKAGE_INCLUDE_DIR = /^\/usr(?:\/local)?\/include(?:\/[a-z0-9_]+-linux-[a-z0-9_]+)?\/[^/]+$/;
 
 /**
- * A header that is installed, but in a subdirectory of /usr/include the build does not put on the include path
- * (`<json/json.h>` in /usr/include/jsoncpp, `<Eigen/Core>` in /usr/include/eigen3): the directory is added to
- * CPATH, which GCC and Clang search like -I for every build system.
+ * A library header that is installed, but in its package's own include root, which the build does not put on
+ * the include path (`<Eigen/Core>` in /usr/include/eigen3, `<json/json.h>` in /usr/include/jsoncpp): the
+ * directory is added to CPATH, which GCC and Clang search like -I, whatever the build system. Only for headers
+ * the package index attributes to a package (a generated `config.h` that happens to exist in some installed
+ * package's directory is not this), and only when one such directory has it.
  */
 async function addIncludeDir(header: string, services: StrategyServices): Promise<Repair[]> {
-  if (!services.findHeaders) return [];
-  const dirs = (await services.findHeaders(header))
-    .map((p) => p.slice(0, p.length - header.length - 1))
-    .filter((d) => !DEFAULT_INCLUDE_DIR.test(d));
-  // The shallowest directory: the package's own include root rather than a copy deep inside another tree.
-  const dir = dirs.sort((a, b) => a.split('/').length - b.split('/').length || a.length - b.length)[0];
-  if (!dir) return [];
+  if (!services.findHeaders || !services.resolvePackages) return [];
+  const [resolution] = await services.resolvePackages([{ kind: 'header', name: header }]);
+  if (!resolution?.package) return [];
+  const found = await services.findHeaders(header);
+  const dirs = [...new Set(found.map((p) => p.slice(0, p.length - header.length - 1)))];
+  if (dirs.some((d) => DEFAULT_INCLUDE_DIR.test(d))) return [];
+  const roots = dirs.filter((d) => PACKAGE_INCLUDE_DIR.test(d));
+  if (roots.length !== 1) return [];
+  const dir = roots[0]!;
   return [
     {
       rule: 'add-include-dir',
       key: `cpath:${dir}`,
-      reason: `header ${header} is installed in ${dir}, which is not on the compiler's default search path; it is added to CPATH`,
+      reason: `header ${header} (${resolution.package}) is installed in ${dir}, which is not on the compiler's default search path; it is added to CPATH`,
       env: { CPATH: dir },
     },
   ];

@@ -190,6 +190,12 @@ describe('repair knowledge', () => {
         env: { CPATH: '/usr/include/eigen3' },
       }),
     ]);
+    // A header the index does not attribute to a package (a generated config.h) is not looked for elsewhere.
+    const generated = await knowledge.propose(
+      input('main.c:1:10: fatal error: config.h: No such file or directory'),
+      services([], { 'config.h': ['/usr/include/someproject/config.h'] }),
+    );
+    expect(generated).toEqual([]);
     // A header found in a default directory is not a search-path problem.
     expect(
       await knowledge.propose(input(log), services([], { 'Eigen/Core': ['/usr/include/Eigen/Core'] })),
