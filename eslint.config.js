@@ -2,14 +2,28 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'lib/', 'dist/', 'coverage/', 'test/fixtures/', 'buildbench-out/', '*.config.js', 'bin/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'lib/',
+      'dist/',
+      'coverage/',
+      'test/fixtures/',
+      'buildbench-out/',
+      '*.config.js',
+      'bin/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true },
+      ],
     },
   },
 );

@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 
 const entry = fileURLToPath(new URL('../lib/cli/index.js', import.meta.url));
 if (!existsSync(entry)) {
-  process.stderr.write('buildbench: the compiled CLI is missing (lib/cli/index.js); run `npm ci` or `npm run build` first\n');
+  process.stderr.write(
+    'buildbench: the compiled CLI is missing (lib/cli/index.js); run `npm ci` or `npm run build` first\n',
+  );
   process.exit(2);
 }
 await import(entry);

@@ -103,28 +103,48 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
       },
     });
   } catch (error) {
-    throw new ConfigError(errorMessage(error).replace(/\. To specify a positional.*$/s, ''), 'see buildbench --help');
+    throw new ConfigError(
+      errorMessage(error).replace(/\. To specify a positional.*$/s, ''),
+      'see buildbench --help',
+    );
   }
   const { values, positionals } = parsed;
-  if (positionals.length === 0) throw new ConfigError('build: missing <path|git-url>', 'usage: buildbench build <path|git-url> [options]');
+  if (positionals.length === 0)
+    throw new ConfigError(
+      'build: missing <path|git-url>',
+      'usage: buildbench build <path|git-url> [options]',
+    );
   if (positionals.length > 1) {
-    throw new ConfigError(`build: expected one repository, got ${positionals.length}: ${positionals.join(' ')}`);
+    throw new ConfigError(
+      `build: expected one repository, got ${positionals.length}: ${positionals.join(' ')}`,
+    );
   }
   const source = positionals[0]!;
   const sandbox = parseChoice(values.sandbox ?? 'auto', SANDBOX_CHOICES, '--sandbox');
   const timeoutMs = values.timeout !== undefined ? parseDuration(values.timeout, '--timeout') : 3_600_000;
-  const turnTimeoutMs = values['turn-timeout'] !== undefined ? parseDuration(values['turn-timeout'], '--turn-timeout') : 1_800_000;
+  const turnTimeoutMs =
+    values['turn-timeout'] !== undefined
+      ? parseDuration(values['turn-timeout'], '--turn-timeout')
+      : 1_800_000;
   const model = modelSettingsFrom(values, io.cwd, io.env);
   // With a model the default is hybrid (rules first, the model takes over); without one, rules.
-  const strategy = parseChoice(values.strategy ?? (model ? 'hybrid' : 'rules'), STRATEGY_CHOICES, '--strategy');
+  const strategy = parseChoice(
+    values.strategy ?? (model ? 'hybrid' : 'rules'),
+    STRATEGY_CHOICES,
+    '--strategy',
+  );
   if ((strategy === 'llm' || strategy === 'hybrid') && !model) {
-    throw new ConfigError(`--strategy ${strategy} needs a model`, 'pass --model provider:model, e.g. --model openai:gpt-4o-mini');
+    throw new ConfigError(
+      `--strategy ${strategy} needs a model`,
+      'pass --model provider:model, e.g. --model openai:gpt-4o-mini',
+    );
   }
   return {
     source,
     outDir: path.resolve(io.cwd, values.out ?? path.join('buildbench-out', repoNameOf(source))),
     strategy,
-    maxTurns: values['max-turns'] !== undefined ? parsePositiveInt(values['max-turns'], '--max-turns', 100) : 10,
+    maxTurns:
+      values['max-turns'] !== undefined ? parsePositiveInt(values['max-turns'], '--max-turns', 100) : 10,
     timeoutMs,
     turnTimeoutMs: Math.min(turnTimeoutMs, timeoutMs),
     expect: parseExpect(values.expect),
@@ -138,13 +158,26 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
 
 /** The model flags, or undefined when no --model was given (the other model flags then make no sense). */
 function modelSettingsFrom(
-  values: { model?: string; 'api-key'?: string; 'base-url'?: string; 'max-tokens'?: string; 'max-cost'?: string; prices?: string },
+  values: {
+    model?: string;
+    'api-key'?: string;
+    'base-url'?: string;
+    'max-tokens'?: string;
+    'max-cost'?: string;
+    prices?: string;
+  },
   cwd: string,
   env: NodeJS.ProcessEnv,
 ): ModelSettings | undefined {
   if (values.model === undefined) {
-    const stray = (['api-key', 'base-url', 'max-tokens', 'max-cost', 'prices'] as const).find((k) => values[k] !== undefined);
-    if (stray) throw new ConfigError(`--${stray} needs --model`, 'pass --model provider:model, e.g. --model openai:gpt-4o-mini');
+    const stray = (['api-key', 'base-url', 'max-tokens', 'max-cost', 'prices'] as const).find(
+      (k) => values[k] !== undefined,
+    );
+    if (stray)
+      throw new ConfigError(
+        `--${stray} needs --model`,
+        'pass --model provider:model, e.g. --model openai:gpt-4o-mini',
+      );
     return undefined;
   }
   // The provider's usual variables, read from the CLI's environment (the key stays in this process).
@@ -155,8 +188,12 @@ function modelSettingsFrom(
     model: values.model,
     ...(apiKey ? { apiKey } : {}),
     ...(baseUrl ? { baseUrl } : {}),
-    ...(values['max-tokens'] !== undefined ? { maxTokens: parsePositiveInt(values['max-tokens'], '--max-tokens', 1e9) } : {}),
-    ...(values['max-cost'] !== undefined ? { maxCostUsd: parsePositiveNumber(values['max-cost'], '--max-cost') } : {}),
+    ...(values['max-tokens'] !== undefined
+      ? { maxTokens: parsePositiveInt(values['max-tokens'], '--max-tokens', 1e9) }
+      : {}),
+    ...(values['max-cost'] !== undefined
+      ? { maxCostUsd: parsePositiveNumber(values['max-cost'], '--max-cost') }
+      : {}),
     ...(values.prices !== undefined ? { prices: path.resolve(cwd, values.prices) } : {}),
   };
 }
@@ -172,7 +209,8 @@ export function summarize(result: BuildResult, outDir: string): string {
     for (const a of result.artifacts.slice(0, 20)) lines.push(`    ${a.path} (${a.kind}, ${a.size} bytes)`);
     if (result.artifacts.length > 20) lines.push(`    … and ${result.artifacts.length - 20} more`);
   }
-  if (result.rootCause) lines.push(`  root cause (turn ${result.rootCause.turn}): ${result.rootCause.message}`);
+  if (result.rootCause)
+    lines.push(`  root cause (turn ${result.rootCause.turn}): ${result.rootCause.message}`);
   if (result.sandbox.keptAt) lines.push(`  build tree kept at ${result.sandbox.keptAt}`);
   if (result.recipe) {
     const r = result.recipe;
@@ -248,7 +286,9 @@ async function runWithSignals(settings: BuildSettings, io: CliIo): Promise<numbe
   const onSignal = (signal: NodeJS.Signals): void => {
     interrupts++;
     if (interrupts === 1) {
-      io.stderr(`\nbuildbench: ${signal} received — stopping the build and cleaning up (press Ctrl-C again to force)\n`);
+      io.stderr(
+        `\nbuildbench: ${signal} received — stopping the build and cleaning up (press Ctrl-C again to force)\n`,
+      );
       controller.abort();
     } else {
       process.exit(130);

@@ -44,12 +44,17 @@ export interface RunBuildOptions {
 /** Inferred targets used for strict scoring when no names were given. */
 const INFERRED_CONFIDENCE = 0.7;
 
-export function expectedFrom(settings: Pick<BuildSettings, 'expect'>, repo: RepoInfo): Expected & { ignored: { name: string; why: string }[] } {
+export function expectedFrom(
+  settings: Pick<BuildSettings, 'expect'>,
+  repo: RepoInfo,
+): Expected & { ignored: { name: string; why: string }[] } {
   if (settings.expect.length > 0) {
     const { names, ignored } = normalizeExpected(settings.expect);
     return { names, source: 'cli', ignored };
   }
-  const inferred = repo.expectedTargets.filter((t) => t.role === 'main' && t.confidence >= INFERRED_CONFIDENCE).map((t) => t.name);
+  const inferred = repo.expectedTargets
+    .filter((t) => t.role === 'main' && t.confidence >= INFERRED_CONFIDENCE)
+    .map((t) => t.name);
   if (inferred.length > 0) {
     const { names, ignored } = normalizeExpected([...new Set(inferred)]);
     return { names, source: 'inferred', ignored };
@@ -62,7 +67,10 @@ async function prepareOutDir(outDir: string): Promise<void> {
     await mkdir(outDir, { recursive: true });
     await access(outDir, constants.W_OK);
   } catch (error) {
-    throw new ConfigError(`--out: cannot write to '${outDir}' (${errorMessage(error)})`, 'expected a writable directory');
+    throw new ConfigError(
+      `--out: cannot write to '${outDir}' (${errorMessage(error)})`,
+      'expected a writable directory',
+    );
   }
   await rm(path.join(outDir, 'logs'), { recursive: true, force: true });
   await rm(path.join(outDir, 'artifacts'), { recursive: true, force: true });
@@ -139,12 +147,18 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
       events.emit({
         type: 'phase',
         phase: 'retrieve',
-        message: provider ? 'reading the build instructions with the model' : 'ranking the documentation for build instructions',
+        message: provider
+          ? 'reading the build instructions with the model'
+          : 'ranking the documentation for build instructions',
       });
       try {
         retrieval = await retrieveInstructions(info, { provider, signal: options.signal });
       } catch (error) {
-        events.emit({ type: 'phase', phase: 'retrieve', message: `warning: retrieval failed: ${errorMessage(error)}` });
+        events.emit({
+          type: 'phase',
+          phase: 'retrieve',
+          message: `warning: retrieval failed: ${errorMessage(error)}`,
+        });
       }
       return retrieval?.instructions ?? '';
     };
@@ -189,7 +203,8 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
       {
         strategy,
         sandbox: box,
-        analyze: (output, logPath) => (logPath ? analyzeLogFile(logPath) : Promise.resolve(analyzeLog(output))),
+        analyze: (output, logPath) =>
+          logPath ? analyzeLogFile(logPath) : Promise.resolve(analyzeLog(output)),
         verify: () => checker.verify(),
         events,
       },
@@ -204,7 +219,10 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
     status = outcome.status;
     reason = outcome.reason;
     // A model strategy that stopped because of its budget or its provider says so in the status.
-    const stop = 'stopCause' in strategy && typeof strategy.stopCause === 'function' ? (strategy as ModelStrategy).stopCause() : undefined;
+    const stop =
+      'stopCause' in strategy && typeof strategy.stopCause === 'function'
+        ? (strategy as ModelStrategy).stopCause()
+        : undefined;
     if (stop && status !== 'success' && status !== 'cancelled') {
       if (stop.cause === 'budget') status = 'limits_exceeded';
       if (stop.cause === 'provider_error') status = 'provider_error';
@@ -224,7 +242,11 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
       reason = settled.reason ?? reason;
     }
 
-    events.emit({ type: 'phase', phase: 'collect', message: `copying ${outcome.artifacts.length} binaries to ${path.join(outDir, 'artifacts')}` });
+    events.emit({
+      type: 'phase',
+      phase: 'collect',
+      message: `copying ${outcome.artifacts.length} binaries to ${path.join(outDir, 'artifacts')}`,
+    });
     copied = await copyArtifacts(box.hostWorkdir, outcome.artifacts, path.join(outDir, 'artifacts'));
 
     // --- finalize (src/report/finalize.ts): patches, minimal recipe, replay in a fresh sandbox. It adds
@@ -270,7 +292,11 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
       await finish();
       throw error;
     }
-    status = options.signal?.aborted ? 'cancelled' : error instanceof SandboxError ? 'sandbox_error' : 'failed';
+    status = options.signal?.aborted
+      ? 'cancelled'
+      : error instanceof SandboxError
+        ? 'sandbox_error'
+        : 'failed';
     reason = options.signal?.aborted ? 'cancelled' : errorMessage(error);
   }
 
@@ -282,7 +308,11 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
         keptAt = settings.keep ? sandbox.describeLocation() : undefined;
         await sandbox.dispose({ keep: settings.keep });
       } catch (error) {
-        events.emit({ type: 'phase', phase: 'report', message: `warning: sandbox cleanup failed: ${errorMessage(error)}` });
+        events.emit({
+          type: 'phase',
+          phase: 'report',
+          message: `warning: sandbox cleanup failed: ${errorMessage(error)}`,
+        });
       }
     }
     await source?.cleanup().catch(() => undefined);
@@ -315,9 +345,15 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
           exitCode: o.exec.exitCode,
           timedOut: o.exec.timedOut,
           durationMs: o.exec.durationMs,
-          rootCause: o.rootCause && o.exec.exitCode !== 0
-            ? { id: o.rootCause.id, category: o.rootCause.category, message: o.rootCause.message, line: o.rootCause.line }
-            : undefined,
+          rootCause:
+            o.rootCause && o.exec.exitCode !== 0
+              ? {
+                  id: o.rootCause.id,
+                  category: o.rootCause.category,
+                  message: o.rootCause.message,
+                  line: o.rootCause.line,
+                }
+              : undefined,
           newArtifacts: o.artifacts.length,
           log: o.logPath ? path.relative(outDir, o.logPath) : undefined,
         },
@@ -366,7 +402,15 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
       buildSystems: (repo?.buildSystems ?? []).map((b) => ({ kind: b.kind, dir: b.dir, file: b.file })),
       rootCause:
         rc && status !== 'success'
-          ? { id: rc.id, category: rc.category, message: rc.message, line: rc.line, excerpt: rc.excerpt, captures: rc.captures, turn: rc.turn }
+          ? {
+              id: rc.id,
+              category: rc.category,
+              message: rc.message,
+              line: rc.line,
+              excerpt: rc.excerpt,
+              captures: rc.captures,
+              turn: rc.turn,
+            }
           : undefined,
       turns,
       timings: {
@@ -390,7 +434,11 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
 }
 
 /** Copies the new binaries out of the sandbox, keeping their paths relative to the repository root. */
-async function copyArtifacts(root: string, artifacts: Artifact[], dest: string): Promise<(Artifact & { copiedTo?: string })[]> {
+async function copyArtifacts(
+  root: string,
+  artifacts: Artifact[],
+  dest: string,
+): Promise<(Artifact & { copiedTo?: string })[]> {
   const out: (Artifact & { copiedTo?: string })[] = [];
   for (const artifact of artifacts) {
     const target = path.join(dest, artifact.path);

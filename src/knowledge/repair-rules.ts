@@ -739,6 +739,73 @@ on(['multilib-missing'], () => [
   },
 ]);
 
+/**
+ * Dependencies that Debian ships as sources for CMake's FetchContent (`FETCHCONTENT_SOURCE_DIR_<NAME>`), so a
+ * project that downloads them at configure time builds offline.
+ */
+const FETCHCONTENT_SOURCES: Record<string, { pkg: string; dir: string }> = {
+  googletest: { pkg: 'googletest', dir: '/usr/src/googletest' },
+  gtest: { pkg: 'googletest', dir: '/usr/src/googletest' },
+};
+
+const TEST_FRAMEWORKS =
+  /^(googletest|gtest|gmock|catch2?|doctest|benchmark|googlebenchmark|cppunit|unity|cmocka)$/i;
+
+/**
+ * CMake's FetchContent/ExternalProject could not download a dependency (no network, a moved URL): use the
+ * system's package where CMake looked for one first, else point FetchContent at the sources Debian ships,
+ * else switch off the tests when the download is a test framework.
+ */
+on(['cmake-download-failed'], async (f, input, s) => {
+  const repairs: Repair[] = [];
+  const notFound = [...input.output.matchAll(/Could NOT find (\w+)/g)].map((m) => m[1]!);
+  for (const pkg of [...new Set(notFound)].slice(0, 3)) {
+    const found = await installFor(
+      'install-cmake-package',
+      cmakeNeeds(pkg),
+      `CMake looked for ${pkg} before trying to download it`,
+      s,
+    );
+    repairs.push(...found.map((r) => withFreshDir(r, input.recipe)));
+  }
+  const declared = [...input.output.matchAll(/'([\w.+-]+)-populate'/g)].map((m) => m[1]!);
+  const fromUrl = /github\.com\/[^/]+\/([\w.+-]+)/.exec(cap(f, 'url') ?? '')?.[1];
+  for (const name of [...new Set([...declared, ...(fromUrl ? [fromUrl] : [])])]) {
+    const source = FETCHCONTENT_SOURCES[name.toLowerCase()];
+    if (source && declared.includes(name)) {
+      repairs.push(
+        withFreshDir(
+          {
+            rule: 'fetchcontent-from-package',
+            key: `fetchcontent:${name}`,
+            reason: `CMake could not download ${name}; Debian's ${source.pkg} package ships its sources in ${source.dir}`,
+            packages: [source.pkg],
+            configureArgs: [
+              `-DFETCHCONTENT_SOURCE_DIR_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}=${source.dir}`,
+            ],
+          },
+          input.recipe,
+        ),
+      );
+    }
+    if (TEST_FRAMEWORKS.test(name)) {
+      const options = await cmakeOptionsFor(input.repo.root, input.recipe, 'GTEST');
+      repairs.push(
+        withFreshDir(
+          {
+            rule: 'disable-tests',
+            key: 'tests-off',
+            reason: `CMake could not download the test framework ${name}; the tests are switched off to build the project itself`,
+            configureArgs: ['-DBUILD_TESTING=OFF', ...options.map((o) => `-D${o}=OFF`)],
+          },
+          input.recipe,
+        ),
+      );
+    }
+  }
+  return repairs;
+});
+
 on(['cmake-compat-removed'], (_f, input) =>
   input.recipe.id.startsWith('cmake:')
     ? [

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '../core/errors.js';
 
 /** `src/llm/` and the compiled `lib/llm/` are both two levels below the repository root. */
-export const DEFAULT_PROMPTS_DIR = new URL('../../prompts/', import.meta.url);
+export const DEFAULT_PROMPTS_DIR = new URL('../../prompts', import.meta.url);
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 const NAME = /^[a-z0-9][a-z0-9-]*$/;

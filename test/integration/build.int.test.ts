@@ -7,7 +7,12 @@ import { sandboxSettingsFrom, type BuildSettings } from '../../src/core/settings
 import type { BuildResult } from '../../src/core/result.js';
 import type { SandboxChoice } from '../../src/sandbox/types.js';
 import { dockerAnswers } from '../../src/sandbox/docker.js';
-import { ensureTestDockerImage, hostMountsUnder, hostProcessesWith, TEST_DOCKER_IMAGE } from '../helpers/sandbox.js';
+import {
+  ensureTestDockerImage,
+  hostMountsUnder,
+  hostProcessesWith,
+  TEST_DOCKER_IMAGE,
+} from '../helpers/sandbox.js';
 
 const FIXTURES = path.resolve('test/fixtures/repos');
 const outRoot = mkdtempSync(path.join(tmpdir(), 'bb-int-build-'));

@@ -1,12 +1,5 @@
 import type { Action, ScriptRecipe, Strategy, TurnContext, TurnRecord } from '../types.js';
-import {
-  candidateRecipes,
-  emptyFixes,
-  renderScript,
-  shq,
-  type Recipe,
-  type RecipeFixes,
-} from './recipes.js';
+import { candidateRecipes, emptyFixes, renderScript, shq, type Recipe, type RecipeFixes } from './recipes.js';
 import {
   applyRepair,
   NO_KNOWLEDGE,
@@ -57,8 +50,18 @@ export class RulesStrategy implements Strategy {
     }
     const last: TurnRecord | undefined = context.history[context.history.length - 1];
     const observation = last?.observation;
-    if (this.attempt && observation?.rootCause && observation.exec.exitCode !== 0 && !observation.exec.timedOut) {
-      const repair = await this.pickRepair(context, observation.rootCause, observation.findings, observation.output);
+    if (
+      this.attempt &&
+      observation?.rootCause &&
+      observation.exec.exitCode !== 0 &&
+      !observation.exec.timedOut
+    ) {
+      const repair = await this.pickRepair(
+        context,
+        observation.rootCause,
+        observation.findings,
+        observation.output,
+      );
       if (repair) return this.retryWith(repair);
     }
     return this.advance(context);

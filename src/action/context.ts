@@ -1,0 +1,99 @@
+/**
+ * The workflow run's context, read from the environment when asked (not at import time, as
+ * `@actions/github`'s `context` does), so tests can point GITHUB_EVENT_PATH at a file per case.
+ */
+import { readFileSync } from 'node:fs';
+
+import { ConfigError } from '../core/errors.js';
+
+export interface ActionContext {
+  eventName: string;
+  /** The webhook payload (empty when GITHUB_EVENT_PATH is unset). */
+  payload: Record<string, unknown>;
+  /** `owner/name` of the repository running the workflow, when known. */
+  repository?: { owner: string; repo: string };
+  ref: string;
+  sha: string;
+  workspace: string;
+  serverUrl: string;
+  apiUrl: string;
+  runId: string;
+  runnerEnvironment: string;
+  runnerTemp: string;
+}
+
+export function readActionContext(env: NodeJS.ProcessEnv): ActionContext {
+  let payload: Record<string, unknown> = {};
+  const eventPath = env.GITHUB_EVENT_PATH;
+  if (eventPath) {
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(eventPath, 'utf8'));
+      if (typeof parsed === 'object' && parsed !== null) payload = parsed as Record<string, unknown>;
+    } catch (error) {
+      throw new ConfigError(
+        `cannot read the event payload at GITHUB_EVENT_PATH=${eventPath} (${error instanceof Error ? error.message : String(error)})`,
+        'expected the JSON file the runner writes',
+      );
+    }
+  }
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
+  return {
+    eventName: env.GITHUB_EVENT_NAME ?? '',
+    payload,
+    ...(owner && repo ? { repository: { owner, repo } } : {}),
+    ref: env.GITHUB_REF ?? '',
+    sha: env.GITHUB_SHA ?? '',
+    workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
+    serverUrl: (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/+$/, ''),
+    apiUrl: (env.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/+$/, ''),
+    runId: env.GITHUB_RUN_ID ?? '',
+    runnerEnvironment: env.RUNNER_ENVIRONMENT ?? '',
+    runnerTemp: env.RUNNER_TEMP ?? '',
+  };
+}
+
+/** The workflow run's page, when the context says which run this is. */
+export function runUrl(ctx: ActionContext): string | undefined {
+  if (!ctx.repository || !ctx.runId) return undefined;
+  return `${ctx.serverUrl}/${ctx.repository.owner}/${ctx.repository.repo}/actions/runs/${ctx.runId}`;
+}
+
+const get = (value: unknown, ...keys: string[]): unknown => {
+  let cur = value;
+  for (const key of keys) {
+    if (typeof cur !== 'object' || cur === null) return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+};
+
+/**
+ * Why this event may run code from a fork with this repository's secrets and write token, or undefined.
+ * `pull_request_target` and `workflow_run` run in the base repository's context: building a fork's code
+ * there hands it the secrets (the "pwn request").
+ */
+export function forkCodeReason(ctx: ActionContext): string | undefined {
+  const base = get(ctx.payload, 'repository', 'full_name');
+  if (ctx.eventName === 'pull_request_target') {
+    const head = get(ctx.payload, 'pull_request', 'head', 'repo', 'full_name');
+    const fork = get(ctx.payload, 'pull_request', 'head', 'repo', 'fork');
+    if (fork === true || head === null || (typeof head === 'string' && head !== base)) {
+      return `this pull_request_target event comes from the fork ${typeof head === 'string' ? head : '(deleted)'}`;
+    }
+  }
+  if (ctx.eventName === 'workflow_run') {
+    const head = get(ctx.payload, 'workflow_run', 'head_repository', 'full_name');
+    const fork = get(ctx.payload, 'workflow_run', 'head_repository', 'fork');
+    if (fork === true || (typeof head === 'string' && head !== base)) {
+      return `this workflow_run event was triggered by code from the fork ${typeof head === 'string' ? head : '(unknown)'}`;
+    }
+  }
+  return undefined;
+}
+
+/** The branch a pull request should target: the branch that was built, else the default branch. */
+export function baseBranchOf(ctx: ActionContext): string | undefined {
+  if (ctx.ref.startsWith('refs/heads/')) return ctx.ref.slice('refs/heads/'.length);
+  const fallback = get(ctx.payload, 'repository', 'default_branch');
+  return typeof fallback === 'string' && fallback ? fallback : undefined;
+}

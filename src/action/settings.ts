@@ -1,0 +1,329 @@
+/**
+ * The action's inputs, read once and validated up front into one typed object (actions/checkout's
+ * input-helper). Every message names the input and says what was expected. Everything downstream takes
+ * `ActionSettings`; `toBuildSettings` turns it into the engine's `BuildSettings`.
+ */
+import { statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { ConfigError } from '../core/errors.js';
+import {
+  parseDuration,
+  parsePositiveInt,
+  repoNameOf,
+  sandboxSettingsFrom,
+  SANDBOX_CHOICES,
+  STRATEGY_CHOICES,
+  type BuildSettings,
+  type StrategyChoice,
+} from '../core/settings.js';
+import { isGitUrl } from '../core/source.js';
+import type { ModelSettings } from '../agent/strategies/model.js';
+import { parseModelSpec } from '../llm/factory.js';
+import type { SandboxChoice } from '../sandbox/types.js';
+
+export const MODES = ['build', 'task', 'matrix', 'aggregate'] as const;
+export type ActionMode = (typeof MODES)[number];
+
+/**
+ * Every input the action reads, with the default the code applies when it is empty. action.yml declares
+ * the same names and defaults (a test keeps the two in step); `token` defaults to `${{ github.token }}`
+ * there, which only the runner can expand.
+ */
+export const INPUT_DEFAULTS = {
+  mode: 'build',
+  path: '.',
+  strategy: '',
+  model: '',
+  'api-key': '',
+  'base-url': '',
+  sandbox: '',
+  image: '',
+  'max-turns': '10',
+  timeout: '1h',
+  'turn-timeout': '30m',
+  'max-tokens': '',
+  'max-cost': '',
+  expect: '',
+  verifier: '',
+  'open-pull-request': 'false',
+  'pull-request-partial': 'false',
+  token: '',
+  'comment-id': '',
+  'allow-fork-code': 'false',
+} as const;
+export type InputName = keyof typeof INPUT_DEFAULTS;
+export const INPUT_NAMES = Object.keys(INPUT_DEFAULTS) as InputName[];
+
+/** Reads one input as text ('' when unset); `core.getInput` in the action, a map in tests. */
+export type InputReader = (name: InputName) => string;
+
+export interface ActionSettings {
+  mode: ActionMode;
+  /** The repository to build: an absolute path, or a git URL as given. */
+  source: string;
+  /** `source` relative to the workspace when it lies inside it ('' for the workspace itself). */
+  sourceInWorkspace?: string;
+  strategy: StrategyChoice;
+  /**
+   * Set when a model was named. The API key stays in the action's process (masked with core.setSecret;
+   * the engine keeps it out of prompts, scripts and sandboxes).
+   */
+  model?: ModelSettings;
+  sandbox: SandboxChoice;
+  image?: string;
+  maxTurns: number;
+  timeoutMs: number;
+  turnTimeoutMs: number;
+  expect: string[];
+  /** A layer-2 verifier spec: an absolute path to a YAML file. */
+  verifier?: string;
+  openPullRequest: boolean;
+  pullRequestPartial: boolean;
+  token: string;
+  commentId?: number;
+  allowForkCode: boolean;
+  /** Where result.json, RUNBOOK.md, logs and artifacts go. */
+  outDir: string;
+}
+
+const TRUE = ['true', 'True', 'TRUE'];
+const FALSE = ['false', 'False', 'FALSE'];
+
+function parseBoolean(value: string, name: InputName): boolean {
+  if (TRUE.includes(value)) return true;
+  if (FALSE.includes(value)) return false;
+  throw new ConfigError(`input ${name}: '${value}' is not a boolean; expected true or false`);
+}
+
+function parseChoiceInput<T extends string>(value: string, choices: readonly T[], name: InputName): T {
+  if (!(choices as readonly string[]).includes(value)) {
+    throw new ConfigError(`input ${name}: '${value}' is not valid; expected one of ${choices.join(', ')}`);
+  }
+  return value as T;
+}
+
+function parsePositiveNumber(value: string, name: InputName, what: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(n) || n <= 0) {
+    throw new ConfigError(`input ${name}: '${value}' is not valid; expected ${what}`);
+  }
+  return n;
+}
+
+function parseUrl(value: string, name: InputName): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`input ${name}: '${value}' is not a URL; expected http(s)://host[:port]/path`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(
+      `input ${name}: '${value}' is not an http(s) URL; expected http(s)://host[:port]/path`,
+    );
+  }
+  return value;
+}
+
+function parseNames(value: string, name: InputName): string[] {
+  const names = value
+    .split(/[,\n]/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  if (names.length === 0) {
+    throw new ConfigError(
+      `input ${name}: '${value}' names no file; expected a comma-separated list such as foo,libfoo.so`,
+    );
+  }
+  return names;
+}
+
+/** `path` (relative to the workspace) must be a directory; a git URL is kept as it is. */
+function parseSource(value: string, workspace: string): { source: string; sourceInWorkspace?: string } {
+  if (isGitUrl(value)) return { source: value };
+  const dir = path.resolve(workspace, value);
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    throw new ConfigError(
+      `input path: '${value}' does not exist (resolved to ${dir})`,
+      'expected a directory holding the repository, relative to the workspace; did the job run actions/checkout first?',
+    );
+  }
+  if (!isDir)
+    throw new ConfigError(
+      `input path: '${value}' is not a directory`,
+      'expected the directory holding the repository',
+    );
+  const rel = path.relative(path.resolve(workspace), dir);
+  const inside = rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return { source: dir, ...(inside ? { sourceInWorkspace: rel.split(path.sep).join('/') } : {}) };
+}
+
+/**
+ * The model inputs, or undefined when no model is named (then the other model inputs are an error, as in
+ * the CLI: they would be silently ignored).
+ */
+function parseModel(input: (name: InputName) => string): ModelSettings | undefined {
+  const model = input('model');
+  const apiKey = input('api-key');
+  const baseUrl = input('base-url');
+  const maxTokens = input('max-tokens');
+  const maxCost = input('max-cost');
+  if (!model) {
+    const stray = (['api-key', 'base-url', 'max-tokens', 'max-cost'] as const).find(
+      (name) => input(name) !== '',
+    );
+    if (stray)
+      throw new ConfigError(
+        `input ${stray} is set but input model is empty`,
+        'set input model to provider:model, e.g. openai:gpt-4o-mini',
+      );
+    return undefined;
+  }
+  try {
+    parseModelSpec(model);
+  } catch {
+    throw new ConfigError(
+      `input model: '${model}' is not valid`,
+      'expected provider:model with provider openai or anthropic, e.g. openai:gpt-4o-mini or anthropic:claude-sonnet-4-5',
+    );
+  }
+  return {
+    model,
+    ...(apiKey ? { apiKey } : {}),
+    ...(baseUrl ? { baseUrl: parseUrl(baseUrl, 'base-url') } : {}),
+    ...(maxTokens ? { maxTokens: parsePositiveInt(maxTokens, 'input max-tokens', 1e9) } : {}),
+    ...(maxCost
+      ? { maxCostUsd: parsePositiveNumber(maxCost, 'max-cost', 'a positive amount in US dollars, e.g. 2.50') }
+      : {}),
+  };
+}
+
+/** `verifier` (relative to the workspace) must be a file; the engine parses it. */
+function parseVerifier(value: string, workspace: string): string {
+  const file = path.resolve(workspace, value);
+  let isFile = false;
+  try {
+    isFile = statSync(file).isFile();
+  } catch {
+    throw new ConfigError(
+      `input verifier: '${value}' does not exist (resolved to ${file})`,
+      'expected a layer-2 verifier spec (YAML) in the workspace',
+    );
+  }
+  if (!isFile)
+    throw new ConfigError(
+      `input verifier: '${value}' is not a file`,
+      'expected a layer-2 verifier spec (YAML) in the workspace',
+    );
+  return file;
+}
+
+/** Reads and validates every input. Throws ConfigError naming the first bad input. */
+export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): ActionSettings {
+  const input = (name: InputName): string => {
+    const value = read(name).trim();
+    return value === '' ? INPUT_DEFAULTS[name] : value;
+  };
+  const workspace = env.GITHUB_WORKSPACE || process.cwd();
+
+  const mode = parseChoiceInput(input('mode'), MODES, 'mode');
+  const { source, sourceInWorkspace } = parseSource(input('path'), workspace);
+
+  const model = parseModel(input);
+  // With a model the default is hybrid (rules first, the model takes over); without one, rules.
+  const strategy = parseChoiceInput(
+    input('strategy') || (model ? 'hybrid' : 'rules'),
+    STRATEGY_CHOICES,
+    'strategy',
+  );
+  if ((strategy === 'llm' || strategy === 'hybrid') && !model) {
+    throw new ConfigError(
+      `input strategy: '${strategy}' needs a model`,
+      'set input model to provider:model, e.g. openai:gpt-4o-mini',
+    );
+  }
+
+  const sandboxText = input('sandbox');
+  const sandbox: SandboxChoice = sandboxText
+    ? parseChoiceInput(sandboxText, SANDBOX_CHOICES, 'sandbox')
+    : env.RUNNER_ENVIRONMENT === 'github-hosted'
+      ? 'docker'
+      : 'auto';
+  const image = input('image');
+
+  const timeoutMs = parseDuration(input('timeout'), 'input timeout');
+  const turnTimeoutMs = parseDuration(input('turn-timeout'), 'input turn-timeout');
+  const expectText = input('expect');
+  const verifier = input('verifier');
+  const commentId = input('comment-id');
+  const token = input('token');
+  const openPullRequest = parseBoolean(input('open-pull-request'), 'open-pull-request');
+  if (openPullRequest && !token) {
+    throw new ConfigError(
+      'input open-pull-request is true but input token is empty',
+      'expected a token with contents: write and pull-requests: write',
+    );
+  }
+  if (commentId && !token) {
+    throw new ConfigError(
+      'input comment-id is set but input token is empty',
+      'expected a token with issues: write or pull-requests: write',
+    );
+  }
+
+  const runnerTemp = env.RUNNER_TEMP || tmpdir();
+  return {
+    mode,
+    source,
+    ...(sourceInWorkspace !== undefined ? { sourceInWorkspace } : {}),
+    strategy,
+    ...(model ? { model } : {}),
+    sandbox,
+    ...(image ? { image } : {}),
+    maxTurns: parsePositiveInt(input('max-turns'), 'input max-turns', 100),
+    timeoutMs,
+    turnTimeoutMs: Math.min(turnTimeoutMs, timeoutMs),
+    expect: expectText ? parseNames(expectText, 'expect') : [],
+    ...(verifier ? { verifier: parseVerifier(verifier, workspace) } : {}),
+    openPullRequest,
+    pullRequestPartial: parseBoolean(input('pull-request-partial'), 'pull-request-partial'),
+    token,
+    ...(commentId
+      ? { commentId: parsePositiveInt(commentId, 'input comment-id', Number.MAX_SAFE_INTEGER) }
+      : {}),
+    allowForkCode: parseBoolean(input('allow-fork-code'), 'allow-fork-code'),
+    outDir: path.join(runnerTemp, 'buildbench-out', repoNameOf(source)),
+  };
+}
+
+/**
+ * The engine's settings. `workRoot` is the folder this step's sandboxes live in (the post step removes
+ * whatever is left there). The model settings, API key included, go to the engine, which keeps the key in
+ * this process: sandboxes get an allowlisted environment only.
+ */
+export function toBuildSettings(
+  settings: ActionSettings,
+  env: NodeJS.ProcessEnv,
+  workRoot: string,
+): BuildSettings {
+  const sandbox = sandboxSettingsFrom(env, settings.sandbox, settings.image);
+  return {
+    source: settings.source,
+    outDir: settings.outDir,
+    strategy: settings.strategy,
+    maxTurns: settings.maxTurns,
+    timeoutMs: settings.timeoutMs,
+    turnTimeoutMs: settings.turnTimeoutMs,
+    expect: settings.expect,
+    json: false,
+    keep: false,
+    sandbox: { ...sandbox, workRoot },
+    ...(settings.model ? { model: settings.model } : {}),
+    ...(settings.verifier ? { spec: settings.verifier } : {}),
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * The action end to end: the real engine builds examples/hello in the rootfs sandbox, driven through
+ * INPUT_* variables, and the outputs, summary and step state are read back from the runner's files.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { run } from '../../src/action/main.js';
+import type { BuildResult } from '../../src/core/result.js';
+import { setUpActionEnv, type ActionEnv } from '../helpers/action.js';
+import { docker, dockerAnswers } from '../../src/sandbox/docker.js';
+import { ensureTestDockerImage, rootfsUnavailableReason, TEST_DOCKER_IMAGE } from '../helpers/sandbox.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const unavailable = await rootfsUnavailableReason();
+const describeRootfs = unavailable ? describe.skip : describe;
+const describeDocker = (await dockerAnswers()) ? describe : describe.skip;
+if (unavailable) console.warn(`skipping the action end-to-end test: ${unavailable}`);
+
+let env: ActionEnv | undefined;
+afterEach(() => {
+  env?.restore();
+  env = undefined;
+});
+
+describeRootfs('the action on examples/hello (rootfs sandbox)', () => {
+  it(
+    'builds, verifies the recipe, sets the outputs and leaves nothing for post',
+    async () => {
+      env = setUpActionEnv({
+        inputs: { path: 'examples/hello', sandbox: 'rootfs', 'max-turns': '3', timeout: '10m' },
+        env: { GITHUB_WORKSPACE: ROOT },
+      });
+      await run({ handleSignals: false });
+
+      const outputs = env.outputs();
+      expect(env.errors()).toEqual([]);
+      expect(outputs).toMatchObject({
+        status: 'success',
+        completion: 'true',
+        strict: 'true',
+        flexible: 'true',
+      });
+      const result = JSON.parse(readFileSync(outputs['result-path']!, 'utf8')) as BuildResult;
+      expect(result.status).toBe('success');
+      expect(result.sandbox.kind).toBe('rootfs');
+      expect(outputs['verified-recipe']).toBe(String(result.recipe?.verified === true));
+      expect(existsSync(path.join(outputs.artifacts!, 'build', 'hello'))).toBe(true);
+      expect(env.summary()).toContain('## ✅ buildbench: SUCCESS — hello');
+
+      // The main step disposed of its sandboxes; the post step finds nothing left.
+      const workRoot = env.state().workRoot!;
+      expect(existsSync(workRoot)).toBe(false);
+      process.env.STATE_isPost = 'true';
+      process.env.STATE_workRoot = workRoot;
+      await run({ handleSignals: false });
+      expect(env.stdout.join('')).toContain('the main step cleaned up after itself');
+      expect(env.errors()).toEqual([]);
+    },
+    15 * 60_000,
+  );
+});
+
+describeDocker('the post step with a real docker engine', () => {
+  it(
+    'removes the container a killed main step left, found by its buildbench.sandbox label',
+    async () => {
+      await ensureTestDockerImage();
+      env = setUpActionEnv();
+      const id = `hello-${Date.now().toString(16)}`;
+      const workRoot = path.join(env.runnerTemp, 'buildbench-work-killed');
+      mkdirSync(path.join(workRoot, id, 'workspace'), { recursive: true });
+      const started = await docker([
+        'run',
+        '-d',
+        '--label',
+        `buildbench.sandbox=${id}`,
+        TEST_DOCKER_IMAGE,
+        'sleep',
+        'infinity',
+      ]);
+      expect(started.exitCode).toBe(0);
+      const listed = () =>
+        docker(['ps', '-aq', '--filter', `label=buildbench.sandbox=${id}`]).then((r) => r.output.trim());
+      expect(await listed()).not.toBe('');
+
+      process.env.STATE_isPost = 'true';
+      process.env.STATE_workRoot = workRoot;
+      await run({ handleSignals: false });
+      expect(await listed()).toBe('');
+      expect(existsSync(workRoot)).toBe(false);
+      expect(env.errors()).toEqual([]);
+    },
+    10 * 60_000,
+  );
+});

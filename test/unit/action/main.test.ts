@@ -1,0 +1,379 @@
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import nock from '../../helpers/nock.js';
+
+import { run, type ActionDeps } from '../../../src/action/main.js';
+import type { PostDeps } from '../../../src/action/post.js';
+import { createGitHubClient } from '../../../src/github/client.js';
+import { ConfigError } from '../../../src/core/errors.js';
+import type { BuildResult } from '../../../src/core/result.js';
+import type { BuildSettings } from '../../../src/core/settings.js';
+import { failedResult, fakeEngine, fakeResult } from '../../fakes/build-result.js';
+import { setUpActionEnv, type ActionEnv } from '../../helpers/action.js';
+
+const API = 'https://api.github.com';
+
+let env: ActionEnv | undefined;
+// nock patches process-wide modules: undo it so the next test file starts clean.
+afterAll(() => nock.restore());
+afterEach(() => {
+  env?.restore();
+  env = undefined;
+  nock.cleanAll();
+  nock.enableNetConnect();
+});
+
+function deps(engine: ActionDeps['runBuild'], extra: Partial<ActionDeps> = {}): Partial<ActionDeps> {
+  return {
+    runBuild: engine,
+    createGitHub: (token) => createGitHubClient({ token, baseUrl: API, retries: 0, fetch: globalThis.fetch }),
+    handleSignals: false,
+    ...extra,
+  };
+}
+
+function repoIn(workspace: string): string {
+  const repo = path.join(workspace, 'hello');
+  mkdirSync(path.join(repo, 'src'), { recursive: true });
+  writeFileSync(path.join(repo, 'CMakeLists.txt'), 'add_executable(hello src/main.c)\n');
+  writeFileSync(path.join(repo, 'src', 'main.c'), 'int main(void) { return 0; }\n');
+  return repo;
+}
+
+describe('the action (main step)', () => {
+  it('runs the engine once, sets every output and writes the job summary', async () => {
+    env = setUpActionEnv({
+      inputs: {
+        path: 'hello',
+        sandbox: 'rootfs',
+        'max-turns': '3',
+        model: 'openai:gpt-test',
+        'api-key': 'sk-test-secret-0123456789abcdef',
+      },
+    });
+    repoIn(env.workspace);
+    const fake = fakeEngine(fakeResult());
+    await run(deps(fake.engine));
+
+    expect(fake.calls).toHaveLength(1);
+    const settings = fake.calls[0]!;
+    expect(settings).toMatchObject({
+      source: path.join(env.workspace, 'hello'),
+      maxTurns: 3,
+      sandbox: { choice: 'rootfs' },
+    });
+    expect(settings.sandbox.workRoot.startsWith(path.join(env.runnerTemp, 'buildbench-work-'))).toBe(true);
+    // The key goes to the engine's model session (kept in this process), never into the sandbox settings.
+    expect(settings.model).toEqual({ model: 'openai:gpt-test', apiKey: 'sk-test-secret-0123456789abcdef' });
+    expect(JSON.stringify(settings.sandbox)).not.toContain('sk-test-secret');
+
+    const outDir = path.join(env.runnerTemp, 'buildbench-out', 'hello');
+    expect(env.outputs()).toEqual({
+      status: 'success',
+      completion: 'true',
+      strict: 'true',
+      flexible: 'true',
+      'verified-recipe': 'true',
+      'runbook-path': path.join(outDir, 'RUNBOOK.md'),
+      'result-path': path.join(outDir, 'result.json'),
+      'out-dir': outDir,
+      artifacts: path.join(outDir, 'artifacts'),
+      'pull-request-url': '',
+      'pull-request-operation': 'none',
+    });
+    const summary = env.summary();
+    expect(summary).toContain('## ✅ buildbench: SUCCESS — hello');
+    expect(summary).toContain('| `build/hello` | executable | 16000 |');
+    expect(summary).toContain('recipe: **verified**');
+    expect(summary).toContain('patch `patches/0001-fix-include.patch`: Include &lt;stdint.h&gt;');
+    expect(env.commands('add-mask')).toContain('::add-mask::sk-test-secret-0123456789abcdef');
+    expect(env.errors()).toEqual([]);
+    expect(process.exitCode).not.toBe(1);
+    // main records that post comes next and where its sandboxes lived (removed, since it was empty).
+    expect(env.state().isPost).toBe('true');
+    expect(env.state().workRoot).toBe(settings.sandbox.workRoot);
+    expect(existsSync(settings.sandbox.workRoot)).toBe(false);
+  });
+
+  it('fails a failed build with one message and annotates the root cause at file:line', async () => {
+    env = setUpActionEnv({ inputs: { path: 'hello' } });
+    repoIn(env.workspace);
+    const fake = fakeEngine(failedResult());
+    await run(deps(fake.engine));
+
+    expect(process.exitCode).toBe(1);
+    const lines = env.stdout.join('').split('\n');
+    expect(lines.filter((l) => l.startsWith('::error::'))).toEqual([
+      '::error::buildbench: FAILED: missing header foo.h (no package provides it)',
+    ]);
+    expect(lines).toContain(
+      '::error title=buildbench%3A missing-dependency (turn 1),file=hello/src/main.c,line=7,col=10::missing header foo.h',
+    );
+    expect(env.outputs().status).toBe('failed');
+    expect(env.outputs().strict).toBe('false');
+    const summary = env.summary();
+    expect(summary).toContain('## ❌ buildbench: FAILED — hello');
+    expect(summary).toContain('### Root cause (turn 1, missing-dependency)');
+    expect(summary).toContain('fatal error: foo.h: No such file or directory');
+  });
+
+  it('omits the location when the captured file is not in the checkout', async () => {
+    env = setUpActionEnv({ inputs: { path: 'hello' } });
+    repoIn(env.workspace);
+    const result = failedResult();
+    result.rootCause!.captures = { path: '/usr/include/x.h', line: '3' };
+    await run(deps(fakeEngine(result).engine));
+    expect(env.stdout.join('')).toContain(
+      '::error title=buildbench%3A missing-dependency (turn 1)::missing header foo.h',
+    );
+  });
+
+  it('rejects a bad input before any work, with one message naming it', async () => {
+    env = setUpActionEnv({ inputs: { 'max-turns': 'lots' } });
+    const fake = fakeEngine(fakeResult());
+    await run(deps(fake.engine));
+    expect(fake.calls).toHaveLength(0);
+    expect(process.exitCode).toBe(1);
+    expect(env.errors()).toEqual([
+      "input max-turns: 'lots' is not valid; expected a whole number from 1 to 100",
+    ]);
+    expect(env.outputs()).toEqual({});
+  });
+
+  it.each(['task', 'matrix', 'aggregate'])(
+    'parses mode %s and says it is not implemented yet',
+    async (mode) => {
+      env = setUpActionEnv({ inputs: { mode } });
+      const fake = fakeEngine(fakeResult());
+      await run(deps(fake.engine));
+      expect(fake.calls).toHaveLength(0);
+      expect(env.errors()).toEqual([
+        `input mode: '${mode}' is not implemented yet (this version implements mode: build only; task, matrix and aggregate are planned)`,
+      ]);
+    },
+  );
+
+  it('ends a missing sandbox in one clear failure (fake engine)', async () => {
+    env = setUpActionEnv({ inputs: { sandbox: 'docker' } });
+    writeFileSync(path.join(env.workspace, 'main.c'), 'int main(void){return 0;}\n');
+    const result: BuildResult = {
+      ...failedResult(),
+      status: 'sandbox_error',
+      reason: 'no Docker engine answers `docker info` (start one, or use --sandbox rootfs)',
+      rootCause: undefined,
+    };
+    await run(deps(fakeEngine(result).engine));
+    expect(env.errors()).toEqual([
+      'buildbench: SANDBOX_ERROR: no Docker engine answers `docker info` (start one, or use --sandbox rootfs)',
+    ]);
+    expect(env.outputs().status).toBe('sandbox_error');
+  });
+
+  it('ends a missing sandbox in one clear failure (real engine, no docker on PATH)', async () => {
+    env = setUpActionEnv({ inputs: { sandbox: 'docker', path: 'hello' }, env: { PATH: '/nonexistent' } });
+    repoIn(env.workspace);
+    await run({ handleSignals: false });
+    expect(env.errors()).toHaveLength(1);
+    expect(env.errors()[0]).toMatch(/^buildbench: SANDBOX_ERROR: no Docker engine answers `docker info`/);
+    expect(env.outputs().status).toBe('sandbox_error');
+    expect(JSON.parse(readFileSync(env.outputs()['result-path']!, 'utf8'))).toMatchObject({
+      status: 'sandbox_error',
+    });
+  });
+
+  describe('fork code in privileged events', () => {
+    const forkPr = {
+      repository: { full_name: 'octo/hello', default_branch: 'main' },
+      pull_request: { number: 3, head: { ref: 'feature', repo: { full_name: 'mallory/hello', fork: true } } },
+    };
+
+    it('refuses pull_request_target from a fork', async () => {
+      env = setUpActionEnv({ event: { name: 'pull_request_target', payload: forkPr } });
+      const fake = fakeEngine(fakeResult());
+      await run(deps(fake.engine));
+      expect(fake.calls).toHaveLength(0);
+      expect(env.errors()).toHaveLength(1);
+      expect(env.errors()[0]).toMatch(
+        /^refusing to build: this pull_request_target event comes from the fork mallory\/hello, and pull_request_target runs with this repository's secrets/,
+      );
+    });
+
+    it('refuses workflow_run triggered by a fork', async () => {
+      env = setUpActionEnv({
+        event: {
+          name: 'workflow_run',
+          payload: {
+            repository: { full_name: 'octo/hello' },
+            workflow_run: { head_repository: { full_name: 'mallory/hello', fork: true } },
+          },
+        },
+      });
+      const fake = fakeEngine(fakeResult());
+      await run(deps(fake.engine));
+      expect(fake.calls).toHaveLength(0);
+      expect(env.errors()[0]).toMatch(
+        /^refusing to build: this workflow_run event was triggered by code from the fork mallory\/hello/,
+      );
+    });
+
+    it('builds fork code when allow-fork-code is true, and same-repository pull requests always', async () => {
+      env = setUpActionEnv({
+        inputs: { 'allow-fork-code': 'true' },
+        event: { name: 'pull_request_target', payload: forkPr },
+      });
+      writeFileSync(path.join(env.workspace, 'main.c'), 'x');
+      const allowed = fakeEngine(fakeResult());
+      await run(deps(allowed.engine));
+      expect(allowed.calls).toHaveLength(1);
+      env.restore();
+
+      const samePr = {
+        ...forkPr,
+        pull_request: { number: 4, head: { repo: { full_name: 'octo/hello', fork: false } } },
+      };
+      env = setUpActionEnv({ event: { name: 'pull_request_target', payload: samePr } });
+      writeFileSync(path.join(env.workspace, 'main.c'), 'x');
+      const same = fakeEngine(fakeResult());
+      await run(deps(same.engine));
+      expect(same.calls).toHaveLength(1);
+      expect(env.errors()).toEqual([]);
+    });
+  });
+
+  it('rewrites the comment given by comment-id with the outcome', async () => {
+    env = setUpActionEnv({ inputs: { token: 'ghs_test', 'comment-id': '901' } });
+    writeFileSync(path.join(env.workspace, 'main.c'), 'x');
+    nock.disableNetConnect();
+    let body = '';
+    const scope = nock(API)
+      .patch('/repos/octo/hello/issues/comments/901', (b: { body: string }) => {
+        body = b.body;
+        return true;
+      })
+      .reply(200, { id: 901, html_url: 'https://github.com/octo/hello/issues/1#issuecomment-901' });
+    await run(deps(fakeEngine(fakeResult()).engine));
+    expect(scope.isDone()).toBe(true);
+    expect(body).toContain('<!-- buildbench:comment -->');
+    expect(body).toContain('✅ buildbench: SUCCESS — hello');
+    expect(body).toContain('https://github.com/octo/hello/actions/runs/77');
+    expect(env.errors()).toEqual([]);
+  });
+
+  it('tells the comment why nothing was built when the engine throws, and fails once', async () => {
+    env = setUpActionEnv({ inputs: { token: 'ghs_test', 'comment-id': '903' } });
+    writeFileSync(path.join(env.workspace, 'main.c'), 'x');
+    nock.disableNetConnect();
+    let body = '';
+    const scope = nock(API)
+      .patch('/repos/octo/hello/issues/comments/903', (b: { body: string }) => {
+        body = b.body;
+        return true;
+      })
+      .reply(200, { id: 903, html_url: 'https://github.com/octo/hello/issues/1#issuecomment-903' });
+    await run(
+      deps(() => Promise.reject(new ConfigError('--model: no API key for openai', 'set OPENAI_API_KEY'))),
+    );
+    expect(scope.isDone()).toBe(true);
+    expect(body).toContain('### ❌ buildbench could not run');
+    expect(body).toContain('--model: no API key for openai (set OPENAI_API_KEY)');
+    expect(env.errors()).toEqual(['--model: no API key for openai (set OPENAI_API_KEY)']);
+  });
+
+  it('keeps the build outcome when the comment cannot be updated (a warning, not a failure)', async () => {
+    env = setUpActionEnv({ inputs: { token: 'ghs_test', 'comment-id': '902' } });
+    writeFileSync(path.join(env.workspace, 'main.c'), 'x');
+    nock.disableNetConnect();
+    const scope = nock(API)
+      .patch('/repos/octo/hello/issues/comments/902')
+      .reply(404, { message: 'Not Found' });
+    await run(deps(fakeEngine(fakeResult()).engine));
+    expect(scope.isDone()).toBe(true);
+    expect(env.errors()).toEqual([]);
+    expect(env.stdout.join('')).toMatch(/::warning::could not update comment 902: Not Found/);
+    expect(env.summary()).toContain('could not update comment 902');
+  });
+
+  it('uses the engine settings it was given for the output folder', async () => {
+    env = setUpActionEnv({ inputs: {} });
+    writeFileSync(path.join(env.workspace, 'main.c'), 'x');
+    let seen: BuildSettings | undefined;
+    await run(
+      deps((s) => {
+        seen = s;
+        return Promise.resolve(fakeResult({ recipe: undefined, patches: undefined }));
+      }),
+    );
+    expect(seen?.outDir).toBe(path.join(env.runnerTemp, 'buildbench-out', 'workspace'));
+    // Nothing was written there by this engine: no runbook, no artifacts folder.
+    expect(env.outputs()['runbook-path']).toBe('');
+    expect(env.outputs().artifacts).toBe('');
+    expect(env.outputs()['verified-recipe']).toBe('false');
+  });
+});
+
+describe('the action (post step)', () => {
+  function fakePost(containers: Record<string, string>, removeTree?: (dir: string) => Promise<void>) {
+    const calls: string[] = [];
+    const post: PostDeps = {
+      exec: (command, args) => {
+        calls.push([command, ...args].join(' '));
+        if (args[0] === 'ps') {
+          const id = /label=buildbench\.sandbox=(.+)$/.exec(args.join(' '))?.[1] ?? '';
+          return Promise.resolve({ exitCode: 0, output: containers[id] ? `${containers[id]}\n` : '' });
+        }
+        return Promise.resolve({ exitCode: 0, output: '' });
+      },
+      hasDocker: () => Promise.resolve(true),
+      removeTree:
+        removeTree ??
+        ((dir) => import('node:fs/promises').then((fs) => fs.rm(dir, { recursive: true, force: true }))),
+      isRoot: true,
+    };
+    return { calls, post };
+  }
+
+  it('removes the containers and folders a killed main step left', async () => {
+    env = setUpActionEnv();
+    const workRoot = path.join(env.runnerTemp, 'buildbench-work-abc');
+    mkdirSync(path.join(workRoot, 'hello-0011aabb', 'workspace'), { recursive: true });
+    mkdirSync(path.join(workRoot, 'hello-ccdd2233'));
+    process.env.STATE_isPost = 'true';
+    process.env.STATE_workRoot = workRoot;
+    const { calls, post } = fakePost({ 'hello-0011aabb': '3f2a1b4c5d6e' });
+    const engine = fakeEngine(fakeResult());
+    await run(deps(engine.engine, { post }));
+    expect(engine.calls).toHaveLength(0);
+    expect(calls).toEqual([
+      'docker ps -aq --filter label=buildbench.sandbox=hello-0011aabb',
+      'docker rm -f 3f2a1b4c5d6e',
+      'docker ps -aq --filter label=buildbench.sandbox=hello-ccdd2233',
+    ]);
+    expect(existsSync(workRoot)).toBe(false);
+    expect(env.errors()).toEqual([]);
+  });
+
+  it('turns cleanup failures into warnings', async () => {
+    env = setUpActionEnv();
+    const workRoot = path.join(env.runnerTemp, 'buildbench-work-def');
+    mkdirSync(path.join(workRoot, 'hello-0011aabb'), { recursive: true });
+    process.env.STATE_isPost = 'true';
+    process.env.STATE_workRoot = workRoot;
+    const { post } = fakePost({}, () => Promise.reject(new Error('Device or resource busy')));
+    await run(deps(fakeEngine(fakeResult()).engine, { post }));
+    expect(env.errors()).toEqual([]);
+    expect(process.exitCode).not.toBe(1);
+    expect(env.stdout.join('')).toContain(
+      `::warning::buildbench post: could not remove ${workRoot}: Device or resource busy`,
+    );
+  });
+
+  it('has nothing to do when main never created a work folder', async () => {
+    env = setUpActionEnv();
+    process.env.STATE_isPost = 'true';
+    const { calls, post } = fakePost({});
+    await run(deps(fakeEngine(fakeResult()).engine, { post }));
+    expect(calls).toEqual([]);
+    expect(env.stdout.join('')).toContain('nothing to clean up');
+  });
+});

@@ -1,0 +1,209 @@
+import { describe, expect, it } from '@jest/globals';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { ConfigError, errorMessage } from '../../../src/core/errors.js';
+import { readActionSettings, toBuildSettings, type InputName } from '../../../src/action/settings.js';
+
+function workspace(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bb-action-settings-'));
+  mkdirSync(path.join(dir, 'repo'));
+  writeFileSync(path.join(dir, 'file.txt'), 'x');
+  writeFileSync(path.join(dir, 'verify.yml'), 'checks: []\n');
+  return dir;
+}
+
+function read(inputs: Partial<Record<InputName, string>>, env: NodeJS.ProcessEnv = {}) {
+  const ws = env.GITHUB_WORKSPACE ?? workspace();
+  return readActionSettings((name) => inputs[name] ?? '', {
+    RUNNER_TEMP: '/runner/temp',
+    ...env,
+    GITHUB_WORKSPACE: ws,
+  });
+}
+
+function errorOf(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('action settings', () => {
+  it('applies the defaults when no input is set', () => {
+    const ws = workspace();
+    const s = read({}, { GITHUB_WORKSPACE: ws });
+    expect(s).toEqual({
+      mode: 'build',
+      source: ws,
+      sourceInWorkspace: '',
+      strategy: 'rules',
+      sandbox: 'auto',
+      maxTurns: 10,
+      timeoutMs: 3_600_000,
+      turnTimeoutMs: 1_800_000,
+      expect: [],
+      openPullRequest: false,
+      pullRequestPartial: false,
+      token: '',
+      allowForkCode: false,
+      outDir: path.join('/runner/temp', 'buildbench-out', path.basename(ws)),
+    });
+  });
+
+  it('defaults the sandbox to docker on GitHub-hosted runners and auto elsewhere', () => {
+    expect(read({}, { RUNNER_ENVIRONMENT: 'github-hosted' }).sandbox).toBe('docker');
+    expect(read({}, { RUNNER_ENVIRONMENT: 'self-hosted' }).sandbox).toBe('auto');
+    expect(read({ sandbox: 'rootfs' }, { RUNNER_ENVIRONMENT: 'github-hosted' }).sandbox).toBe('rootfs');
+  });
+
+  it('reads every input into one typed object', () => {
+    const ws = workspace();
+    const s = read(
+      {
+        mode: 'build',
+        path: 'repo',
+        strategy: 'baseline',
+        model: 'openai:gpt-4o-mini',
+        'api-key': 'sk-test-0123456789abcdef0123',
+        'base-url': 'http://localhost:8000/v1',
+        sandbox: 'docker',
+        image: 'debian:bookworm',
+        'max-turns': '5',
+        timeout: '20m',
+        'turn-timeout': '1h',
+        'max-tokens': '200000',
+        'max-cost': '2.50',
+        expect: 'hello, libgreeting.a',
+        verifier: 'verify.yml',
+        'open-pull-request': 'true',
+        'pull-request-partial': 'True',
+        token: 'ghs_abc',
+        'comment-id': '12345',
+        'allow-fork-code': 'FALSE',
+      },
+      { GITHUB_WORKSPACE: ws },
+    );
+    expect(s).toMatchObject({
+      source: path.join(ws, 'repo'),
+      sourceInWorkspace: 'repo',
+      strategy: 'baseline',
+      model: {
+        model: 'openai:gpt-4o-mini',
+        apiKey: 'sk-test-0123456789abcdef0123',
+        baseUrl: 'http://localhost:8000/v1',
+        maxTokens: 200000,
+        maxCostUsd: 2.5,
+      },
+      sandbox: 'docker',
+      image: 'debian:bookworm',
+      maxTurns: 5,
+      timeoutMs: 1_200_000,
+      // The turn cap never exceeds the whole budget.
+      turnTimeoutMs: 1_200_000,
+      expect: ['hello', 'libgreeting.a'],
+      verifier: path.join(ws, 'verify.yml'),
+      openPullRequest: true,
+      pullRequestPartial: true,
+      token: 'ghs_abc',
+      commentId: 12345,
+      allowForkCode: false,
+    });
+  });
+
+  it('keeps a git URL as the source', () => {
+    const s = read({ path: 'https://github.com/octo/hello.git' });
+    expect(s.source).toBe('https://github.com/octo/hello.git');
+    expect(s.sourceInWorkspace).toBeUndefined();
+    expect(s.outDir).toBe(path.join('/runner/temp', 'buildbench-out', 'hello'));
+  });
+
+  it.each([
+    [{ mode: 'deploy' }, "input mode: 'deploy' is not valid; expected one of build, task, matrix, aggregate"],
+    [{ strategy: 'magic' }, "input strategy: 'magic' is not valid; expected one of"],
+    [{ sandbox: 'vm' }, "input sandbox: 'vm' is not valid; expected one of auto, rootfs, docker, host"],
+    [{ 'max-turns': 'ten' }, "input max-turns: 'ten' is not valid; expected a whole number from 1 to 100"],
+    [{ 'max-turns': '0' }, 'input max-turns'],
+    [
+      { timeout: 'soon' },
+      "input timeout: 'soon' is not a duration; expected seconds or a value like 90s, 20m, 1h",
+    ],
+    [{ 'turn-timeout': '-5' }, 'input turn-timeout'],
+    [{ model: 'openai:m', 'max-tokens': '1e6' }, "input max-tokens: '1e6' is not valid"],
+    [
+      { model: 'openai:m', 'max-cost': 'free' },
+      "input max-cost: 'free' is not valid; expected a positive amount",
+    ],
+    [
+      { model: 'openai:m', 'base-url': 'localhost:8000' },
+      "input base-url: 'localhost:8000' is not an http(s) URL",
+    ],
+    [
+      { model: 'gpt-4o' },
+      "input model: 'gpt-4o' is not valid (expected provider:model with provider openai or anthropic",
+    ],
+    [{ strategy: 'llm' }, "input strategy: 'llm' needs a model"],
+    [{ 'api-key': 'sk-x' }, 'input api-key is set but input model is empty'],
+    [{ expect: ' , ' }, "input expect: ',' names no file"],
+    [
+      { 'open-pull-request': 'yes' },
+      "input open-pull-request: 'yes' is not a boolean; expected true or false",
+    ],
+    [{ 'allow-fork-code': '1' }, "input allow-fork-code: '1' is not a boolean"],
+    [{ 'comment-id': 'abc', token: 't' }, "input comment-id: 'abc' is not valid"],
+    [{ 'open-pull-request': 'true' }, 'input open-pull-request is true but input token is empty'],
+    [{ 'comment-id': '5' }, 'input comment-id is set but input token is empty'],
+    [{ path: 'missing' }, "input path: 'missing' does not exist"],
+    [{ path: 'file.txt' }, "input path: 'file.txt' is not a directory"],
+    [{ verifier: 'nope.yml' }, "input verifier: 'nope.yml' does not exist"],
+    [{ verifier: 'repo' }, "input verifier: 'repo' is not a file"],
+  ] as [Partial<Record<InputName, string>>, string][])('rejects %j naming the input', (inputs, message) => {
+    // What the step's one error line says: the message and its hint.
+    expect(errorMessage(errorOf(() => read(inputs)))).toContain(message);
+  });
+
+  it('rejects model inputs without a model, as the CLI does', () => {
+    expect(errorOf(() => read({ 'max-cost': '0' })).message).toBe(
+      'input max-cost is set but input model is empty',
+    );
+  });
+
+  it('defaults the strategy to hybrid when a model is named', () => {
+    expect(read({ model: 'anthropic:claude-sonnet-4-5' }).strategy).toBe('hybrid');
+    expect(read({ model: 'anthropic:claude-sonnet-4-5', strategy: 'rules' }).strategy).toBe('rules');
+  });
+
+  it('converts to the engine settings with the step work folder; the key goes to the engine, not the sandbox', () => {
+    const ws = workspace();
+    const s = read(
+      {
+        path: 'repo',
+        sandbox: 'rootfs',
+        'api-key': 'sk-secret-value-0123456789',
+        model: 'openai:m',
+        verifier: 'verify.yml',
+      },
+      { GITHUB_WORKSPACE: ws },
+    );
+    const b = toBuildSettings(s, { HOME: '/home/runner' }, '/runner/temp/buildbench-work-x');
+    expect(b).toMatchObject({
+      source: path.join(ws, 'repo'),
+      strategy: 'hybrid',
+      maxTurns: 10,
+      json: false,
+      keep: false,
+      sandbox: {
+        choice: 'rootfs',
+        workRoot: '/runner/temp/buildbench-work-x',
+        cacheDir: '/home/runner/.cache/buildbench',
+      },
+      model: { model: 'openai:m', apiKey: 'sk-secret-value-0123456789' },
+      spec: path.join(ws, 'verify.yml'),
+    });
+    expect(JSON.stringify(b.sandbox)).not.toContain('sk-secret-value');
+  });
+});
