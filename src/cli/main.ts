@@ -201,7 +201,7 @@ function modelSettingsFrom(
 export function summarize(result: BuildResult, outDir: string): string {
   const lines = [
     `${result.status.toUpperCase()}: ${result.reason}`,
-    `  completion ${yes(result.metrics.completion)}  strict ${yes(result.metrics.strict)}  flexible ${yes(result.metrics.flexible)}` +
+    `  completion ${yes(result.metrics.completion)}  strict ${named(result, result.metrics.strict)}  flexible ${named(result, result.metrics.flexible)}` +
       `  (expected ${result.expected.names.length > 0 ? result.expected.names.join(', ') : 'any new binary'}; ${result.expected.source})`,
   ];
   if (result.artifacts.length > 0) {
@@ -226,6 +226,9 @@ export function summarize(result: BuildResult, outDir: string): string {
 }
 
 const yes = (b: boolean): string => (b ? 'yes' : 'no');
+/** strict and flexible mean nothing when no binary was named or inferred. */
+const named = (result: BuildResult, b: boolean): string =>
+  result.expected.names.length === 0 ? 'n/a' : yes(b);
 
 export function exitCodeFor(result: BuildResult): number {
   if (result.status === 'success') return 0;

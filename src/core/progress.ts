@@ -13,7 +13,7 @@ export function createProgressPrinter(
     switch (event.type) {
       case 'run_start':
         write(
-          `${stamp()} building ${event.repo} with the ${event.strategy} strategy (at most ${event.maxTurns} turns) → ${event.outDir}`,
+          `${stamp()} building ${event.repo} with the ${event.strategy} strategy (${event.strategy === 'baseline' ? 'one script' : `at most ${event.maxTurns} turns`}) → ${event.outDir}`,
         );
         break;
       case 'phase':

@@ -373,6 +373,20 @@ function shellQuote(text: string): string {
 const MARK = '@@buildbench';
 
 /**
+ * Images without the package index (a docker `ubuntu:22.04` has neither package lists nor apt-file): as root
+ * with apt-get, fetch the lists and the Contents index once per sandbox, so look-ups work on Debian and
+ * Ubuntu bases alike. Quiet, and harmless when everything is already there (the rootfs toolchain layer).
+ */
+const INDEX_SETUP = [
+  'if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then',
+  '  export DEBIAN_FRONTEND=noninteractive',
+  '  if ! ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 && ! ls /var/lib/apt/lists/*_Packages.lz4 >/dev/null 2>&1; then apt-get update -q >/dev/null 2>&1 || true; fi',
+  '  if ! command -v apt-file >/dev/null 2>&1; then apt-get install -y -q --no-install-recommends apt-file >/dev/null 2>&1 || true; fi',
+  '  if command -v apt-file >/dev/null 2>&1 && ! ls /var/lib/apt/lists/*Contents* >/dev/null 2>&1; then apt-file update >/dev/null 2>&1 || true; fi',
+  'fi',
+];
+
+/**
  * The whole lookup as one bash script: apt-file over all needs, then apt-cache policy over every
  * package it named, their unversioned aliases (libboost-system1.74-dev → libboost-system-dev) and the
  * curated names.
@@ -385,6 +399,7 @@ export function buildLookupScript(
   const extras = [...new Set(extraPackages.filter((p) => PACKAGE_NAME.test(p)))].map(shellQuote).join(' ');
   const lines = [
     'export LC_ALL=C',
+    ...INDEX_SETUP,
     'tmp=$(mktemp 2>/dev/null || echo "/tmp/buildbench-apt-file.$$")',
     ': > "$tmp"',
     `echo '${MARK} apt-file'`,

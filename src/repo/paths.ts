@@ -88,7 +88,11 @@ const TEST_WORDS = new Set([
   'fuzzer',
   'fuzzers',
   'fuzzing',
+  'perftest',
+  'perftests',
 ]);
+/** Words that mark a test directory but not a test program: `redis-check-aof` is a product. */
+const DIR_ONLY_TEST_WORDS = new Set(['check', 'checks']);
 /** Code under documentation directories is example code. */
 const DOC_WORDS = new Set(['doc', 'docs', 'documentation']);
 const EXAMPLE_WORDS = new Set([
@@ -124,7 +128,10 @@ export function roleOfDir(dir: string): 'test' | 'example' | undefined {
 /** 'test' or 'example' when a target name says so (`test_foo`, `fooTest`, `bench_x`, `demo`), else undefined. */
 export function roleOfName(name: string): 'test' | 'example' | undefined {
   const words = wordsOf(name);
-  if (words.some((w) => TEST_WORDS.has(w) || w === 'unittest' || w === 'gtest')) return 'test';
+  if (
+    words.some((w) => (TEST_WORDS.has(w) && !DIR_ONLY_TEST_WORDS.has(w)) || w === 'unittest' || w === 'gtest')
+  )
+    return 'test';
   if (words.some((w) => EXAMPLE_WORDS.has(w))) return 'example';
   return undefined;
 }

@@ -39,7 +39,18 @@ export class BaselineStrategy implements Strategy {
       claim: last?.verdict.metrics.completion ? 'partial' : 'impossible',
       reason: last?.rootCause
         ? `the baseline rule failed: ${last.rootCause.message}`
-        : 'the baseline rule did not produce the expected binaries',
+        : last && last.exec.exitCode !== 0
+          ? `the baseline rule failed: ${lastLine(last.output) || `exit ${last.exec.exitCode}`}`
+          : 'the baseline rule did not produce the expected binaries',
     });
   }
+}
+
+/** The last non-empty line of a script's output (the baseline's own message, when it found nothing to run). */
+function lastLine(output: string): string {
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0 && !l.startsWith('+'));
+  return (lines[lines.length - 1] ?? '').slice(0, 300);
 }

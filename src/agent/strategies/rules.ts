@@ -30,6 +30,8 @@ export class RulesStrategy implements Strategy {
   /** Packages installed by earlier repairs, kept for every later recipe. */
   private carried: string[] = [];
   private readonly tried = new Set<string>();
+  /** Submodule paths that came empty with the checkout. */
+  private missingSubmodules: string[] = [];
 
   constructor(
     private readonly knowledge: RepairKnowledge = NO_KNOWLEDGE,
@@ -38,6 +40,7 @@ export class RulesStrategy implements Strategy {
 
   async next(context: TurnContext): Promise<Action> {
     if (this.recipes === undefined) {
+      this.missingSubmodules = context.repo.submodules.filter((m) => !m.populated).map((m) => m.path);
       this.recipes = candidateRecipes(context.repo);
       if (this.recipes.length === 0) {
         return {
@@ -109,12 +112,22 @@ export class RulesStrategy implements Strategy {
     const last = context.history[context.history.length - 1]?.observation;
     const built = last?.verdict.metrics.completion ?? false;
     const cause = last?.rootCause?.message ?? (last?.exec.timedOut ? 'the build timed out' : undefined);
+    const tried =
+      recipes.length === 1 ? `the only recipe (${recipes[0]!.label})` : `all ${recipes.length} recipes`;
+    const repaired =
+      this.attempt && this.attempt.applied.size > 0 ? ` after ${this.attempt.applied.size} repair(s)` : '';
+    const submodules =
+      this.missingSubmodules.length > 0
+        ? `; git submodules ${this.missingSubmodules.join(', ')} are not checked out and could not be fetched`
+        : '';
     return {
       kind: 'finish',
       claim: built ? 'partial' : 'impossible',
       reason: built
-        ? `every recipe was tried; binaries were built but not all expected ones (${last?.verdict.failures.join('; ') ?? ''})`
-        : `every recipe was tried and none built the project${cause ? `; last root cause: ${cause}` : ''}`,
+        ? `${tried} ran${repaired}; binaries were built but not all expected ones (${last?.verdict.failures.join('; ') ?? ''})${submodules}`
+        : cause
+          ? `no known repair for the root cause "${cause}"${repaired ? ` (${repaired.trim()} applied)` : ''}, and ${tried} failed${submodules}`
+          : `${tried} failed${repaired} without a recognised error${submodules}`,
     };
   }
 
@@ -124,6 +137,11 @@ export class RulesStrategy implements Strategy {
     this.tried.add(recipe.id);
     const fixes = emptyFixes();
     fixes.packages = [...this.carried];
+    if (this.missingSubmodules.length > 0) {
+      // Submodules that did not come with the checkout: fetch them first (a warning, not a failure, offline).
+      fixes.packages = [...new Set([...fixes.packages, 'git', 'ca-certificates'])];
+      fixes.prelude = [SUBMODULE_FETCH];
+    }
     this.attempt = { recipe, fixes, applied: new Set(), edits: new Set() };
     return {
       kind: 'run',
@@ -150,6 +168,11 @@ export function describeScript(recipe: Recipe, fixes: RecipeFixes, edits: Readon
     })),
   };
 }
+
+/** Fetches submodules the checkout lacks; offline it warns and the build goes on without them. */
+export const SUBMODULE_FETCH =
+  "if [ -e .git ] && [ -f .gitmodules ]; then git config --global --add safe.directory '*'; " +
+  "git submodule update --init --recursive --depth 1 || echo 'buildbench: warning: could not fetch the git submodules' >&2; fi";
 
 function noRecipeReason(context: TurnContext): string {
   const systems = context.repo.buildSystems;

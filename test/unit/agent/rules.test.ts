@@ -57,7 +57,7 @@ describe('rules strategy', () => {
     expect(a2.kind).toBe('finish');
     if (a2.kind === 'finish') {
       expect(a2.claim).toBe('impossible');
-      expect(a2.reason).toMatch(/last root cause: compile error/);
+      expect(a2.reason).toBe('no known repair for the root cause "compile error", and all 2 recipes failed');
     }
   });
 
@@ -103,5 +103,23 @@ describe('rules strategy', () => {
     );
     if (b.kind === 'finish')
       expect(b.reason).toMatch(/only non-Linux build systems were found \(msbuild: app.sln\)/);
+  });
+});
+
+describe('rules strategy and missing submodules', () => {
+  it('fetches submodules the checkout lacks before the first recipe, and says so when the build fails', async () => {
+    const repo = repoInfo({
+      buildSystems: [system('make')],
+      submodules: [{ path: 'vendor/lib', url: 'https://example.invalid/lib.git', populated: false }],
+    });
+    const s = new RulesStrategy();
+    const history: TurnRecord[] = [];
+    const a0 = await s.next(context(history, repo));
+    expect(a0.kind === 'run' && a0.script).toContain('git submodule update --init --recursive');
+    history.push({ turn: 0, action: a0, observation: observation(2, 'no rule to make all'), notes: [] });
+    const a1 = await s.next(context(history, repo));
+    expect(a1.kind === 'finish' && a1.reason).toMatch(
+      /git submodules vendor\/lib are not checked out and could not be fetched/,
+    );
   });
 });

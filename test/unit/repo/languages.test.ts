@@ -94,3 +94,12 @@ describe('findMainSources', () => {
     }
   });
 });
+
+describe('target roles from names', () => {
+  it('treats perftests as tests but keeps check tools as products', async () => {
+    const { roleOfName } = await import('../../../src/repo/paths.js');
+    expect(roleOfName('build_log_perftest')).toBe('test');
+    expect(roleOfName('redis-check-aof')).toBeUndefined();
+    expect(roleOfName('test_parser')).toBe('test');
+  });
+});
