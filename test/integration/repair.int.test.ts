@@ -182,6 +182,12 @@ describe('the rules strategy repairs each failure mode (rootfs sandbox)', () => 
       // Every repair turn says which error it answers.
       for (const turn of result.turns.slice(1)) expect(turn.reason.length).toBeGreaterThan(10);
       expect(result.turns[result.turns.length - 1]?.exitCode).toBe(0);
+      // Finalize: the minimal recipe (packages, patches, flags) rebuilt it in a fresh sandbox.
+      expect({ fixture: c.fixture, verified: result.recipe?.verified }).toEqual({
+        fixture: c.fixture,
+        verified: true,
+      });
+      if (c.rules.includes('guard-removed-glibc-header')) expect(result.patches?.length).toBeGreaterThan(0);
     },
     BUILD_TIMEOUT_MS + 30_000,
   );
