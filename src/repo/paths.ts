@@ -48,7 +48,7 @@ export function ancestorsOf(dir: string): string[] {
 }
 
 /** Directory names that hold other projects' code, not this one's products. */
-const VENDORED = new Set([
+export const VENDORED_DIRS: ReadonlySet<string> = new Set([
   'third_party',
   'third-party',
   'thirdparty',
@@ -67,7 +67,7 @@ const VENDORED = new Set([
 
 /** Whether a path is under a vendored-code directory (third_party, vendor, external, deps, …). */
 export function isVendoredPath(rel: string): boolean {
-  return rel.split('/').some((part) => VENDORED.has(part.toLowerCase()));
+  return rel.split('/').some((part) => VENDORED_DIRS.has(part.toLowerCase()));
 }
 
 const TEST_WORDS = new Set([

@@ -16,6 +16,7 @@
  *   asking for `test_runner` or a vendored `libz.a` by name means it is wanted. Inferred names get no
  *   such exemption.
  */
+import { VENDORED_DIRS as REPO_VENDORED_DIRS } from '../repo/paths.js';
 import type { RepoInfo } from '../repo/types.js';
 import { artifactBaseName, normalizeExpected } from './scoring.js';
 import type { Artifact, Expected } from './types.js';
@@ -38,22 +39,13 @@ export interface ScoringPolicy {
   explicitNames: string[];
 }
 
-/** Directory names holding other projects' code. */
-export const VENDORED_DIRS: ReadonlySet<string> = new Set([
-  'third_party',
-  'third-party',
-  'thirdparty',
-  '3rdparty',
-  '3rd_party',
-  '3rd-party',
-  'vendor',
-  'vendored',
-  'external',
-  'externals',
-  'extern',
-  'deps',
-  'subprojects',
-]);
+/**
+ * Directory names holding other projects' code: inspection's list, less `contrib`, which often holds the
+ * project's own extra tools (they are its products, not someone else's).
+ */
+export const VENDORED_DIRS: ReadonlySet<string> = new Set(
+  [...REPO_VENDORED_DIRS].filter((d) => d !== 'contrib'),
+);
 
 /** Directory names holding tests, examples and benchmarks. */
 export const TEST_DIRS: ReadonlySet<string> = new Set([
