@@ -288,26 +288,33 @@ export async function importRootfsImage(
   options: {
     suite?: string;
     mirror?: string;
+    /** Stack the toolchain layer (default); false imports the bare base, like a stock distribution image. */
+    toolchain?: boolean;
     onProgress?: (message: string) => void;
     signal?: AbortSignal;
   } = {},
 ): Promise<void> {
   const suite = options.suite ?? 'bookworm';
+  const toolchain = options.toolchain ?? true;
   const layers = await ensureRootfsLayers({
     cacheDir,
     suite,
     mirror: options.mirror ?? 'http://deb.debian.org/debian',
-    toolchain: true,
+    toolchain,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const mountPoint = await mkdtemp(join(tmpdir(), 'bb-import-'));
   checkMountablePath(mountPoint, 'the temporary mount point');
-  options.onProgress?.(`importing the Debian ${suite} toolchain rootfs as Docker image ${tag}…`);
+  options.onProgress?.(
+    `importing the Debian ${suite} ${toolchain ? 'toolchain' : 'base'} rootfs as Docker image ${tag}…`,
+  );
+  // A read-only overlay needs two lower layers; the bare base alone is archived as it is.
   const script = [
     'set -euo pipefail',
-    'mount -t overlay overlay -o "ro,lowerdir=$1" "$2"',
-    `tar -C "$2" --numeric-owner -c . | docker import -c 'ENV PATH=${SANDBOX_PATH}' -c 'ENV LANG=C.UTF-8' - "$3"`,
+    'src="$1"',
+    'case "$1" in *:*) mount -t overlay overlay -o "ro,lowerdir=$1" "$2"; src="$2";; esac',
+    `tar -C "$src" --numeric-owner -c . | docker import -c 'ENV PATH=${SANDBOX_PATH}' -c 'ENV LANG=C.UTF-8' - "$3"`,
   ].join('\n');
   try {
     const result = await runProcess(

@@ -83,3 +83,17 @@ export async function ensureTestDockerImage(): Promise<void> {
     });
   }
 }
+
+/** A stock-like image: the bare Debian base, no compiler, no package lists, no apt-file. */
+export const BARE_DOCKER_IMAGE = 'buildbench/bookworm-bare:test';
+
+export async function ensureBareDockerImage(): Promise<void> {
+  const present =
+    (await docker(['image', 'inspect', BARE_DOCKER_IMAGE], { timeoutMs: 30_000 })).exitCode === 0;
+  if (!present) {
+    await importRootfsImage(sandboxTestSettings('rootfs').cacheDir, BARE_DOCKER_IMAGE, {
+      toolchain: false,
+      onProgress: (m) => console.log(m),
+    });
+  }
+}

@@ -8,6 +8,8 @@ import type { BuildResult } from '../../src/core/result.js';
 import type { SandboxChoice } from '../../src/sandbox/types.js';
 import { dockerAnswers } from '../../src/sandbox/docker.js';
 import {
+  BARE_DOCKER_IMAGE,
+  ensureBareDockerImage,
   ensureTestDockerImage,
   hostMountsUnder,
   hostProcessesWith,
@@ -141,6 +143,24 @@ if (!dockerUp && process.env.BUILDBENCH_REQUIRE_DOCKER === '1') {
 }
 
 (dockerUp ? describe : describe.skip)('buildbench build in the docker sandbox', () => {
+  it(
+    'a stock-like image with no compiler and no package index: tools and the missing package are installed',
+    async () => {
+      await ensureBareDockerImage();
+      const s = settings(
+        'missing-header',
+        { expect: ['zversion'], outDir: path.join(outRoot, 'bare-docker') },
+        'docker',
+      );
+      s.sandbox.image = BARE_DOCKER_IMAGE;
+      const result = await runBuild(s);
+      expect(result.status).toBe('success');
+      expect(result.turns.map((t) => t.purpose)).toEqual(['make', 'make + install-header-package']);
+      expect(result.recipe?.verified).toBe(true);
+    },
+    10 * 60_000,
+  );
+
   it.each([
     ['cmake-hello', ['hello', 'libgreet.a']],
     ['autotools-hello', ['hello']],
