@@ -31,6 +31,7 @@ const SUITES: Suite[] = [
   { name: 'logparse', module: 'logparse', export: 'benchLogParse' },
   { name: 'rules-vs-baseline', module: 'rules-vs-baseline', export: 'benchRulesVsBaseline' },
   { name: 'llm-prompt', module: 'llm-prompt', export: 'benchLlmPrompt' },
+  { name: 'hybrid-vs-llm', module: 'hybrid-vs-llm', export: 'benchHybridVsLlm' },
 ];
 
 interface SuiteReport {
