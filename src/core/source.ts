@@ -65,7 +65,8 @@ export async function resolveSource(source: string, signal?: AbortSignal): Promi
     );
     if (code !== 0) {
       await cleanup();
-      const last = out.trim().split('\n').filter(Boolean).pop() ?? `git exited with ${code}`;
+      const lines = out.trim().split('\n').filter(Boolean);
+      const last = lines.find((l) => l.startsWith('fatal:')) ?? lines.pop() ?? `git exited with ${code}`;
       throw new ConfigError(
         `cannot clone '${source}': ${last}`,
         'expected a reachable git URL or a local directory',

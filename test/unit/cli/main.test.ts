@@ -57,6 +57,21 @@ describe('cli', () => {
     expect(b.err.join('')).not.toMatch(/\n\s+at /);
   });
 
+  it('reports an unreachable git URL with exit 2 and the reason git gave', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bb-cli-'));
+    const a = io();
+    expect(await run(['build', `file://${dir}/no-such-repo.git`, '--out', path.join(dir, 'out')], a.io)).toBe(
+      2,
+    );
+    expect(a.err.join('')).toMatch(
+      /cannot clone 'file:\/\/.*no-such-repo\.git': .*expected a reachable git URL/s,
+    );
+    const last = a.err.join('').trim().split('\n').pop() ?? '';
+    expect(last).toMatch(
+      /^buildbench: cannot clone '.*': fatal: .*(does not appear to be a git repository|not found|does not exist)/,
+    );
+  });
+
   it('reports an unwritable output directory with exit 2', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'bb-cli-'));
     writeFileSync(path.join(dir, 'blocker'), 'x');
