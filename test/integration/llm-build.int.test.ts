@@ -46,13 +46,14 @@ function scriptedModel(script: string): (request: RecordedRequest) => FakeReply 
 
 async function build(
   args: string[],
+  env: NodeJS.ProcessEnv = { OPENAI_API_KEY: KEY },
 ): Promise<{ code: number; result: BuildResult; out: string; stderr: string }> {
   const out = mkdtempSync(path.join(tmpdir(), 'bb-llm-'));
   const stderr: string[] = [];
   const code = await run(['build', ...args, '--out', out, '--sandbox', 'rootfs'], {
     stdout: () => undefined,
     stderr: (t) => stderr.push(t),
-    env: { ...process.env, OPENAI_API_KEY: KEY },
+    env: { ...process.env, ...env },
     cwd: process.cwd(),
   });
   const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
@@ -89,6 +90,31 @@ describe('model-driven builds against the fake model server', () => {
     expect(trajectory).not.toContain(KEY);
     for (const request of server.requests) expect(request.raw).not.toContain(KEY);
     expect(server.requests.some((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+  });
+
+  it('llm with an Anthropic endpoint: the same build through the Messages API', async () => {
+    server.handler = scriptedModel('set -euo pipefail\nmake\n');
+    const before = server.requests.length;
+    const { code, result } = await build(
+      [
+        path.join(FIXTURES, 'make-hello'),
+        '--strategy',
+        'llm',
+        '--model',
+        'anthropic:claude-test',
+        '--base-url',
+        server.anthropicBaseUrl,
+        '--expect',
+        'hello',
+      ],
+      { ANTHROPIC_API_KEY: KEY },
+    );
+    expect(code).toBe(0);
+    expect(result.status).toBe('success');
+    const used = server.requests.slice(before);
+    expect(used.length).toBeGreaterThan(0);
+    expect(used.every((r) => r.api === 'anthropic')).toBe(true);
+    for (const request of used) expect(request.raw).not.toContain(KEY);
   });
 
   it('llm: a SUCCESS claim the verifiers do not back is refused and the run does not end SUCCESS', async () => {
