@@ -17,7 +17,18 @@ import type { BuildResult } from '../core/result.js';
 import { runBuild, type RunBuildOptions } from '../core/run-build.js';
 import type { BuildSettings } from '../core/settings.js';
 import { createGitHubClient, type GitHubClient } from '../github/client.js';
+import { resolveSandboxKind } from '../sandbox/factory.js';
+import type { SandboxSettings } from '../sandbox/types.js';
 import { annotationsFor } from './annotations.js';
+import {
+  actionsCacheService,
+  cacheSummaryLines,
+  planCaches,
+  restoreCaches,
+  saveCaches,
+  type CacheEntry,
+  type CacheService,
+} from './cache.js';
 import { renderComment, renderCrashComment, updateComment } from './comment.js';
 import { baseBranchOf, forkCodeReason, readActionContext, runUrl, type ActionContext } from './context.js';
 import { cleanUp, defaultPostDeps, STATE_IS_POST, STATE_WORK_ROOT, type PostDeps } from './post.js';
@@ -58,6 +69,8 @@ export interface ActionDeps {
   post: PostDeps;
   /** Turn SIGINT/SIGTERM (job cancellation) into a clean stop of the build. */
   handleSignals: boolean;
+  /** The Actions cache service (@actions/cache). */
+  cache: CacheService;
 }
 
 export const defaultDeps: ActionDeps = {
@@ -67,6 +80,7 @@ export const defaultDeps: ActionDeps = {
   env: process.env,
   post: defaultPostDeps,
   handleSignals: true,
+  cache: actionsCacheService,
 };
 
 const setOutput = (name: OutputName, value: string): void => core.setOutput(name, value);
@@ -101,6 +115,9 @@ export async function runMain(deps: ActionDeps): Promise<string | undefined> {
   core.info(
     `buildbench: building ${settings.source} (${settings.strategy} strategy, ${settings.sandbox} sandbox, at most ${settings.maxTurns} turns)`,
   );
+  const cacheLog = { info: core.info, warning: core.warning };
+  const cacheEntries = settings.cache ? await cacheEntriesFor(buildSettings.sandbox, deps.env) : [];
+  const restored = await restoreCaches(cacheEntries, deps.cache, cacheLog);
   const problems: string[] = [];
   let client: GitHubClient | undefined;
   const github = (): GitHubClient => (client ??= deps.createGitHub(settings.token, ctx));
@@ -119,6 +136,8 @@ export async function runMain(deps: ActionDeps): Promise<string | undefined> {
     throw error;
   }
   await rmdir(workRoot).catch(() => undefined); // empty after a normal run; post removes what is left otherwise
+  const caches =
+    result.status === 'cancelled' ? restored : await saveCaches(cacheEntries, restored, deps.cache, cacheLog);
 
   const outDir = path.resolve(settings.outDir);
   const resultPath = path.join(outDir, 'result.json');
@@ -182,6 +201,7 @@ export async function runMain(deps: ActionDeps): Promise<string | undefined> {
       ...(runbookPath ? { runbookPath } : {}),
       ...(settings.openPullRequest ? { pullRequest: pr } : {}),
       problems,
+      caches: cacheSummaryLines(caches),
     });
     await writeSummary(deps.env, summary);
   } catch (error) {
@@ -225,6 +245,19 @@ function checkRunnable(settings: ActionSettings, ctx: ActionContext): void {
       'GITHUB_REPOSITORY is not set, so the pull request or comment has no repository',
       'run the action in a GitHub Actions workflow',
     );
+  }
+}
+
+/** The cache entries for the sandbox the build will use; none when no sandbox can be resolved (the build says why). */
+async function cacheEntriesFor(sandbox: SandboxSettings, env: NodeJS.ProcessEnv): Promise<CacheEntry[]> {
+  try {
+    const kind = await resolveSandboxKind(sandbox);
+    return planCaches(sandbox, kind, {
+      runId: env.GITHUB_RUN_ID ?? '',
+      runAttempt: env.GITHUB_RUN_ATTEMPT ?? '',
+    });
+  } catch {
+    return [];
   }
 }
 

@@ -52,6 +52,7 @@ export const INPUT_DEFAULTS = {
   token: '',
   'comment-id': '',
   'allow-fork-code': 'false',
+  cache: 'true',
 } as const;
 export type InputName = keyof typeof INPUT_DEFAULTS;
 export const INPUT_NAMES = Object.keys(INPUT_DEFAULTS) as InputName[];
@@ -84,6 +85,8 @@ export interface ActionSettings {
   token: string;
   commentId?: number;
   allowForkCode: boolean;
+  /** Restore and save the build cache and the rootfs layers with the Actions cache service. */
+  cache: boolean;
   /** Where result.json, RUNBOOK.md, logs and artifacts go. */
   outDir: string;
 }
@@ -297,6 +300,7 @@ export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): A
       ? { commentId: parsePositiveInt(commentId, 'input comment-id', Number.MAX_SAFE_INTEGER) }
       : {}),
     allowForkCode: parseBoolean(input('allow-fork-code'), 'allow-fork-code'),
+    cache: parseBoolean(input('cache'), 'cache'),
     outDir: path.join(runnerTemp, 'buildbench-out', repoNameOf(source)),
   };
 }

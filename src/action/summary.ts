@@ -13,6 +13,8 @@ export interface SummaryExtras {
   pullRequest?: { url?: string; operation: string; note?: string };
   /** A line for a step-level problem (PR not opened, comment not updated). */
   problems?: string[];
+  /** Markdown list items saying what was restored from and saved to the Actions cache. */
+  caches?: string[];
 }
 
 const yes = (b: boolean | undefined): string => (b ? '✅ yes' : '❌ no');
@@ -142,6 +144,8 @@ export function summarySections(result: BuildResult, extras: SummaryExtras): str
   const files = [`- result: \`${md(extras.resultPath)}\``];
   if (extras.runbookPath) files.push(`- runbook: \`${md(extras.runbookPath)}\``);
   sections.push(['### Files', '', ...files].join('\n'));
+  if (extras.caches && extras.caches.length > 0)
+    sections.push(['### Caches', '', ...extras.caches].join('\n'));
   if (result.artifacts.length > 0) {
     const rows = result.artifacts.map((a) => `| \`${md(a.path)}\` | ${md(a.kind)} | ${a.size} |`);
     sections.push(['### Binaries', '', '| path | kind | bytes |', '| --- | --- | --- |', ...rows].join('\n'));

@@ -48,6 +48,8 @@ build options:
   --max-cost <usd>     dollar budget for the whole run
   --prices <file>      a price table (YAML) replacing the shipped one
   --keep               keep the sandbox's build tree for inspection (its location is printed)
+  --build-cache <dir>  package downloads and ccache shared by rootfs and docker sandboxes, or 'off'
+                       (default: BUILDBENCH_BUILD_CACHE, else <cache>/build-cache)
   --spec <file.yml>    a layer-2 verifier spec: commands run in the final environment and what they
                        must show (exit code, files, output, a port, GPU); hidden: true runs it after the end
   --json               print result.json on stdout instead of a summary
@@ -55,6 +57,7 @@ build options:
 Environment:
   BUILDBENCH_CACHE_DIR  cache for the rootfs base and toolchain layer (default: ~/.cache/buildbench)
   BUILDBENCH_WORK_DIR   where per-build sandboxes live (default: <cache>/work)
+  BUILDBENCH_BUILD_CACHE  the build cache folder, or 'off' (default: <cache>/build-cache)
   BUILDBENCH_MIRROR     Debian mirror for the rootfs base (default: http://deb.debian.org/debian)
 
 Exit status: 0 success, 1 partial or failed build, 2 usage or configuration error, 130 cancelled.
@@ -100,6 +103,7 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
         'max-tokens': { type: 'string' },
         'max-cost': { type: 'string' },
         prices: { type: 'string' },
+        'build-cache': { type: 'string' },
       },
     });
   } catch (error) {
@@ -150,7 +154,14 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     expect: parseExpect(values.expect),
     json: values.json ?? false,
     keep: values.keep ?? false,
-    sandbox: sandboxSettingsFrom(io.env, sandbox, values.image),
+    sandbox: sandboxSettingsFrom(
+      io.env,
+      sandbox,
+      values.image,
+      values['build-cache'] !== undefined
+        ? { value: values['build-cache'], flag: '--build-cache', cwd: io.cwd }
+        : undefined,
+    ),
     ...(values.spec !== undefined ? { spec: path.resolve(io.cwd, values.spec) } : {}),
     ...(model ? { model } : {}),
   };

@@ -48,8 +48,11 @@ export interface BuildResult {
   /** The strategy's last claim (finish action), next to the verdict, for self-stop audits. */
   claim?: { claim: string; reason: string; turn: number };
   strategy: string;
-  /** `keptWorkdir`: the kept build tree on this machine (`--keep`), re-checked by `buildbench verify`. */
-  sandbox: { kind: string; image: string; keptAt?: string; keptWorkdir?: string };
+  /**
+   * `keptWorkdir`: the kept build tree on this machine (`--keep`), re-checked by `buildbench verify`.
+   * `buildCache`: the shared build cache folder the sandboxes mounted (package downloads, ccache).
+   */
+  sandbox: { kind: string; image: string; keptAt?: string; keptWorkdir?: string; buildCache?: string };
   buildSystems: Pick<BuildSystem, 'kind' | 'dir' | 'file'>[];
   rootCause?: Pick<Finding, 'id' | 'category' | 'message' | 'line' | 'excerpt' | 'captures'> & {
     turn: number;

@@ -398,6 +398,7 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
         image: sandbox?.image ?? '',
         keptAt,
         keptWorkdir: keptAt ? sandbox?.hostWorkdir : undefined,
+        buildCache: sandbox?.buildCache,
       },
       buildSystems: (repo?.buildSystems ?? []).map((b) => ({ kind: b.kind, dir: b.dir, file: b.file })),
       rootCause:

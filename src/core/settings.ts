@@ -1,6 +1,8 @@
 import { ConfigError } from './errors.js';
 import { SANDBOX_CHOICES, type SandboxChoice, type SandboxSettings } from '../sandbox/types.js';
-import { defaultSandboxSettings } from '../sandbox/factory.js';
+import path from 'node:path';
+
+import { buildCacheFrom, defaultSandboxSettings } from '../sandbox/factory.js';
 import type { ModelSettings } from '../agent/strategies/model.js';
 
 export const STRATEGY_CHOICES = ['rules', 'baseline', 'llm', 'hybrid'] as const;
@@ -88,17 +90,32 @@ export function repoNameOf(source: string): string {
   return clean.length > 0 && clean !== '.' && clean !== '..' ? clean : 'repo';
 }
 
+/**
+ * The sandbox settings from the environment and the flags. `buildCache` is a `--build-cache` value (a
+ * folder, relative to `cwd`, or `off`); undefined keeps BUILDBENCH_BUILD_CACHE or the default.
+ */
 export function sandboxSettingsFrom(
   env: NodeJS.ProcessEnv,
   choice: SandboxChoice,
   image: string | undefined,
+  buildCache?: { value: string; flag: string; cwd: string },
 ): SandboxSettings {
-  const defaults = defaultSandboxSettings(env);
+  const { buildCache: defaultBuildCache, ...defaults } = defaultSandboxSettings(env);
+  const value = buildCache?.value.trim();
+  const dir =
+    buildCache === undefined
+      ? defaultBuildCache
+      : buildCacheFrom(
+          value && !/^(off|none|false|no)$/i.test(value) ? path.resolve(buildCache.cwd, value) : value,
+          buildCache.flag,
+          defaults.cacheDir,
+        );
   return {
     ...defaults,
     choice,
     image: image ?? defaults.image,
     allowHost: choice === 'host' || defaults.allowHost,
+    ...(dir ? { buildCache: dir } : {}),
   };
 }
 

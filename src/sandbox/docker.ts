@@ -6,11 +6,10 @@
  */
 import { mkdtemp, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 import { CancelledError, SandboxError } from '../core/errors.js';
 import {
-  baseSandboxEnv,
   checkMountablePath,
   checkTimeout,
   combineSignals,
@@ -24,8 +23,9 @@ import {
   sandboxEnvAssignments,
   SerialQueue,
 } from './common.js';
+import { BUILD_CACHE_MOUNT, prepareBuildCache, sandboxBaseEnv, setUpBuildCache } from './build-cache.js';
 import { runProcess, TIMEOUT_EXIT_CODE } from './process.js';
-import { ensureRootfsLayers } from './rootfs.js';
+import { ensureRootfsLayers, rootfsPaths } from './rootfs.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
 
 /** Grace between `timeout`'s TERM and KILL inside the container, in seconds. */
@@ -95,6 +95,8 @@ export class DockerSandbox implements Sandbox {
     readonly id: string,
     readonly image: string,
     readonly buildDir: string,
+    /** The build cache folder on this machine (see build-cache.ts), or undefined. */
+    readonly buildCache?: string,
   ) {}
 
   get container(): string {
@@ -107,6 +109,14 @@ export class DockerSandbox implements Sandbox {
 
   describeLocation(): string {
     return `repository copy in ${this.hostWorkdir} (container ${this.container}, image ${this.image})`;
+  }
+
+  /** The container's bind mounts, as `docker run -v` values. */
+  mounts(): string[] {
+    return [
+      `${this.hostWorkdir}:/workspace`,
+      ...(this.buildCache ? [`${this.buildCache}:${BUILD_CACHE_MOUNT}`] : []),
+    ];
   }
 
   exec(script: string, options: ExecOptions): Promise<ExecResult> {
@@ -128,7 +138,7 @@ export class DockerSandbox implements Sandbox {
     }
     checkTimeout(options.timeoutMs);
     const cwd = resolveSandboxCwd(this.workdir, options.cwd);
-    const env = sandboxEnvAssignments(options.env, baseSandboxEnv());
+    const env = sandboxEnvAssignments(options.env, sandboxBaseEnv(this.buildCache));
     const seconds = Math.max(0.001, options.timeoutMs / 1000);
     const args = [
       'exec',
@@ -183,24 +193,25 @@ export class DockerSandbox implements Sandbox {
     const uid = process.getuid?.() ?? 0;
     const gid = process.getgid?.() ?? 0;
     if (uid !== 0) {
-      // Files written inside belong to root; give them back so this process can remove them.
+      // Files written inside belong to root; give them back so this process can remove them (and the
+      // build cache can be archived and restored by this user).
       const owner = `${uid}:${gid}`;
+      const targets = ['/workspace', ...(this.buildCache ? [BUILD_CACHE_MOUNT] : [])];
       const chown = this.removed
         ? await docker(
             [
               'run',
               '--rm',
-              '-v',
-              `${this.hostWorkdir}:/workspace`,
+              ...this.mounts().flatMap((m) => ['-v', m]),
               this.image,
               'chown',
               '-R',
               owner,
-              '/workspace',
+              ...targets,
             ],
             { timeoutMs: 300_000 },
           )
-        : await docker(['exec', this.container, 'chown', '-R', owner, '/workspace'], { timeoutMs: 300_000 });
+        : await docker(['exec', this.container, 'chown', '-R', owner, ...targets], { timeoutMs: 300_000 });
       if (chown.exitCode !== 0 && !options.keep) {
         throw new SandboxError(
           `could not give ${this.hostWorkdir} back to uid ${uid}:\n${tail(chown.output)}`,
@@ -236,8 +247,13 @@ export async function createDockerSandbox(
     ...(progress ? { onProgress: progress } : {}),
     ...(request.signal ? { signal: request.signal } : {}),
   });
+  const buildCache = settings.buildCache;
+  if (buildCache) {
+    checkMountablePath(buildCache, 'the build cache folder');
+    await prepareBuildCache(buildCache);
+  }
   const id = makeSandboxId(request.name);
-  const sandbox = new DockerSandbox(id, settings.image, join(settings.workRoot, id));
+  const sandbox = new DockerSandbox(id, settings.image, join(settings.workRoot, id), buildCache);
   try {
     await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal);
     const runArgs = (init: boolean): string[] => [
@@ -248,8 +264,7 @@ export async function createDockerSandbox(
       sandbox.container,
       '--label',
       `buildbench.sandbox=${id}`,
-      '-v',
-      `${sandbox.hostWorkdir}:/workspace`,
+      ...sandbox.mounts().flatMap((m) => ['-v', m]),
       '-w',
       '/workspace',
       settings.image,
@@ -270,11 +285,42 @@ export async function createDockerSandbox(
         'check `docker ps -a` and the engine log; the image must contain `sleep`, `timeout` and `bash`',
       );
     }
+    if (buildCache) await setUpBuildCache(sandbox, request);
   } catch (error) {
     await sandbox.dispose().catch(() => undefined);
     throw error;
   }
   return sandbox;
+}
+
+/** The label an imported rootfs image carries: which cached layers it was made from. */
+export const ROOTFS_LAYERS_LABEL = 'org.buildbench.rootfs-layers';
+
+/**
+ * The layers an image imported now would be made of, e.g. `debian-bookworm/toolchain-1a2b3c4d5e` (the
+ * toolchain folder's name changes with its package list) or `debian-bookworm/base`.
+ */
+export function rootfsLayersId(cacheDir: string, suite: string, toolchain: boolean): string {
+  const paths = rootfsPaths(cacheDir, suite);
+  return `${basename(paths.suiteDir)}/${basename(toolchain ? paths.toolchainDir : paths.baseDir)}`;
+}
+
+/**
+ * True when `tag` exists and was imported from the layers this version would use: an image imported by an
+ * older version (another toolchain, or no label at all) is stale and must be imported again.
+ */
+export async function isCurrentRootfsImage(
+  tag: string,
+  cacheDir: string,
+  options: { suite?: string; toolchain?: boolean } = {},
+): Promise<boolean> {
+  const inspect = await docker(
+    ['image', 'inspect', '--format', `{{index .Config.Labels "${ROOTFS_LAYERS_LABEL}"}}`, tag],
+    { timeoutMs: 60_000 },
+  );
+  if (inspect.exitCode !== 0) return false;
+  const want = rootfsLayersId(cacheDir, options.suite ?? 'bookworm', options.toolchain ?? true);
+  return inspect.output.trim() === want;
 }
 
 /**
@@ -310,11 +356,12 @@ export async function importRootfsImage(
     `importing the Debian ${suite} ${toolchain ? 'toolchain' : 'base'} rootfs as Docker image ${tag}…`,
   );
   // A read-only overlay needs two lower layers; the bare base alone is archived as it is.
+  const label = `${ROOTFS_LAYERS_LABEL}=${rootfsLayersId(cacheDir, suite, toolchain)}`;
   const script = [
     'set -euo pipefail',
     'src="$1"',
     'case "$1" in *:*) mount -t overlay overlay -o "ro,lowerdir=$1" "$2"; src="$2";; esac',
-    `tar -C "$src" --numeric-owner -c . | docker import -c 'ENV PATH=${SANDBOX_PATH}' -c 'ENV LANG=C.UTF-8' - "$3"`,
+    `tar -C "$src" --numeric-owner -c . | docker import -c 'ENV PATH=${SANDBOX_PATH}' -c 'ENV LANG=C.UTF-8' -c "LABEL $4" - "$3"`,
   ].join('\n');
   try {
     const result = await runProcess(
@@ -330,6 +377,7 @@ export async function importRootfsImage(
         layers.lowerdirs.join(':'),
         mountPoint,
         tag,
+        label,
       ],
       { timeoutMs: 30 * 60_000, ...(options.signal ? { signal: options.signal } : {}) },
     );

@@ -6,7 +6,7 @@ import { ConfigError, SandboxError } from '../core/errors.js';
 import { createDockerSandbox, dockerAnswers } from './docker.js';
 import { createHostSandbox } from './host.js';
 import { createRootfsSandbox, rootfsProblems } from './rootfs.js';
-import { findExecutable } from './common.js';
+import { checkMountablePath, findExecutable } from './common.js';
 import { runProcess } from './process.js';
 import {
   SANDBOX_CHOICES,
@@ -45,7 +45,8 @@ function absoluteDir(value: string, variable: string, home: string): string {
 
 /**
  * Settings from the environment: BUILDBENCH_CACHE_DIR (default ~/.cache/buildbench), BUILDBENCH_WORK_DIR
- * (default <cache>/work); the host backend is allowed when CI=true. Flags may override the result.
+ * (default <cache>/work), BUILDBENCH_BUILD_CACHE (a folder, or `off`; default <cache>/build-cache); the host
+ * backend is allowed when CI=true. Flags may override the result.
  */
 export function defaultSandboxSettings(env: NodeJS.ProcessEnv = process.env): SandboxSettings {
   const home = env.HOME || homedir();
@@ -55,6 +56,7 @@ export function defaultSandboxSettings(env: NodeJS.ProcessEnv = process.env): Sa
   const workRoot = env.BUILDBENCH_WORK_DIR
     ? absoluteDir(env.BUILDBENCH_WORK_DIR, 'BUILDBENCH_WORK_DIR', home)
     : join(cacheDir, 'work');
+  const buildCache = buildCacheFrom(env.BUILDBENCH_BUILD_CACHE, 'BUILDBENCH_BUILD_CACHE', cacheDir, home);
   return {
     choice: 'auto',
     image: env.BUILDBENCH_IMAGE || DEFAULT_DOCKER_IMAGE,
@@ -63,7 +65,25 @@ export function defaultSandboxSettings(env: NodeJS.ProcessEnv = process.env): Sa
     mirror: env.BUILDBENCH_MIRROR || DEFAULT_MIRROR,
     workRoot,
     allowHost: env.CI === 'true',
+    ...(buildCache ? { buildCache } : {}),
   };
+}
+
+/**
+ * The build cache folder from a flag or variable: `off` (or `none`, `false`) turns it off, an absolute path
+ * names it, nothing means `<cacheDir>/build-cache`. `what` names the flag or variable in errors.
+ */
+export function buildCacheFrom(
+  value: string | undefined,
+  what: string,
+  cacheDir: string,
+  home = process.env.HOME || homedir(),
+): string | undefined {
+  if (value === undefined || value.trim() === '') return join(cacheDir, 'build-cache');
+  if (['off', 'none', 'false', 'no'].includes(value.trim().toLowerCase())) return undefined;
+  const dir = absoluteDir(value.trim(), what, home);
+  checkMountablePath(dir, `${what}`);
+  return dir;
 }
 
 /** Checks a `--sandbox` value. */

@@ -5,3 +5,4 @@ export * from './rootfs.js';
 export * from './docker.js';
 export * from './host.js';
 export * from './factory.js';
+export * from './build-cache.js';

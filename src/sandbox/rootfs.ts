@@ -13,7 +13,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { CancelledError, ConfigError, SandboxError } from '../core/errors.js';
 import {
-  baseSandboxEnv,
   checkMountablePath,
   checkTimeout,
   combineSignals,
@@ -27,6 +26,7 @@ import {
   sandboxEnvAssignments,
   SerialQueue,
 } from './common.js';
+import { BUILD_CACHE_MOUNT, prepareBuildCache, sandboxBaseEnv, setUpBuildCache } from './build-cache.js';
 import { runProcess } from './process.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
 
@@ -46,6 +46,7 @@ export const TOOLCHAIN_PACKAGES = [
   'file',
   'python3',
   'apt-file',
+  'ccache',
 ] as const;
 
 const TOOLCHAIN_SCRIPT = [
@@ -436,14 +437,15 @@ async function createToolchain(paths: RootfsPaths, baseRoot: string, options: La
 
 /**
  * Runs as PID 1 of a fresh pid + mount namespace (`sh -c ENTRY_SCRIPT entry <lowerdir> <buildDir> <workspace>
- * <cwd> NAME=value...`). Everything it mounts lives in that namespace and disappears with it.
+ * <cwd> <build cache or ''> NAME=value...`). Everything it mounts lives in that namespace and disappears
+ * with it.
  */
 const ENTRY_SCRIPT = `
 set -u
 exec 2>&1
 fail() { echo "buildbench sandbox setup: $*"; exit 125; }
-lower=$1 B=$2 WS=$3 CWD=$4
-shift 4
+lower=$1 B=$2 WS=$3 CWD=$4 CACHE=$5
+shift 5
 M=$B/merged
 n=0
 until mount -t overlay overlay -o "lowerdir=$lower,upperdir=$B/upper,workdir=$B/work" "$M"; do
@@ -457,6 +459,9 @@ mount -t sysfs -o ro sysfs "$M/sys" 2>/dev/null || mount --rbind -o ro /sys "$M/
 mount --rbind /dev "$M/dev" || fail "cannot bind /dev"
 mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$M/dev/shm" || fail "cannot mount /dev/shm"
 mount --bind "$WS" "$M/workspace" || fail "cannot bind the workspace $WS"
+if [ -n "$CACHE" ]; then
+  mkdir -p "$M${BUILD_CACHE_MOUNT}" && mount --bind "$CACHE" "$M${BUILD_CACHE_MOUNT}" || fail "cannot bind the build cache $CACHE"
+fi
 mount -t tmpfs -o mode=0755,size=64m tmpfs "$M${SCRIPT_DIR}" || fail "cannot mount ${SCRIPT_DIR}"
 cp "$B/cmd/cmd.sh" "$M${SCRIPT_DIR}/cmd.sh" || fail "cannot copy the command script"
 if [ -e /etc/resolv.conf ]; then
@@ -495,6 +500,8 @@ interface OverlayRun {
   envAssignments: string[];
   script: string;
   timeoutMs: number;
+  /** The build cache folder on this machine, bind-mounted at BUILD_CACHE_MOUNT. */
+  buildCache?: string;
   signal?: AbortSignal;
   logPath?: string;
   onOutput?: (chunk: string) => void;
@@ -516,6 +523,7 @@ async function runInOverlay(run: OverlayRun): Promise<{ result: ExecResult; ente
     run.buildDir,
     run.workspace,
     run.cwd,
+    run.buildCache ?? '',
     ...run.envAssignments,
   ];
   // If this process dies, unshare gets SIGKILL and --kill-child ends the whole namespace.
@@ -587,6 +595,8 @@ export class RootfsSandbox implements Sandbox {
     readonly id: string,
     readonly buildDir: string,
     readonly layers: RootfsLayers,
+    /** The build cache folder on this machine (see build-cache.ts), or undefined. */
+    readonly buildCache?: string,
   ) {
     this.image = `debian:${layers.suite}`;
   }
@@ -617,9 +627,10 @@ export class RootfsSandbox implements Sandbox {
       buildDir: this.buildDir,
       workspace: this.hostWorkdir,
       cwd,
-      envAssignments: sandboxEnvAssignments(options.env, baseSandboxEnv()),
+      envAssignments: sandboxEnvAssignments(options.env, sandboxBaseEnv(this.buildCache)),
       script,
       timeoutMs: options.timeoutMs,
+      ...(this.buildCache ? { buildCache: this.buildCache } : {}),
       signal: combineSignals(options.signal, this.lifetime.signal),
       ...passThroughOptions(options),
     });
@@ -666,7 +677,12 @@ export async function createRootfsSandbox(
   const id = makeSandboxId(request.name);
   const buildDir = join(settings.workRoot, id);
   await prepareBuildDir(buildDir);
-  const sandbox = new RootfsSandbox(id, buildDir, layers);
+  const buildCache = settings.buildCache;
+  if (buildCache) {
+    checkMountablePath(buildCache, 'the build cache folder');
+    await prepareBuildCache(buildCache);
+  }
+  const sandbox = new RootfsSandbox(id, buildDir, layers, buildCache);
   try {
     await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal);
     if (options.probe ?? true) {
@@ -682,6 +698,7 @@ export async function createRootfsSandbox(
         );
       }
     }
+    if (buildCache) await setUpBuildCache(sandbox, request);
   } catch (error) {
     await sandbox.dispose().catch(() => undefined);
     throw error;

@@ -48,6 +48,8 @@ export interface Sandbox {
   readonly hostWorkdir: string;
   /** What the sandbox runs on, for reports and the Dockerfile's FROM line, e.g. `debian:bookworm`. */
   readonly image: string;
+  /** The shared build cache folder on this machine mounted into the sandbox (see build-cache.ts), if any. */
+  readonly buildCache?: string;
   /** Runs a bash script; failures are results, never exceptions (only a broken sandbox throws SandboxError). */
   exec(script: string, options: ExecOptions): Promise<ExecResult>;
   /** Where the sandbox's own files live on this machine, for `--keep` messages. */
@@ -70,6 +72,11 @@ export interface SandboxSettings {
   workRoot: string;
   /** Host backend allowed (explicit choice or CI). */
   allowHost: boolean;
+  /**
+   * The shared build cache on this machine (package downloads and ccache, see build-cache.ts), mounted into
+   * rootfs and docker sandboxes; undefined: none. The host backend never uses it.
+   */
+  buildCache?: string;
 }
 
 export interface CreateSandboxRequest {

@@ -67,7 +67,9 @@ export function setUpActionEnv(
       key.startsWith('INPUT_') ||
       key.startsWith('STATE_') ||
       key.startsWith('GITHUB_') ||
-      key.startsWith('RUNNER_')
+      key.startsWith('RUNNER_') ||
+      // The surrounding job's cache service and proxies (a test that wants the fake one passes its env).
+      /^(ACTIONS_|CACHE_|SEGMENT_DOWNLOAD_TIMEOUT_MINS$|(https?|all|no)_proxy$)/i.test(key)
     )
       delete process.env[key];
   }

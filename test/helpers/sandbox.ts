@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { defaultSandboxSettings } from '../../src/sandbox/factory.js';
-import { docker, importRootfsImage } from '../../src/sandbox/docker.js';
+import { importRootfsImage, isCurrentRootfsImage } from '../../src/sandbox/docker.js';
 import { rootfsProblems } from '../../src/sandbox/rootfs.js';
 import type { SandboxChoice, SandboxSettings } from '../../src/sandbox/types.js';
 
@@ -73,27 +73,26 @@ export async function eventually(check: () => boolean, ms = 5000): Promise<boole
   return check();
 }
 
-/** Makes sure the docker test image exists, importing it from the cached rootfs when it is the default one. */
+/**
+ * Makes sure the docker test image exists and is current, importing it from the cached rootfs when it is the
+ * default one. An engine keeps its images between runs: one imported from an older toolchain layer (other
+ * packages) is stale, and is imported again.
+ */
 export async function ensureTestDockerImage(): Promise<void> {
-  const present =
-    (await docker(['image', 'inspect', TEST_DOCKER_IMAGE], { timeoutMs: 30_000 })).exitCode === 0;
-  if (!present && TEST_DOCKER_IMAGE === 'buildbench/bookworm-toolchain:test') {
-    await importRootfsImage(sandboxTestSettings('rootfs').cacheDir, TEST_DOCKER_IMAGE, {
-      onProgress: (m) => console.log(m),
-    });
-  }
+  if (TEST_DOCKER_IMAGE !== 'buildbench/bookworm-toolchain:test') return;
+  const cacheDir = sandboxTestSettings('rootfs').cacheDir;
+  if (await isCurrentRootfsImage(TEST_DOCKER_IMAGE, cacheDir)) return;
+  await importRootfsImage(cacheDir, TEST_DOCKER_IMAGE, { onProgress: (m) => console.log(m) });
 }
 
 /** A stock-like image: the bare Debian base, no compiler, no package lists, no apt-file. */
 export const BARE_DOCKER_IMAGE = 'buildbench/bookworm-bare:test';
 
 export async function ensureBareDockerImage(): Promise<void> {
-  const present =
-    (await docker(['image', 'inspect', BARE_DOCKER_IMAGE], { timeoutMs: 30_000 })).exitCode === 0;
-  if (!present) {
-    await importRootfsImage(sandboxTestSettings('rootfs').cacheDir, BARE_DOCKER_IMAGE, {
-      toolchain: false,
-      onProgress: (m) => console.log(m),
-    });
-  }
+  const cacheDir = sandboxTestSettings('rootfs').cacheDir;
+  if (await isCurrentRootfsImage(BARE_DOCKER_IMAGE, cacheDir, { toolchain: false })) return;
+  await importRootfsImage(cacheDir, BARE_DOCKER_IMAGE, {
+    toolchain: false,
+    onProgress: (m) => console.log(m),
+  });
 }

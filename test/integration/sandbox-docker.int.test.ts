@@ -15,6 +15,8 @@ import {
   docker,
   dockerAnswers,
   ensureDockerImage,
+  isCurrentRootfsImage,
+  ROOTFS_LAYERS_LABEL,
   type DockerSandbox,
 } from '../../src/sandbox/docker.js';
 import {
@@ -66,6 +68,31 @@ describeDocker('docker sandbox', () => {
   afterAll(async () => {
     await sandbox?.dispose();
     if (repo) await rm(repo, { recursive: true, force: true });
+  });
+
+  it('tells an image imported from the current rootfs layers from a stale one', async () => {
+    const cacheDir = sandboxTestSettings('rootfs').cacheDir;
+    expect(await isCurrentRootfsImage(TEST_DOCKER_IMAGE, cacheDir)).toBe(true);
+    // An engine keeps images between runs: one from an older toolchain layer carries another label.
+    const stale = 'buildbench/stale-label:test';
+    const created = await docker(['create', TEST_DOCKER_IMAGE, 'true']);
+    expect(created.exitCode).toBe(0);
+    const id = created.output.trim().split('\n').pop()!;
+    try {
+      const commit = await docker([
+        'commit',
+        '--change',
+        `LABEL ${ROOTFS_LAYERS_LABEL}=debian-bookworm/toolchain-0000000000`,
+        id,
+        stale,
+      ]);
+      expect(commit.exitCode).toBe(0);
+      expect(await isCurrentRootfsImage(stale, cacheDir)).toBe(false);
+      expect(await isCurrentRootfsImage('buildbench/no-such-image:test', cacheDir)).toBe(false);
+    } finally {
+      await docker(['rm', '-f', id]);
+      await docker(['rmi', '-f', stale]);
+    }
   });
 
   it('describes itself', () => {

@@ -91,19 +91,23 @@ describeRootfs('rootfs sandbox', () => {
         .split('\n')
         .filter((line) => /^[A-Z_]+=/.test(line))
         .map((line) => line.split('=')[0]);
-      expect(names.sort()).toEqual([
-        'CC',
-        'DEBIAN_FRONTEND',
-        'HOME',
-        'LANG',
-        'OLDPWD',
-        'PATH',
-        'PWD',
-        'SHLVL',
-        'TERM',
-        'WEIRD',
-        '_',
-      ]);
+      expect(names.sort()).toEqual(
+        [
+          'CC',
+          'DEBIAN_FRONTEND',
+          'HOME',
+          'LANG',
+          'OLDPWD',
+          'PATH',
+          'PWD',
+          'SHLVL',
+          'TERM',
+          'WEIRD',
+          '_',
+          // The build cache's one variable (ccache's store), when the settings have a build cache.
+          ...(settings.buildCache ? ['CCACHE_DIR'] : []),
+        ].sort(),
+      );
       const weird = await sandbox.exec('printf "%s|" "$WEIRD"', {
         timeoutMs: 30_000,
         env: { WEIRD: 'a \'b\' "c"\nd $HOME' },

@@ -101,4 +101,16 @@ describe('cli', () => {
     expect(parseBuildArgs(['r', '--sandbox', 'host'], { env: {}, cwd: '/w' }).sandbox.allowHost).toBe(true);
     expect(parseBuildArgs(['r'], { env: { CI: 'true' }, cwd: '/w' }).sandbox.allowHost).toBe(true);
   });
+
+  it('takes --build-cache as a folder (relative to the working directory) or off', () => {
+    const env = { HOME: '/h' };
+    const cache = (args: string[], e: NodeJS.ProcessEnv = env): string | undefined =>
+      parseBuildArgs(['r', ...args], { env: e, cwd: '/w' }).sandbox.buildCache;
+    expect(cache([])).toBe('/h/.cache/buildbench/build-cache');
+    expect(cache([], { ...env, BUILDBENCH_BUILD_CACHE: 'off' })).toBeUndefined();
+    expect(cache(['--build-cache', 'bc'])).toBe('/w/bc');
+    expect(cache(['--build-cache', '/abs/bc'], { ...env, BUILDBENCH_BUILD_CACHE: 'off' })).toBe('/abs/bc');
+    expect(cache(['--build-cache', 'off'])).toBeUndefined();
+    expect(() => cache(['--build-cache', 'a:b'])).toThrow(/--build-cache.*cannot be used as a sandbox mount/);
+  });
 });

@@ -24,7 +24,22 @@ describe('defaultSandboxSettings', () => {
       mirror: 'http://deb.debian.org/debian',
       workRoot: '/home/u/.cache/buildbench/work',
       allowHost: false,
+      buildCache: '/home/u/.cache/buildbench/build-cache',
     });
+  });
+
+  it('reads BUILDBENCH_BUILD_CACHE: a folder, or off', () => {
+    expect(defaultSandboxSettings({ HOME: '/h', BUILDBENCH_BUILD_CACHE: '/bc' }).buildCache).toBe('/bc');
+    expect(defaultSandboxSettings({ HOME: '/h', BUILDBENCH_BUILD_CACHE: '~/bc' }).buildCache).toBe('/h/bc');
+    for (const off of ['off', 'OFF', 'none', 'false']) {
+      expect(defaultSandboxSettings({ HOME: '/h', BUILDBENCH_BUILD_CACHE: off }).buildCache).toBeUndefined();
+    }
+    expect(() => defaultSandboxSettings({ HOME: '/h', BUILDBENCH_BUILD_CACHE: 'rel' })).toThrow(
+      /BUILDBENCH_BUILD_CACHE=rel is not an absolute path/,
+    );
+    expect(() => defaultSandboxSettings({ HOME: '/h', BUILDBENCH_BUILD_CACHE: '/a:b' })).toThrow(
+      /cannot be used as a sandbox mount/,
+    );
   });
 
   it('reads BUILDBENCH_CACHE_DIR, BUILDBENCH_WORK_DIR and CI', () => {

@@ -1,0 +1,169 @@
+/**
+ * The shared build cache for real (src/sandbox/build-cache.ts): two fresh sandboxes in a row share package
+ * downloads and ccache's store, in the rootfs and the docker backend; a compiler that is not installed stays
+ * missing (ccache never stands in for it). Uses the Debian mirror, as the repair tests do.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { createDockerSandbox, dockerAnswers } from '../../src/sandbox/docker.js';
+import { createRootfsSandbox } from '../../src/sandbox/rootfs.js';
+import type { Sandbox, SandboxSettings } from '../../src/sandbox/types.js';
+import {
+  BARE_DOCKER_IMAGE,
+  ensureBareDockerImage,
+  ensureTestDockerImage,
+  LAYER_CREATION_TIMEOUT_MS,
+  makeFixtureRepo,
+  rootfsUnavailableReason,
+  sandboxTestSettings,
+  TEST_DOCKER_IMAGE,
+} from '../helpers/sandbox.js';
+
+const rootfsUnavailable = await rootfsUnavailableReason();
+const dockerAvailable = await dockerAnswers(5000);
+if (!dockerAvailable && process.env.BUILDBENCH_REQUIRE_DOCKER === '1') {
+  throw new Error('BUILDBENCH_REQUIRE_DOCKER=1 but no Docker engine answers `docker info`');
+}
+
+/** A small package with dependencies of its own (3 .deb files). */
+const PACKAGE = 'libjq-dev';
+const SOURCE = 'int twice(int x) { return 2 * x; }';
+
+const INSTALL = `apt-get install -y -q --no-install-recommends ${PACKAGE} 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends ${PACKAGE} 2>&1; }`;
+const COMPILE = `printf '%s\\n' '${SOURCE}' > /tmp/twice.c && ccache -z >/dev/null && cc -O2 -c /tmp/twice.c -o /tmp/twice.o && ccache --print-stats`;
+
+function stat(output: string, name: string): number {
+  const m = new RegExp(`^${name}\\t(\\d+)$`, 'm').exec(output);
+  return m ? Number(m[1]) : NaN;
+}
+
+function sharedCacheSuite(
+  label: string,
+  unavailable: string,
+  settingsFor: (buildCache: string) => SandboxSettings,
+  create: (settings: SandboxSettings, repo: string) => Promise<Sandbox>,
+): void {
+  (unavailable ? describe.skip : describe)(`${label} sandboxes with a shared build cache`, () => {
+    let repo: string;
+    let buildCache: string;
+    let settings: SandboxSettings;
+
+    beforeAll(async () => {
+      repo = await makeFixtureRepo();
+      buildCache = join(await mkdtemp(join(tmpdir(), 'bb-build-cache-int-')), 'cache');
+      settings = settingsFor(buildCache);
+    }, LAYER_CREATION_TIMEOUT_MS);
+
+    afterAll(async () => {
+      if (repo) await rm(repo, { recursive: true, force: true });
+      if (buildCache) await rm(buildCache, { recursive: true, force: true });
+    });
+
+    it(
+      'downloads a package once and compiles a file once',
+      async () => {
+        const first = await create(settings, repo);
+        let install: string;
+        let compile: string;
+        try {
+          expect(first.buildCache).toBe(buildCache);
+          install = (await first.exec(INSTALL, { timeoutMs: 300_000 })).output;
+          compile = (await first.exec(COMPILE, { timeoutMs: 60_000 })).output;
+        } finally {
+          await first.dispose();
+        }
+        expect(install).toMatch(/Setting up libjq-dev/);
+        expect(install).not.toMatch(/Need to get 0 B/);
+        expect(readdirSync(join(buildCache, 'apt')).filter((f) => f.startsWith('libjq'))).toHaveLength(2);
+        expect(stat(compile, 'cache_miss')).toBe(1);
+
+        const second = await create(settings, repo);
+        try {
+          install = (await second.exec(INSTALL, { timeoutMs: 300_000 })).output;
+          compile = (await second.exec(COMPILE, { timeoutMs: 60_000 })).output;
+          // The image's own packages (debootstrap's) never enter the cache: only downloads do.
+          const own = await second.exec('ls /var/cache/buildbench/apt | grep -c "^bash_" || true', {
+            timeoutMs: 30_000,
+          });
+          expect(own.output.trim()).toBe('0');
+        } finally {
+          await second.dispose();
+        }
+        expect(install).toMatch(/Need to get 0 B\/[\d.]+ kB of archives/);
+        expect(install).toMatch(/Setting up libjq-dev/);
+        expect(stat(compile, 'direct_cache_hit')).toBe(1);
+      },
+      LAYER_CREATION_TIMEOUT_MS,
+    );
+
+    it('leaves the build cache out when it is off', async () => {
+      const { buildCache: _off, ...off } = settings;
+      const box = await create(off, repo);
+      try {
+        const r = await box.exec(
+          'echo "PATH=$PATH CCACHE_DIR=${CCACHE_DIR:-unset}"; test -e /var/cache/buildbench && echo mounted || true',
+          { timeoutMs: 30_000 },
+        );
+        expect(r.output).toContain('CCACHE_DIR=unset');
+        expect(r.output).not.toContain('/usr/lib/ccache');
+        expect(r.output).not.toContain('mounted');
+      } finally {
+        await box.dispose();
+      }
+    });
+  });
+}
+
+sharedCacheSuite(
+  'rootfs',
+  rootfsUnavailable,
+  (buildCache) => sandboxTestSettings('rootfs', { buildCache }),
+  (settings, repo) => createRootfsSandbox(settings, { repoDir: repo, name: 'build-cache-int' }),
+);
+
+sharedCacheSuite(
+  'docker',
+  dockerAvailable ? '' : 'no Docker engine',
+  (buildCache) => sandboxTestSettings('docker', { image: TEST_DOCKER_IMAGE, buildCache }),
+  async (settings, repo) => {
+    await ensureTestDockerImage();
+    return createDockerSandbox(settings, { repoDir: repo, name: 'build-cache-int' });
+  },
+);
+
+(dockerAvailable ? describe : describe.skip)('a stock-like docker image with a build cache', () => {
+  it(
+    'gets ccache at setup, yet no compiler appears until one is installed',
+    async () => {
+      await ensureBareDockerImage();
+      const repo = await makeFixtureRepo();
+      const buildCache = join(await mkdtemp(join(tmpdir(), 'bb-build-cache-bare-')), 'cache');
+      const messages: string[] = [];
+      const box = await createDockerSandbox(
+        sandboxTestSettings('docker', { image: BARE_DOCKER_IMAGE, buildCache }),
+        { repoDir: repo, name: 'build-cache-bare', onProgress: (m) => messages.push(m) },
+      );
+      try {
+        const before = await box.exec('command -v ccache; command -v cc || echo "no cc"', {
+          timeoutMs: 30_000,
+        });
+        expect(before.output).toBe('/usr/bin/ccache\nno cc\n');
+        expect(messages.filter((m) => /build cache|ccache/.test(m))).toEqual([]);
+        const after = await box.exec(
+          'apt-get install -y -q --no-install-recommends gcc libc6-dev >/dev/null 2>&1; command -v cc gcc',
+          { timeoutMs: 300_000 },
+        );
+        expect(after.output).toBe('/usr/lib/ccache/cc\n/usr/lib/ccache/gcc\n');
+      } finally {
+        await box.dispose();
+        await rm(repo, { recursive: true, force: true });
+        await rm(buildCache, { recursive: true, force: true });
+      }
+    },
+    LAYER_CREATION_TIMEOUT_MS,
+  );
+});
