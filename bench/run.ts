@@ -32,6 +32,7 @@ const SUITES: Suite[] = [
   { name: 'rules-vs-baseline', module: 'rules-vs-baseline', export: 'benchRulesVsBaseline' },
   { name: 'llm-prompt', module: 'llm-prompt', export: 'benchLlmPrompt' },
   { name: 'hybrid-vs-llm', module: 'hybrid-vs-llm', export: 'benchHybridVsLlm' },
+  { name: 'build-cache', module: 'build-cache', export: 'benchBuildCache' },
 ];
 
 interface SuiteReport {

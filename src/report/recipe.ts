@@ -239,8 +239,15 @@ mkdir -p "$BB_WRAPPER_DIR"
 for tool in cc gcc c++ g++; do
   real=$(PATH="\${PATH#"$BB_WRAPPER_DIR":}" command -v "$tool" || true)
   [ -n "$real" ] || continue
+  # Behind a ccache link, call ccache with the compiler itself: ccache would find this wrapper on PATH.
+  launcher=
+  case "$real" in /usr/lib/ccache/*)
+    launcher="$(command -v ccache) "
+    real=$(p="\${PATH#"$BB_WRAPPER_DIR":}"; PATH="\${p//\\/usr\\/lib\\/ccache:/}" command -v "$tool" || true) ;;
+  esac
+  [ -n "$real" ] || continue
   case "$tool" in c++|g++) flags="\${BB_EXTRA_CXXFLAGS:-}";; *) flags="\${BB_EXTRA_CFLAGS:-}";; esac
-  printf '#!/bin/sh\\nexec %s "$@" %s\\n' "$real" "$flags" > "$BB_WRAPPER_DIR/$tool"
+  printf '#!/bin/sh\\nexec %s%s "$@" %s\\n' "$launcher" "$real" "$flags" > "$BB_WRAPPER_DIR/$tool"
   chmod +x "$BB_WRAPPER_DIR/$tool"
 done
 export PATH="$BB_WRAPPER_DIR:$PATH"`;

@@ -273,12 +273,19 @@ bb_apt_install() {
 bb_compiler_wrappers() {
   [ -n "\${BB_EXTRA_CFLAGS:-}\${BB_EXTRA_CXXFLAGS:-}" ] || return 0
   mkdir -p /opt/buildbench/bin
-  local tool real flags
+  local tool real flags launcher
   for tool in cc gcc c++ g++; do
     real=$(PATH=\${PATH#/opt/buildbench/bin:} command -v "$tool" || true)
     [ -n "$real" ] || continue
+    # Behind a ccache link, call ccache with the compiler itself: ccache would find this wrapper on PATH.
+    launcher=
+    case "$real" in /usr/lib/ccache/*)
+      launcher="$(command -v ccache) "
+      real=$(p=\${PATH#/opt/buildbench/bin:}; PATH=\${p//\\/usr\\/lib\\/ccache:/} command -v "$tool" || true) ;;
+    esac
+    [ -n "$real" ] || continue
     case "$tool" in c++|g++) flags="\${BB_EXTRA_CXXFLAGS:-}";; *) flags="\${BB_EXTRA_CFLAGS:-}";; esac
-    printf '#!/bin/sh\nexec %s "$@" %s\n' "$real" "$flags" > "/opt/buildbench/bin/$tool"
+    printf '#!/bin/sh\nexec %s%s "$@" %s\n' "$launcher" "$real" "$flags" > "/opt/buildbench/bin/$tool"
     chmod +x "/opt/buildbench/bin/$tool"
   done
   export PATH="/opt/buildbench/bin:$PATH"

@@ -51,6 +51,7 @@ describe('action settings', () => {
       pullRequestPartial: false,
       token: '',
       allowForkCode: false,
+      cache: true,
       outDir: path.join('/runner/temp', 'buildbench-out', path.basename(ws)),
     });
   });
@@ -85,6 +86,7 @@ describe('action settings', () => {
         token: 'ghs_abc',
         'comment-id': '12345',
         'allow-fork-code': 'FALSE',
+        cache: 'false',
       },
       { GITHUB_WORKSPACE: ws },
     );
@@ -112,6 +114,7 @@ describe('action settings', () => {
       token: 'ghs_abc',
       commentId: 12345,
       allowForkCode: false,
+      cache: false,
     });
   });
 
@@ -154,6 +157,7 @@ describe('action settings', () => {
       "input open-pull-request: 'yes' is not a boolean; expected true or false",
     ],
     [{ 'allow-fork-code': '1' }, "input allow-fork-code: '1' is not a boolean"],
+    [{ cache: 'on' }, "input cache: 'on' is not a boolean; expected true or false"],
     [{ 'comment-id': 'abc', token: 't' }, "input comment-id: 'abc' is not valid"],
     [{ 'open-pull-request': 'true' }, 'input open-pull-request is true but input token is empty'],
     [{ 'comment-id': '5' }, 'input comment-id is set but input token is empty'],
