@@ -75,7 +75,8 @@ export interface ActionDeps {
 
 export const defaultDeps: ActionDeps = {
   runBuild,
-  createGitHub: (token, ctx) => createGitHubClient({ token, baseUrl: ctx.apiUrl }),
+  createGitHub: (token, ctx) =>
+    createGitHubClient({ token, baseUrl: ctx.apiUrl, log: (m) => core.info(`buildbench: ${m}`) }),
   readInput: (name) => core.getInput(name),
   env: process.env,
   post: defaultPostDeps,

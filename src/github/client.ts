@@ -1,10 +1,12 @@
 /**
- * The one GitHub client: Octokit from @actions/github with retries and rate-limit waits in the client's
- * request hook, never at call sites. @octokit/plugin-retry and @octokit/plugin-throttling are not
- * dependencies of this project; the hook below covers what they would: 5xx and 429 answers, secondary
- * rate limits (403 with `retry-after`) and an exhausted primary limit (`x-ratelimit-remaining: 0`).
+ * The one GitHub client: Octokit from @actions/github with @octokit/plugin-retry (server errors, with
+ * backoff) and @octokit/plugin-throttling (primary and secondary rate limits, and GitHub's pacing of writes).
+ * Retries live here, never at call sites. A rate limit is waited out only while the wait GitHub asks for
+ * fits `maxWaitMs`; past that the request fails with GitHub's own error.
  */
 import { getOctokit } from '@actions/github';
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
 
 export type GitHubClient = ReturnType<typeof getOctokit>;
 
@@ -12,81 +14,72 @@ export interface GitHubClientOptions {
   token: string;
   /** REST API root, e.g. https://api.github.com or https://ghe.example.com/api/v3. */
   baseUrl: string;
-  /** Retries after a failed request (default 3; tests pass 0). */
+  /** Retries after a failed request or a rate limit (default 3; tests pass 0). */
   retries?: number;
-  /** The longest wait for a rate limit to reset before giving up (default 60 s). */
+  /** The longest wait for a rate limit before giving up (default 60 s). */
   maxWaitMs?: number;
+  /**
+   * Time units of the plugins' waits (default 1000: the server-error backoff is 1 s, 4 s, 9 s, and
+   * `retry-after` is in seconds). Tests pass a few milliseconds.
+   */
+  retryUnitMs?: number;
+  /** Pace requests as GitHub asks (default true; tests of many writes turn it off). */
+  throttle?: boolean;
+  /** Where waits and give-ups are reported (default: nowhere). */
+  log?: (message: string) => void;
   /** A fetch implementation (tests pass the global fetch so that nock sees the requests). */
   fetch?: typeof fetch;
   userAgent?: string;
 }
 
-interface HttpErrorLike {
-  status?: number;
-  response?: { headers?: Record<string, string | number | undefined> };
-  message?: string;
-}
-
-const header = (error: HttpErrorLike, name: string): string | undefined => {
-  const value = error.response?.headers?.[name];
-  return value === undefined ? undefined : String(value);
-};
-
 /**
- * How long to wait before retrying a failed request, or undefined when it must not be retried.
- * Exported for tests.
+ * Answers the retry plugin leaves alone: 4xx, and 403, whose rate-limit forms are the throttling plugin's.
+ * A 429 is retried with backoff unless the throttling plugin recognised a rate limit in it first.
  */
-export function retryDelayMs(
-  error: unknown,
-  attempt: number,
-  maxWaitMs: number,
-  now = Date.now(),
-): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const e = error as HttpErrorLike;
-  const status = e.status;
-  if (status === undefined) return undefined;
-  const retryAfter = header(e, 'retry-after');
-  const remaining = header(e, 'x-ratelimit-remaining');
-  const reset = header(e, 'x-ratelimit-reset');
-  const rateLimited =
-    status === 429 ||
-    ((status === 403 || status === 429) &&
-      (retryAfter !== undefined || remaining === '0' || /rate limit/i.test(e.message ?? '')));
-  if (rateLimited) {
-    let wait = 60_000;
-    if (retryAfter !== undefined && /^\d+$/.test(retryAfter)) wait = Number(retryAfter) * 1000;
-    else if (remaining === '0' && reset !== undefined && /^\d+$/.test(reset))
-      wait = Math.max(0, Number(reset) * 1000 - now) + 1000;
-    return wait <= maxWaitMs ? wait : undefined;
-  }
-  // Server errors and timeouts; 4xx other than rate limits are answers, not accidents.
-  if (status >= 500 && status !== 501) return Math.min(maxWaitMs, 1000 * 2 ** attempt);
-  return undefined;
-}
+const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 451];
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** Whether to wait `retryAfter` seconds for a rate limit on this request's `retryCount`-th retry. */
+export function waitForRateLimit(
+  retryAfterS: number,
+  retryCount: number,
+  limits: { retries: number; maxWaitMs: number },
+): boolean {
+  return retryCount < limits.retries && retryAfterS * 1000 <= limits.maxWaitMs;
+}
 
 export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
   const retries = options.retries ?? 3;
   const maxWaitMs = options.maxWaitMs ?? 60_000;
-  const octokit = getOctokit(options.token, {
-    baseUrl: options.baseUrl,
-    ...(options.userAgent ? { userAgent: options.userAgent } : {}),
-    ...(options.fetch ? { request: { fetch: options.fetch } } : {}),
-  });
-  octokit.hook.wrap('request', async (request, requestOptions) => {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await request(requestOptions);
-      } catch (error) {
-        const wait = attempt < retries ? retryDelayMs(error, attempt, maxWaitMs) : undefined;
-        if (wait === undefined) throw error;
-        await sleep(wait);
-      }
-    }
-  });
-  return octokit;
+  const unit = options.retryUnitMs ?? 1000;
+  const log = options.log ?? (() => undefined);
+  const onLimit =
+    (kind: string) =>
+    (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) => {
+      const wait = waitForRateLimit(retryAfter, retryCount, { retries, maxWaitMs });
+      log(
+        `GitHub ${kind} rate limit on ${request.method} ${request.url}: ${wait ? `retrying after ${retryAfter} s` : `not waiting ${retryAfter} s (retry ${retryCount + 1} of ${retries}, at most ${Math.round(maxWaitMs / 1000)} s)`}`,
+      );
+      return wait;
+    };
+  return getOctokit(
+    options.token,
+    {
+      baseUrl: options.baseUrl,
+      ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+      ...(options.fetch ? { request: { fetch: options.fetch } } : {}),
+      retry: { enabled: retries > 0, retries, doNotRetry: DO_NOT_RETRY, retryAfterBaseValue: unit },
+      throttle:
+        options.throttle === false
+          ? { enabled: false }
+          : {
+              retryAfterBaseValue: unit,
+              onRateLimit: onLimit('primary'),
+              onSecondaryRateLimit: onLimit('secondary'),
+            },
+    },
+    retry,
+    throttling,
+  );
 }
 
 /** The HTTP status of an Octokit error, when it has one. */

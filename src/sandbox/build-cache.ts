@@ -9,9 +9,9 @@
  * - `ccache/`: ccache's store (`CCACHE_DIR`); /usr/lib/ccache leads PATH, so cc, gcc, c++ and g++ go through
  *   it when ccache is installed (the rootfs toolchain layer has it; a docker image gets it at setup).
  *
- * Nothing of it reaches the recipe: build.sh and the Dockerfile are the same with or without it. ccache is
- * faithful (a hit needs the same compiler, flags and every input file), so a replay whose recipe lacks a
- * header still fails.
+ * The recipe does not depend on it: build.sh and the Dockerfile work the same without it (their compiler-flag
+ * wrappers call ccache only where its links lead PATH). ccache is faithful (a hit needs the same compiler,
+ * flags and every input file), so a replay whose recipe lacks a header still fails.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, stat, unlink, writeFile } from 'node:fs/promises';

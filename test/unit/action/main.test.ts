@@ -27,7 +27,8 @@ afterEach(() => {
 function deps(engine: ActionDeps['runBuild'], extra: Partial<ActionDeps> = {}): Partial<ActionDeps> {
   return {
     runBuild: engine,
-    createGitHub: (token) => createGitHubClient({ token, baseUrl: API, retries: 0, fetch: globalThis.fetch }),
+    createGitHub: (token) =>
+      createGitHubClient({ token, baseUrl: API, retries: 0, throttle: false, fetch: globalThis.fetch }),
     handleSignals: false,
     ...extra,
   };

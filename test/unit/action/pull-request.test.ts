@@ -23,7 +23,13 @@ const REPO = '/repos/octo/hello';
 const BASE = 'a'.repeat(40);
 const BASE2 = 'c'.repeat(40);
 const client = () =>
-  createGitHubClient({ token: 'ghs_test', baseUrl: API, retries: 0, fetch: globalThis.fetch });
+  createGitHubClient({
+    token: 'ghs_test',
+    baseUrl: API,
+    retries: 0,
+    throttle: false,
+    fetch: globalThis.fetch,
+  });
 
 /** A path matcher that accepts `heads/x` with its slashes encoded or not. */
 const refPath = (kind: 'ref' | 'refs', ref: string): RegExp =>
@@ -405,7 +411,7 @@ describe('open-pull-request through the action', () => {
     await run({
       runBuild: fakeEngine(fakeResult()).engine,
       createGitHub: (token) =>
-        createGitHubClient({ token, baseUrl: API, retries: 0, fetch: globalThis.fetch }),
+        createGitHubClient({ token, baseUrl: API, retries: 0, throttle: false, fetch: globalThis.fetch }),
       handleSignals: false,
     });
     expect(scope.pendingMocks()).toEqual([]);
@@ -425,7 +431,7 @@ describe('open-pull-request through the action', () => {
     await run({
       runBuild: fakeEngine(fakeResult()).engine,
       createGitHub: (token) =>
-        createGitHubClient({ token, baseUrl: API, retries: 0, fetch: globalThis.fetch }),
+        createGitHubClient({ token, baseUrl: API, retries: 0, throttle: false, fetch: globalThis.fetch }),
       handleSignals: false,
     });
     expect(scope.pendingMocks()).toEqual([]);
