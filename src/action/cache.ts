@@ -110,26 +110,29 @@ export interface CacheLog {
   warning: (message: string) => void;
 }
 
-/** Counts files and bytes under the paths, with the newest change time: equal before and after means nothing was added. */
+/**
+ * Counts files and bytes under the paths: equal before and after means the build added nothing. ccache's
+ * counters (`stats` files) and its scratch folder change on every hit, so they do not count; neither do
+ * times (ccache touches what it hits, to know what to evict).
+ */
 export async function fingerprint(paths: string[]): Promise<string> {
   let files = 0;
   let size = 0;
-  let newest = 0;
   const walk = async (dir: string): Promise<void> => {
     for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(path);
-      else if (entry.isFile()) {
+      if (entry.isDirectory()) {
+        if (entry.name !== 'tmp') await walk(path);
+      } else if (entry.isFile() && entry.name !== 'stats') {
         const info = await stat(path).catch(() => undefined);
         if (!info) continue;
         files++;
         size += info.size;
-        newest = Math.max(newest, info.mtimeMs);
       }
     }
   };
   for (const p of paths) await walk(p);
-  return `${files} files, ${size} bytes, newest ${Math.round(newest)}`;
+  return `${files} files, ${size} bytes`;
 }
 
 /** Restores every entry; a miss or a failing service is reported, never thrown. */

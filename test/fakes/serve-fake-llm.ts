@@ -19,11 +19,15 @@ export function offeredTools(request: RecordedRequest): string[] {
   return tools.map((t) => t.function?.name ?? t.name ?? '');
 }
 
-/** Retrieval gets the instructions; the first build turn runs `script`; every later turn claims SUCCESS. */
+/**
+ * Retrieval gets the instructions; the first build turn runs `script`; every later turn claims SUCCESS. A run
+ * starts with retrieval, so a retrieval request starts the count again (one server can serve many runs).
+ */
 export function oneScriptModel(script: string): (request: RecordedRequest) => FakeReply {
   let turns = 0;
   return (request) => {
     if (offeredTools(request).includes('report_instructions')) {
+      turns = 0;
       return {
         toolCalls: [
           {

@@ -9,40 +9,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { run } from '../../src/cli/main.js';
 import type { BuildResult } from '../../src/core/result.js';
-import { FakeLlmServer, type FakeReply, type RecordedRequest } from '../fakes/fake-llm-server.js';
+import { FakeLlmServer } from '../fakes/fake-llm-server.js';
+import { oneScriptModel as scriptedModel } from '../fakes/serve-fake-llm.js';
 
 const FIXTURES = path.resolve('test/fixtures/repos');
 const KEY = 'sk-test-planted-secret-0123456789abcdef';
 let server: FakeLlmServer;
-
-function toolNames(request: RecordedRequest): string[] {
-  const tools = (request.body.tools ?? []) as { name?: string; function?: { name?: string } }[];
-  return tools.map((t) => t.function?.name ?? t.name ?? '');
-}
-
-/** A model that reports the README's instructions, runs one build script, then claims success. */
-function scriptedModel(script: string): (request: RecordedRequest) => FakeReply {
-  let turns = 0;
-  return (request) => {
-    const tools = toolNames(request);
-    if (tools.includes('report_instructions')) {
-      return {
-        toolCalls: [
-          {
-            name: 'report_instructions',
-            arguments: { instructions: 'run make', sufficient: true, links: [] },
-          },
-        ],
-      };
-    }
-    turns++;
-    if (turns === 1)
-      return { toolCalls: [{ name: 'run_script', arguments: { script, purpose: 'build with make' } }] };
-    return {
-      toolCalls: [{ name: 'finish', arguments: { status: 'SUCCESS', reason: 'the binary was built' } }],
-    };
-  };
-}
 
 async function build(
   args: string[],

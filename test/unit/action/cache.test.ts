@@ -1,10 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import {
   cacheSummaryLines,
+  fingerprint,
   planCaches,
   restoreCaches,
   saveCaches,
@@ -69,6 +70,22 @@ describe('planCaches', () => {
     expect(planCaches(sandbox, 'host', ctx)).toEqual([]);
     const { buildCache: _omit, ...noBuildCache } = sandbox;
     expect(planCaches(noBuildCache, 'docker', ctx)).toEqual([]);
+  });
+});
+
+describe('fingerprint', () => {
+  it('changes with new files, not with ccache hits (counters, scratch, touched results)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bb-fingerprint-'));
+    await mkdir(join(dir, 'ccache', 'a', 'tmp'), { recursive: true });
+    await writeFile(join(dir, 'ccache', 'a', 'result'), 'object');
+    const before = await fingerprint([dir]);
+    expect(before).toBe('1 files, 6 bytes');
+    await writeFile(join(dir, 'ccache', 'a', 'stats'), '12 0 3\n');
+    await writeFile(join(dir, 'ccache', 'a', 'tmp', 'cpp_stdout.i'), 'scratch');
+    await utimes(join(dir, 'ccache', 'a', 'result'), new Date(), new Date());
+    expect(await fingerprint([dir])).toBe(before);
+    await writeFile(join(dir, 'ccache', 'a', 'result2'), 'object');
+    expect(await fingerprint([dir])).not.toBe(before);
   });
 });
 
