@@ -1,7 +1,5 @@
 import { ConfigError } from './errors.js';
 import { SANDBOX_CHOICES, type SandboxChoice, type SandboxSettings } from '../sandbox/types.js';
-import path from 'node:path';
-
 import { buildCacheFrom, defaultSandboxSettings } from '../sandbox/factory.js';
 import type { ModelSettings } from '../agent/strategies/model.js';
 
@@ -101,15 +99,13 @@ export function sandboxSettingsFrom(
   buildCache?: { value: string; flag: string; cwd: string },
 ): SandboxSettings {
   const { buildCache: defaultBuildCache, ...defaults } = defaultSandboxSettings(env);
-  const value = buildCache?.value.trim();
   const dir =
     buildCache === undefined
       ? defaultBuildCache
-      : buildCacheFrom(
-          value && !/^(off|none|false|no)$/i.test(value) ? path.resolve(buildCache.cwd, value) : value,
-          buildCache.flag,
-          defaults.cacheDir,
-        );
+      : buildCacheFrom(buildCache.value, buildCache.flag, defaults.cacheDir, {
+          ...(env.HOME ? { home: env.HOME } : {}),
+          cwd: buildCache.cwd,
+        });
   return {
     ...defaults,
     choice,

@@ -56,7 +56,7 @@ export function defaultSandboxSettings(env: NodeJS.ProcessEnv = process.env): Sa
   const workRoot = env.BUILDBENCH_WORK_DIR
     ? absoluteDir(env.BUILDBENCH_WORK_DIR, 'BUILDBENCH_WORK_DIR', home)
     : join(cacheDir, 'work');
-  const buildCache = buildCacheFrom(env.BUILDBENCH_BUILD_CACHE, 'BUILDBENCH_BUILD_CACHE', cacheDir, home);
+  const buildCache = buildCacheFrom(env.BUILDBENCH_BUILD_CACHE, 'BUILDBENCH_BUILD_CACHE', cacheDir, { home });
   return {
     choice: 'auto',
     image: env.BUILDBENCH_IMAGE || DEFAULT_DOCKER_IMAGE,
@@ -70,19 +70,22 @@ export function defaultSandboxSettings(env: NodeJS.ProcessEnv = process.env): Sa
 }
 
 /**
- * The build cache folder from a flag or variable: `off` (or `none`, `false`) turns it off, an absolute path
- * names it, nothing means `<cacheDir>/build-cache`. `what` names the flag or variable in errors.
+ * The build cache folder from a flag or variable: `off` (or `none`, `false`, `no`) turns it off, a path
+ * names it (relative to `cwd` when given, else it must be absolute or start with `~/`), nothing means
+ * `<cacheDir>/build-cache`. `what` names the flag or variable in errors.
  */
 export function buildCacheFrom(
   value: string | undefined,
   what: string,
   cacheDir: string,
-  home = process.env.HOME || homedir(),
+  where: { home?: string; cwd?: string } = {},
 ): string | undefined {
-  if (value === undefined || value.trim() === '') return join(cacheDir, 'build-cache');
-  if (['off', 'none', 'false', 'no'].includes(value.trim().toLowerCase())) return undefined;
-  const dir = absoluteDir(value.trim(), what, home);
-  checkMountablePath(dir, `${what}`);
+  const text = value?.trim() ?? '';
+  if (text === '') return join(cacheDir, 'build-cache');
+  if (['off', 'none', 'false', 'no'].includes(text.toLowerCase())) return undefined;
+  const home = where.home ?? (process.env.HOME || homedir());
+  const dir = absoluteDir(where.cwd && !text.startsWith('~') ? resolve(where.cwd, text) : text, what, home);
+  checkMountablePath(dir, what);
   return dir;
 }
 

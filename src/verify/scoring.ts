@@ -43,7 +43,8 @@ function fileNameOf(nameOrPath: string): string {
 export function artifactBaseName(fileName: string): string {
   let name = fileNameOf(fileName);
   if (/\.exe$/i.test(name) && name.length > 4) name = name.slice(0, -4);
-  name = name.replace(/^(.+\.so)(?:\.\d[0-9A-Za-z_]*)+$/, '$1');
+  // Version parts after `.so` start with a digit and may carry a tag: `.so.1.11.0-PRE-GIT`, `.so.2+git5`.
+  name = name.replace(/^(.+\.so)(?:\.\d[0-9A-Za-z_+~-]*)+$/, '$1');
   name = name.replace(/^(.+)\.(?:cpython-[^./]+|pypy[^./]*|abi3)\.so$/, '$1.so');
   return name;
 }

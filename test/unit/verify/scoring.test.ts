@@ -18,6 +18,10 @@ describe('artifactBaseName', () => {
     ['libfoo.so', 'libfoo.so'],
     ['libmx-2.0.so.0.9905.0', 'libmx-2.0.so'],
     ['libgdal.so.37.3.12.0', 'libgdal.so'],
+    ['libpcap.so.1.11.0-PRE-GIT', 'libpcap.so'],
+    ['libfoo.so.2+git20260101', 'libfoo.so'],
+    ['libfoo.so.1~rc1', 'libfoo.so'],
+    ['libfoo.so.debug', 'libfoo.so.debug'], // not a version
     ['libfoo-1.2.so', 'libfoo-1.2.so'], // a version before .so is part of the name
     ['build/lib/libfoo.so.1', 'libfoo.so'],
     ['_sqlite3.cpython-310-x86_64-linux-gnu.so', '_sqlite3.so'],
