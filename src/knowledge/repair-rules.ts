@@ -886,7 +886,106 @@ on(
   ],
 );
 
-on(['configure-error'], (f, _i, s) => {
+/** Words next to a name in an error's prose that are never the name itself. */
+const NOT_NAMES = new Set(
+  'a an the any some required suitable working usable needed necessary system development dev shared static valid compatible recent new newer older version versions of for or and no not with without your its this that library libraries program programs header headers package packages files file found was were is are cannot could find missing'.split(
+    ' ',
+  ),
+);
+
+/** Names an error states in words, by what they are said to be. */
+export interface ProseNames {
+  libraries: string[];
+  programs: string[];
+  /** Named without saying what they are (`"yacc not found"`): a program or a library. */
+  either: string[];
+}
+
+/**
+ * The library and program names an error message states in words, for messages no signature knows:
+ * "cannot find required curses/ncurses library", "the zlib library is required", "library foo not found",
+ * "Neither flex, win_flex nor lex was found", a bare '"yacc not found"'.
+ */
+export function namesInProse(text: string): ProseNames {
+  const out: ProseNames = { libraries: [], programs: [], either: [] };
+  const add = (list: string[], raw: string): void => {
+    for (const part of raw.split(/\/|,|\s+or\s+|\s+nor\s+/)) {
+      const name = part.trim().replace(/^["'`]+|["'`.]+$/g, '');
+      if (/^[A-Za-z][\w+.-]*$/.test(name) && !NOT_NAMES.has(name.toLowerCase()) && !list.includes(name))
+        list.push(name);
+    }
+  };
+  const t = text.trim();
+  for (const m of t.matchAll(
+    /([A-Za-z][\w+.-]*(?:\s*\/\s*[A-Za-z][\w+.-]*)*)\s+(?:librar(?:y|ies)|development (?:files|headers|package)|headers)\b/gi,
+  ))
+    add(out.libraries, m[1]!);
+  for (const m of t.matchAll(
+    /\blibrar(?:y|ies)\s+["'`]?([A-Za-z][\w+.-]*)["'`]?\s+(?:(?:is|was)\s+)?(?:not found|required|missing)/gi,
+  ))
+    add(out.libraries, m[1]!);
+  const neither = /\bNeither\s+(.+?)\s+nor\s+([\w+.-]+)\s+(?:was|were|is|are|could be)?\s*found/i.exec(t);
+  if (neither) add(out.programs, `${neither[1]!} nor ${neither[2]!}`);
+  const bare =
+    /^["'`]?([A-Za-z][\w+.-]*)["'`]?\s+(?:(?:is|was)\s+)?(?:not found|required|missing)["'`.]*$/i.exec(t);
+  if (bare) add(out.either, bare[1]!);
+  return out;
+}
+
+/** Package-index look-ups for named things, most specific first; `lib` is stripped for the linker name. */
+function proseNeeds(names: ProseNames): PackageNeed[] {
+  const library = (name: string): PackageNeed[] => {
+    const lower = name.toLowerCase();
+    const bare = lower.replace(/^lib(?=[a-z])/, '');
+    return [
+      { kind: 'pkgconfig', name: lower },
+      ...(bare === lower ? [{ kind: 'pkgconfig' as const, name: `lib${lower}` }] : []),
+      { kind: 'library', name: bare },
+      { kind: 'header', name: `${bare}.h` },
+    ];
+  };
+  return [
+    ...names.programs.map((name): PackageNeed => ({ kind: 'command', name })),
+    ...names.either.flatMap((name) => [{ kind: 'command' as const, name }, ...library(name)]),
+    ...names.libraries.flatMap(library),
+  ];
+}
+
+/** Installs what an error names in words (see namesInProse); no repair when it names nothing the index knows. */
+function installNamed(text: string, where: string, s: StrategyServices): Promise<Repair[]> | Repair[] {
+  const names = namesInProse(text);
+  const all = [...names.programs, ...names.either, ...names.libraries];
+  if (all.length === 0) return [];
+  return installFor(
+    'install-named-dependency',
+    proseNeeds(names),
+    `${where} names ${all.join(' or ')} as missing`,
+    s,
+    names.libraries.length + names.either.length > 0 ? ['pkg-config'] : [],
+  );
+}
+
+/** The text of a CMake `message(FATAL_ERROR …)`: the indented lines under `CMake Error at …:N (message):`. */
+function cmakeMessageText(finding: Finding): string {
+  const lines = finding.excerpt.split('\n');
+  const at = lines.findIndex((l) => /^CMake Error\b/.test(l));
+  if (at < 0) return '';
+  const body: string[] = [];
+  for (const line of lines.slice(at + 1)) {
+    if (!/^\s+\S/.test(line)) break;
+    body.push(line.trim());
+  }
+  return body.join(' ');
+}
+
+on(['cmake-error'], (f, _i, s) => {
+  // Only a project's own message: CMake's own errors (find_package, missing files) have their signatures.
+  if (cap(f, 'command') !== 'message') return [];
+  const text = cmakeMessageText(f);
+  return text ? installNamed(text, 'the CMake message', s) : [];
+});
+
+on(['configure-error'], async (f, _i, s) => {
   const reason = cap(f, 'reason') ?? '';
   const pkgReq = /Package requirements \(([^)\s]+)/.exec(reason) ?? /No package '([^']+)' found/.exec(reason);
   if (pkgReq)
@@ -908,9 +1007,9 @@ on(['configure-error'], (f, _i, s) => {
   const lib =
     /\blib(?:rary)?\s*'?-?l?([A-Za-z][\w+-]*)'?\s+(?:is\s+)?(?:not found|required|missing)/i.exec(reason) ??
     /cannot find (?:the )?(?:library )?-?l?([A-Za-z][\w+-]+)/i.exec(reason);
-  if (lib) {
+  if (lib && !NOT_NAMES.has(lib[1]!.toLowerCase())) {
     const name = lib[1]!.replace(/^lib/, '');
-    return installFor(
+    const repairs = await installFor(
       'install-library-package',
       [
         { kind: 'library', name },
@@ -919,6 +1018,7 @@ on(['configure-error'], (f, _i, s) => {
       `configure cannot find library ${name}`,
       s,
     );
+    if (repairs.length > 0) return repairs;
   }
   const program =
     /(?:program|command|tool)\s+'?([\w+-]+)'?\s+(?:not found|is required|missing)/i.exec(reason) ??
@@ -930,7 +1030,7 @@ on(['configure-error'], (f, _i, s) => {
       `configure needs the program ${program[1]}`,
       s,
     );
-  return [];
+  return installNamed(reason, 'configure', s);
 });
 
 /** The embedded knowledge: one rule per signature id, applied to the root cause and then to other findings. */

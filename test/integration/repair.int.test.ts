@@ -145,6 +145,13 @@ const REPAIRED: RepairCase[] = [
     signature: 'missing-header',
     rules: ['install-header-package', 'add-include-dir'],
   },
+  {
+    fixture: 'configure-prose-library',
+    expect: ['cursesversion'],
+    recipe: 'configure + make',
+    signature: 'configure-error',
+    rules: ['install-named-dependency'],
+  },
   // No repair needed: the recipe itself knows where the build root is, or that there is no build system.
   { fixture: 'subdir-cmake', expect: ['tool'], recipe: 'cmake (project/)', rules: [] },
   { fixture: 'nobuild-c', expect: ['main'], recipe: 'direct compilation', rules: [] },

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { RuleKnowledge, knownSignatureIds } from '../../../src/knowledge/repair-rules.js';
+import { RuleKnowledge, knownSignatureIds, namesInProse } from '../../../src/knowledge/repair-rules.js';
 import { defaultSignatureCatalog } from '../../../src/knowledge/signatures.js';
 import { analyzeLog } from '../../../src/knowledge/log-parser.js';
 import {
@@ -285,5 +285,69 @@ describe('repair knowledge', () => {
       {},
     );
     expect(repairs[0]).toMatchObject({ rule: 'fewer-parallel-jobs', env: { BB_JOBS: '1' } });
+  });
+});
+
+describe('names an error states in words', () => {
+  it.each([
+    ['cannot find required curses/ncurses library', { libraries: ['curses', 'ncurses'] }],
+    ['the zlib library is required', { libraries: ['zlib'] }],
+    ['library gmp not found', { libraries: ['gmp'] }],
+    ['X11 development headers not found', { libraries: ['X11'] }],
+    ['Neither flex, win_flex nor lex was found.', { programs: ['flex', 'win_flex', 'lex'] }],
+    ['Neither flex nor win_flex nor lex was found.', { programs: ['flex', 'win_flex', 'lex'] }],
+    ['"yacc not found"', { either: ['yacc'] }],
+    ['libevent not found', { either: ['libevent'] }],
+    ['C compiler cannot create executables', {}],
+    ['you must configure in a separate build directory', {}],
+  ])('%s', (text, expected) => {
+    expect(namesInProse(text)).toEqual({ libraries: [], programs: [], either: [], ...expected });
+  });
+
+  /** An index for the prose tests: what apt-file would answer on Debian. */
+  const prose: Record<string, string> = {
+    'library:curses': 'libncurses-dev',
+    'pkgconfig:ncurses': 'libncurses-dev',
+    'command:flex': 'flex',
+    'command:yacc': 'bison',
+    'pkgconfig:libevent': 'libevent-dev',
+  };
+  const proseServices = (asked: PackageNeed[][]): StrategyServices => ({
+    resolvePackages: (needs) => {
+      asked.push(needs);
+      return Promise.resolve(
+        needs.map((need) => {
+          const pkg = prose[`${need.kind}:${need.name}`];
+          return { need, package: pkg, candidates: pkg ? [pkg] : [], via: pkg ? 'apt-file' : 'none' };
+        }),
+      );
+    },
+  });
+
+  it.each([
+    ['configure: error: cannot find required curses/ncurses library', 'autotools', 'libncurses-dev'],
+    ['configure: error: "yacc not found"', 'autotools', 'bison'],
+    ['configure: error: "libevent not found"', 'autotools', 'libevent-dev'],
+    [
+      'CMake Error at CMakeLists.txt:2500 (message):\n  Neither flex nor win_flex nor lex was found.\n\n\n-- Configuring incomplete, errors occurred!',
+      'cmake',
+      'flex',
+    ],
+  ] as const)('installs what %s names', async (log, kind, pkg) => {
+    const asked: PackageNeed[][] = [];
+    const repairs = await knowledge.propose(input(log, kind), proseServices(asked));
+    expect(repairs[0]).toMatchObject({ rule: 'install-named-dependency' });
+    expect(repairs[0]?.packages?.[0]).toBe(pkg);
+    expect(repairs[0]?.reason).toMatch(/names .* as missing; .* provides it \(found via apt-file\)$/);
+  });
+
+  it('looks nothing up for a CMake error that is not a message(), nor for prose that names nothing', async () => {
+    const asked: PackageNeed[][] = [];
+    const notMessage =
+      'CMake Error at CMakeLists.txt:3 (add_subdirectory):\n  The source directory\n    /w/ext does not exist.';
+    expect(await knowledge.propose(input(notMessage, 'cmake'), proseServices(asked))).toEqual([]);
+    const nothing = 'configure: error: you must configure in a separate build directory';
+    expect(await knowledge.propose(input(nothing, 'autotools'), proseServices(asked))).toEqual([]);
+    expect(asked.flat().map((n) => n.name)).not.toContain('required');
   });
 });
