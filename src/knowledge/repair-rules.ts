@@ -262,14 +262,93 @@ on(
   },
 );
 
+/**
+ * Installs a package for each item (each a list of look-ups, most specific first), in one repair: what
+ * several missing parts need at once. Items the index knows nothing of, or that are installed, are left out.
+ */
+async function installEach(
+  rule: string,
+  items: PackageNeed[][],
+  what: string,
+  services: StrategyServices,
+): Promise<Repair[]> {
+  if (!services.resolvePackages || items.length === 0) return [];
+  const resolutions = await services.resolvePackages(items.flat());
+  const packages: string[] = [];
+  const vias = new Set<string>();
+  let offset = 0;
+  for (const item of items) {
+    const mine = resolutions.slice(offset, offset + item.length);
+    offset += item.length;
+    const found = mine.find((r) => r.package);
+    if (found?.package && !found.installed && !packages.includes(found.package)) {
+      packages.push(found.package);
+      vias.add(found.via);
+    }
+  }
+  if (packages.length === 0) return [];
+  return [
+    {
+      rule,
+      key: `pkg:${packages.join(',')}`,
+      reason: `${what}; ${packages.join(', ')} provide${packages.length === 1 ? 's' : ''} them (found via ${[...vias].join(' and ')})`,
+      packages,
+    },
+  ];
+}
+
+/**
+ * The components a Find module reports as missing (`Could NOT find X11 (missing: Xrandr Xcursor Xi)`), as
+ * opposed to the variables most modules report (`PNG_LIBRARY PNG_PNG_INCLUDE_DIR`).
+ */
+export function missingComponents(missing: string | undefined): string[] {
+  return (missing ?? '')
+    .split(/[\s,]+/)
+    .filter((m) => /^[A-Za-z][A-Za-z0-9+-]*$/.test(m) && !/^(TRUE|FALSE|ON|OFF)$/i.test(m));
+}
+
+/** The libraries a Find module searched for, from the variables it could not set (`FOO_LIBRARY` → `FOO`). */
+export function missingLibraries(missing: string | undefined): string[] {
+  const names: string[] = [];
+  for (const m of (missing ?? '').matchAll(/\b([A-Za-z][A-Za-z0-9]*)_LIBRAR(?:Y|IES)(?:_RELEASE)?\b/g)) {
+    if (!names.includes(m[1]!)) names.push(m[1]!);
+  }
+  return names;
+}
+
 on(['cmake-missing-config', 'cmake-missing-find-module', 'cmake-could-not-find'], async (f, input, s) => {
   const pkg = cap(f, 'cmake_package');
   if (!pkg) return [];
-  const repairs = await installFor(
-    'install-cmake-package',
-    cmakeNeeds(pkg),
-    `CMake package ${pkg} is missing`,
-    s,
+  const components = missingComponents(cap(f, 'missing'));
+  const repairs =
+    components.length > 0
+      ? await installEach(
+          'install-cmake-components',
+          [
+            cmakeNeeds(pkg),
+            ...components.map((c): PackageNeed[] => [
+              { kind: 'pkgconfig', name: c.toLowerCase() },
+              { kind: 'library', name: c },
+              { kind: 'library', name: c.toLowerCase() },
+            ]),
+          ],
+          `CMake package ${pkg} lacks its components ${components.join(', ')}`,
+          s,
+        )
+      : [];
+  // A project's own Find module may have neither a config file nor a .pc to look for: the libraries it
+  // searched for (`MBEDTLS_LIBRARY` → libmbedtls.so) come last.
+  const libraries = [pkg, ...missingLibraries(cap(f, 'missing'))].map((name): PackageNeed => ({
+    kind: 'library',
+    name: name.toLowerCase().replace(/^lib(?=[a-z])/, ''),
+  }));
+  repairs.push(
+    ...(await installFor(
+      'install-cmake-package',
+      [...cmakeNeeds(pkg), ...libraries],
+      `CMake package ${pkg} is missing`,
+      s,
+    )),
   );
   if (/^(BISON|FLEX|Git|Doxygen|Perl|PythonInterp|Python3?)$/i.test(pkg)) {
     repairs.push(
@@ -498,6 +577,48 @@ on(
     ];
   },
 );
+
+/**
+ * One shell command (a Dockerfile RUN line too) that makes `cmake --version` at least `want`: the
+ * distribution's backports on Debian (same mirror as its sources.list), else — or when backports are still
+ * too old — the `cmake` wheel from PyPI, which ships a current binary (/usr/local/bin comes first on PATH).
+ */
+export function newerCmakeCommand(want: string): string {
+  const have = `$(cmake --version 2>/dev/null | sed -n '1s/[^0-9]*\\([0-9.]*\\).*/\\1/p')`;
+  const older = `[ "$(printf '%s\\n' "${want}" "${have}" | sort -V | head -n 1)" != "${want}" ]`;
+  return [
+    `if ${older}; then`,
+    '. /etc/os-release;',
+    'if [ "$ID" = debian ] && [ -n "${VERSION_CODENAME:-}" ]; then',
+    "m=$(awk '/^deb /{print $2; exit}' /etc/apt/sources.list 2>/dev/null);",
+    'echo "deb ${m:-http://deb.debian.org/debian} $VERSION_CODENAME-backports main" > /etc/apt/sources.list.d/buildbench-backports.list;',
+    'apt-get update -q && apt-get install -y -q --no-install-recommends -t "$VERSION_CODENAME-backports" cmake;',
+    'fi;',
+    `if ${older}; then`,
+    '{ command -v pip3 >/dev/null || apt-get install -y -q --no-install-recommends python3-pip; } &&',
+    `PIP_BREAK_SYSTEM_PACKAGES=1 pip3 install --no-cache-dir 'cmake>=${want}';`,
+    'fi;',
+    'hash -r; cmake --version | head -n 1;',
+    'fi',
+  ].join(' ');
+}
+
+on(['cmake-version-required'], (f, input) => {
+  const want = cap(f, 'version');
+  if (!want || !/^\d+(\.\d+){0,3}$/.test(want)) return [];
+  return [
+    withFreshDir(
+      {
+        rule: 'newer-cmake',
+        key: `cmake>=${want}`,
+        reason: `${f.message}: a newer CMake comes from the distribution's backports (or the PyPI wheel where there are none)`,
+        prelude: [newerCmakeCommand(want)],
+      },
+      input.recipe,
+      false,
+    ),
+  ];
+});
 
 on(['config-guess-outdated'], () => [
   {
@@ -932,14 +1053,18 @@ export function namesInProse(text: string): ProseNames {
   return out;
 }
 
-/** Package-index look-ups for named things, most specific first; `lib` is stripped for the linker name. */
+/**
+ * Package-index look-ups for named things, most specific first. A library's pkg-config module comes first,
+ * as `libX` before `X` (udev.pc is systemd's rules folder, libudev.pc the library), then its linker name
+ * (a bare `libX.so` can be another project's: the zlib library is zlib.pc, not some libzlib.so), then a header.
+ */
 function proseNeeds(names: ProseNames): PackageNeed[] {
   const library = (name: string): PackageNeed[] => {
     const lower = name.toLowerCase();
     const bare = lower.replace(/^lib(?=[a-z])/, '');
     return [
-      { kind: 'pkgconfig', name: lower },
-      ...(bare === lower ? [{ kind: 'pkgconfig' as const, name: `lib${lower}` }] : []),
+      { kind: 'pkgconfig', name: `lib${bare}` },
+      { kind: 'pkgconfig', name: bare },
       { kind: 'library', name: bare },
       { kind: 'header', name: `${bare}.h` },
     ];

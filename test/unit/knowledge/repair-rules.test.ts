@@ -3,7 +3,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { RuleKnowledge, knownSignatureIds, namesInProse } from '../../../src/knowledge/repair-rules.js';
+import {
+  RuleKnowledge,
+  knownSignatureIds,
+  missingComponents,
+  missingLibraries,
+  namesInProse,
+  newerCmakeCommand,
+} from '../../../src/knowledge/repair-rules.js';
 import { defaultSignatureCatalog } from '../../../src/knowledge/signatures.js';
 import { analyzeLog } from '../../../src/knowledge/log-parser.js';
 import {
@@ -349,5 +356,105 @@ describe('names an error states in words', () => {
     const nothing = 'configure: error: you must configure in a separate build directory';
     expect(await knowledge.propose(input(nothing, 'autotools'), proseServices(asked))).toEqual([]);
     expect(asked.flat().map((n) => n.name)).not.toContain('required');
+  });
+});
+
+describe('a Find module that lacks components', () => {
+  it('tells components from the variables most modules report', () => {
+    expect(missingComponents('Xrandr Xcursor Xi')).toEqual(['Xrandr', 'Xcursor', 'Xi']);
+    expect(missingComponents('PNG_LIBRARY PNG_PNG_INCLUDE_DIR')).toEqual([]);
+    expect(missingComponents(undefined)).toEqual([]);
+  });
+
+  it("reads the libraries a project's own Find module searched for", async () => {
+    expect(missingLibraries('MBEDTLS_INCLUDE_DIR MBEDTLS_LIBRARY MBEDX509_LIBRARY')).toEqual([
+      'MBEDTLS',
+      'MBEDX509',
+    ]);
+    expect(missingLibraries('Foo_LIBRARIES Foo_INCLUDE_DIRS')).toEqual(['Foo']);
+    const asked: PackageNeed[][] = [];
+    const svc: StrategyServices = {
+      resolvePackages: (needs) => {
+        asked.push(needs);
+        return Promise.resolve(
+          needs.map((need) => {
+            const pkg = need.kind === 'library' && need.name === 'mbedtls' ? 'libmbedtls-dev' : undefined;
+            return { need, package: pkg, candidates: pkg ? [pkg] : [], via: pkg ? 'apt-file' : 'none' };
+          }),
+        );
+      },
+    };
+    const log =
+      'CMake Error at /usr/share/cmake-3.31/Modules/FindPackageHandleStandardArgs.cmake:233 (message):\n  Could NOT find MbedTLS (missing: MBEDTLS_INCLUDE_DIR MBEDTLS_LIBRARY\n  MBEDX509_LIBRARY MBEDCRYPTO_LIBRARY)';
+    const repairs = await knowledge.propose(input(log, 'cmake'), svc);
+    expect(repairs[0]).toMatchObject({ rule: 'install-cmake-package', packages: ['libmbedtls-dev'] });
+    // The config file and the .pc are asked for first.
+    expect(asked[0]?.slice(0, 2)).toEqual([
+      { kind: 'cmake', name: 'MbedTLS' },
+      { kind: 'pkgconfig', name: 'mbedtls' },
+    ]);
+  });
+
+  it('installs every component in one repair, before the package alone', async () => {
+    const index: Record<string, string> = {
+      'cmake:X11': 'libx11-dev',
+      'pkgconfig:xrandr': 'libxrandr-dev',
+      'pkgconfig:xcursor': 'libxcursor-dev',
+      'library:Xi': 'libxi-dev',
+    };
+    const svc: StrategyServices = {
+      resolvePackages: (needs) =>
+        Promise.resolve(
+          needs.map((need) => {
+            const pkg = index[`${need.kind}:${need.name}`];
+            return {
+              need,
+              package: pkg,
+              candidates: pkg ? [pkg] : [],
+              via: pkg ? ('apt-file' as const) : ('none' as const),
+              installed: pkg === 'libx11-dev',
+            };
+          }),
+        ),
+    };
+    const log =
+      'CMake Error at /usr/share/cmake-3.31/Modules/FindPackageHandleStandardArgs.cmake:233 (message):\n  Could NOT find X11 (missing: Xrandr Xcursor Xi)';
+    const repairs = await knowledge.propose(input(log, 'cmake'), svc);
+    expect(repairs[0]).toMatchObject({
+      rule: 'install-cmake-components',
+      packages: ['libxrandr-dev', 'libxcursor-dev', 'libxi-dev'],
+      reason:
+        'CMake package X11 lacks its components Xrandr, Xcursor, Xi; libxrandr-dev, libxcursor-dev, libxi-dev provide them (found via apt-file)',
+    });
+  });
+});
+
+describe('a project that needs a newer CMake', () => {
+  it('gets it from backports, else the PyPI wheel, in one command that also works as a RUN line', async () => {
+    const log =
+      'CMake Error at CMakeLists.txt:1 (cmake_minimum_required):\n  CMake 3.28 or higher is required.  You are running version 3.25.1';
+    const repairs = await knowledge.propose(input(log, 'cmake'), {});
+    expect(repairs[0]).toMatchObject({ rule: 'newer-cmake', key: 'cmake>=3.28' });
+    const command = repairs[0]!.prelude!.at(-1)!;
+    expect(command).toBe(newerCmakeCommand('3.28'));
+    expect(repairs[0]!.prelude![0]).toBe('rm -rf build');
+    expect(command).not.toContain('\n');
+    expect(spawnSync('bash', ['-n', '-c', command]).status).toBe(0);
+    expect(command).toContain('-t "$VERSION_CODENAME-backports" cmake');
+    expect(command).toContain("pip3 install --no-cache-dir 'cmake>=3.28'");
+  });
+
+  it('does nothing when CMake is already new enough (the version test, run for real)', () => {
+    // A fake cmake on PATH that reports 3.30: the command must neither touch apt nor pip.
+    const dir = mkdtempSync(path.join(tmpdir(), 'bb-newer-cmake-'));
+    writeFileSync(path.join(dir, 'cmake'), '#!/bin/sh\necho "cmake version 3.30.2"\n', { mode: 0o755 });
+    writeFileSync(path.join(dir, 'apt-get'), '#!/bin/sh\necho apt-get called; exit 9\n', { mode: 0o755 });
+    writeFileSync(path.join(dir, 'pip3'), '#!/bin/sh\necho pip3 called; exit 9\n', { mode: 0o755 });
+    const run = spawnSync('bash', ['-c', newerCmakeCommand('3.28')], {
+      env: { PATH: `${dir}:/usr/bin:/bin` },
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe('');
   });
 });
