@@ -152,6 +152,13 @@ const REPAIRED: RepairCase[] = [
     signature: 'configure-error',
     rules: ['install-named-dependency'],
   },
+  {
+    fixture: 'cmake-too-new',
+    expect: ['newcmake'],
+    recipe: 'cmake',
+    signature: 'cmake-version-required',
+    rules: ['newer-cmake'],
+  },
   // No repair needed: the recipe itself knows where the build root is, or that there is no build system.
   { fixture: 'subdir-cmake', expect: ['tool'], recipe: 'cmake (project/)', rules: [] },
   { fixture: 'nobuild-c', expect: ['main'], recipe: 'direct compilation', rules: [] },
