@@ -34,13 +34,17 @@ const INDEX: Record<string, string> = {
   'python-module:yaml': 'python3-yaml',
 };
 
-function services(asked: PackageNeed[][] = [], installed: Record<string, string[]> = {}): StrategyServices {
+function services(
+  asked: PackageNeed[][] = [],
+  installed: Record<string, string[]> = {},
+  index: Record<string, string> = INDEX,
+): StrategyServices {
   return {
     resolvePackages: (needs) => {
       asked.push(needs);
       return Promise.resolve(
         needs.map((need) => {
-          const pkg = INDEX[`${need.kind}:${need.name}`];
+          const pkg = index[`${need.kind}:${need.name}`];
           return {
             need,
             package: pkg,
@@ -319,17 +323,7 @@ describe('names an error states in words', () => {
     'command:yacc': 'bison',
     'pkgconfig:libevent': 'libevent-dev',
   };
-  const proseServices = (asked: PackageNeed[][]): StrategyServices => ({
-    resolvePackages: (needs) => {
-      asked.push(needs);
-      return Promise.resolve(
-        needs.map((need) => {
-          const pkg = prose[`${need.kind}:${need.name}`];
-          return { need, package: pkg, candidates: pkg ? [pkg] : [], via: pkg ? 'apt-file' : 'none' };
-        }),
-      );
-    },
-  });
+  const proseServices = (asked: PackageNeed[][]): StrategyServices => services(asked, {}, prose);
 
   it.each([
     ['configure: error: cannot find required curses/ncurses library', 'autotools', 'libncurses-dev'],
@@ -373,17 +367,7 @@ describe('a Find module that lacks components', () => {
     ]);
     expect(missingLibraries('Foo_LIBRARIES Foo_INCLUDE_DIRS')).toEqual(['Foo']);
     const asked: PackageNeed[][] = [];
-    const svc: StrategyServices = {
-      resolvePackages: (needs) => {
-        asked.push(needs);
-        return Promise.resolve(
-          needs.map((need) => {
-            const pkg = need.kind === 'library' && need.name === 'mbedtls' ? 'libmbedtls-dev' : undefined;
-            return { need, package: pkg, candidates: pkg ? [pkg] : [], via: pkg ? 'apt-file' : 'none' };
-          }),
-        );
-      },
-    };
+    const svc = services(asked, {}, { 'library:mbedtls': 'libmbedtls-dev' });
     const log =
       'CMake Error at /usr/share/cmake-3.31/Modules/FindPackageHandleStandardArgs.cmake:233 (message):\n  Could NOT find MbedTLS (missing: MBEDTLS_INCLUDE_DIR MBEDTLS_LIBRARY\n  MBEDX509_LIBRARY MBEDCRYPTO_LIBRARY)';
     const repairs = await knowledge.propose(input(log, 'cmake'), svc);
@@ -402,21 +386,8 @@ describe('a Find module that lacks components', () => {
       'pkgconfig:xcursor': 'libxcursor-dev',
       'library:Xi': 'libxi-dev',
     };
-    const svc: StrategyServices = {
-      resolvePackages: (needs) =>
-        Promise.resolve(
-          needs.map((need) => {
-            const pkg = index[`${need.kind}:${need.name}`];
-            return {
-              need,
-              package: pkg,
-              candidates: pkg ? [pkg] : [],
-              via: pkg ? ('apt-file' as const) : ('none' as const),
-              installed: pkg === 'libx11-dev',
-            };
-          }),
-        ),
-    };
+    // libx11-dev is installed already: the components are what is missing.
+    const svc = services([], { X11: [] }, index);
     const log =
       'CMake Error at /usr/share/cmake-3.31/Modules/FindPackageHandleStandardArgs.cmake:233 (message):\n  Could NOT find X11 (missing: Xrandr Xcursor Xi)';
     const repairs = await knowledge.propose(input(log, 'cmake'), svc);
