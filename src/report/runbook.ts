@@ -279,6 +279,11 @@ function environmentSection(input: ReportInput): string[] {
     '',
     `- Sandbox: ${SANDBOX_LABEL[result.sandbox.kind] ?? result.sandbox.kind}.`,
     `- Base image: ${result.sandbox.image ? code(result.sandbox.image) : 'unknown'}${result.recipe ? ' (the Dockerfile starts FROM it)' : ''}.`,
+    ...(result.sandbox.buildCache
+      ? [
+          `- Build cache: ${code(result.sandbox.buildCache)} — package downloads and ccache shared between sandboxes (the replay's speed may come from it; the recipe does not need it).`,
+        ]
+      : []),
     `- Compiler: ${compiler ? code(compiler) : 'not captured'}${compiler ? ' (as build.sh reported it during the replay)' : ''}.`,
     `- Build systems found: ${systems}.`,
     `- Repository: ${code(result.repo.source)}${result.repo.commit ? ` at commit ${code(result.repo.commit)}` : ''}.`,

@@ -67,6 +67,21 @@ describe('RUNBOOK.md golden files', () => {
     expect(text).not.toContain('## Root cause and what to try next');
   });
 
+  it('names the build cache when the sandboxes had one, and says nothing of it otherwise', async () => {
+    const input = await loadReportInput(path.join(GOLDEN, 'success'));
+    expect(renderRunbook(input)).not.toContain('Build cache');
+    const cached: ReportInput = {
+      ...input,
+      result: {
+        ...input.result,
+        sandbox: { ...input.result.sandbox, buildCache: '/root/.cache/buildbench/build-cache' },
+      },
+    };
+    expect(renderRunbook(cached)).toContain(
+      '- Build cache: `/root/.cache/buildbench/build-cache` — package downloads and ccache shared between sandboxes',
+    );
+  });
+
   it('failed: the root cause, its excerpt and the hint from the finding', async () => {
     const text = renderRunbook(await loadReportInput(path.join(GOLDEN, 'failed')));
     expect(text).toContain(
