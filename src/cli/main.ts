@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import path from 'node:path';
 import {
   parseChoice,
@@ -19,6 +18,7 @@ import { createProgressPrinter } from '../core/progress.js';
 import type { BuildResult } from '../core/result.js';
 import { VERSION } from '../core/version.js';
 import { runVerifyCommand } from './verify.js';
+import { parseCliArgs } from './args.js';
 import { renderSummary, writeRunbook } from '../report/runbook.js';
 
 export const USAGE = `buildbench ${VERSION} — builds other people's software in a sandbox and proves the result
@@ -79,39 +79,30 @@ const defaultIo: CliIo = {
 };
 
 export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): BuildSettings {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        out: { type: 'string' },
-        sandbox: { type: 'string' },
-        image: { type: 'string' },
-        strategy: { type: 'string' },
-        'max-turns': { type: 'string' },
-        timeout: { type: 'string' },
-        'turn-timeout': { type: 'string' },
-        expect: { type: 'string' },
-        keep: { type: 'boolean' },
-        json: { type: 'boolean' },
-        spec: { type: 'string' },
-        model: { type: 'string' },
-        'api-key': { type: 'string' },
-        'base-url': { type: 'string' },
-        'max-tokens': { type: 'string' },
-        'max-cost': { type: 'string' },
-        prices: { type: 'string' },
-        'build-cache': { type: 'string' },
-      },
-    });
-  } catch (error) {
-    throw new ConfigError(
-      errorMessage(error).replace(/\. To specify a positional.*$/s, ''),
-      'see buildbench --help',
-    );
-  }
+  const parsed = parseCliArgs(
+    args,
+    {
+      out: { type: 'string' },
+      sandbox: { type: 'string' },
+      image: { type: 'string' },
+      strategy: { type: 'string' },
+      'max-turns': { type: 'string' },
+      timeout: { type: 'string' },
+      'turn-timeout': { type: 'string' },
+      expect: { type: 'string' },
+      keep: { type: 'boolean' },
+      json: { type: 'boolean' },
+      spec: { type: 'string' },
+      model: { type: 'string' },
+      'api-key': { type: 'string' },
+      'base-url': { type: 'string' },
+      'max-tokens': { type: 'string' },
+      'max-cost': { type: 'string' },
+      prices: { type: 'string' },
+      'build-cache': { type: 'string' },
+    },
+    { hint: 'see buildbench --help' },
+  );
   const { values, positionals } = parsed;
   if (positionals.length === 0)
     throw new ConfigError(

@@ -1,8 +1,7 @@
 /** `buildbench verify`: flags → VerifySettings → runVerify → a pass/fail table (or JSON) and the exit status. */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 
-import { ConfigError, errorMessage } from '../core/errors.js';
+import { ConfigError } from '../core/errors.js';
 import {
   runVerify,
   VERIFY_SANDBOX_CHOICES,
@@ -11,6 +10,7 @@ import {
 } from '../core/run-verify.js';
 import { parseChoice, parseExpect, sandboxSettingsFrom } from '../core/settings.js';
 import { describeExclusion } from '../verify/policy.js';
+import { parseCliArgs } from './args.js';
 
 export const VERIFY_USAGE = `usage: buildbench verify <out-dir|build-tree> [--spec file.yml] [--expect names] [--sandbox auto|rootfs|host|none] [--json]`;
 
@@ -31,25 +31,16 @@ Exit status: 0 every required check passed, 1 some failed, 2 usage or configurat
 `;
 
 export function parseVerifyArgs(args: string[], io: { env: NodeJS.ProcessEnv; cwd: string }): VerifySettings {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        spec: { type: 'string' },
-        expect: { type: 'string' },
-        sandbox: { type: 'string' },
-        json: { type: 'boolean' },
-      },
-    });
-  } catch (error) {
-    throw new ConfigError(
-      `verify: ${errorMessage(error).replace(/\. To specify a positional.*$/s, '')}`,
-      VERIFY_USAGE,
-    );
-  }
+  const parsed = parseCliArgs(
+    args,
+    {
+      spec: { type: 'string' },
+      expect: { type: 'string' },
+      sandbox: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    { prefix: 'verify: ', hint: VERIFY_USAGE },
+  );
   const { values, positionals } = parsed;
   if (positionals.length !== 1) {
     throw new ConfigError(

@@ -114,3 +114,65 @@ describe('cli', () => {
     expect(() => cache(['--build-cache', 'a:b'])).toThrow(/--build-cache.*cannot be used as a sandbox mount/);
   });
 });
+
+describe('cli: an option where a value should be', () => {
+  const oneLine = async (args: string[]): Promise<{ code: number; err: string }> => {
+    const a = io();
+    const code = await run(args, a.io);
+    return { code, err: a.err.join('') };
+  };
+
+  it('gives a negative number to the flag, whose own check says what was expected', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--timeout', '-5'], /^buildbench: --timeout: '-5' is not a duration; expected seconds/],
+      [['--turn-timeout', '-1m'], /^buildbench: --turn-timeout: '-1m' is not a duration/],
+      [['--max-turns', '-1'], /^buildbench: --max-turns: '-1' is not valid; expected a whole number/],
+      [
+        ['--model', 'openai:m', '--max-cost', '-0.5'],
+        /^buildbench: --max-cost: '-0.5' is not valid; expected a positive number/,
+      ],
+    ];
+    for (const [flags, expected] of cases) {
+      const { code, err } = await oneLine(['build', '.', ...flags]);
+      expect(code).toBe(2);
+      expect(err).toMatch(expected);
+      expect(err).not.toMatch(/ambiguous/);
+      expect(err.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('names the flag when an option or nothing follows it, for every flag that takes a value', async () => {
+    for (const flag of [
+      '--out',
+      '--sandbox',
+      '--strategy',
+      '--expect',
+      '--spec',
+      '--model',
+      '--build-cache',
+    ]) {
+      const { code, err } = await oneLine(['build', '.', flag, '-x']);
+      expect(code).toBe(2);
+      expect(err).toBe(
+        `buildbench: ${flag}: expected a value, got '-x', which reads as an option (to pass a value that starts with '-', write ${flag}=-x)\n`,
+      );
+      const last = await oneLine(['build', '.', flag]);
+      expect(last.code).toBe(2);
+      expect(last.err).toBe(`buildbench: ${flag}: missing value (see buildbench --help)\n`);
+    }
+    const json = await oneLine(['build', '.', '--out', '--json']);
+    expect(json.err).toMatch(/^buildbench: --out: expected a value, got '--json'/);
+  });
+
+  it('takes a value that starts with a dash when written --flag=value', () => {
+    const s = parseBuildArgs(['repo', '--out=-x', '--expect=-y'], { env: {}, cwd: '/w' });
+    expect(s.outDir).toBe('/w/-x');
+    expect(s.expect).toEqual(['-y']);
+  });
+
+  it('does the same for verify', async () => {
+    const { code, err } = await oneLine(['verify', '.', '--spec', '--json']);
+    expect(code).toBe(2);
+    expect(err).toMatch(/^buildbench: verify: --spec: expected a value, got '--json'/);
+  });
+});
