@@ -44,7 +44,8 @@ export interface BuildResult {
   reason: string;
   metrics: Pick<Metrics, 'completion' | 'strict' | 'flexible'>;
   expected: Expected & { matched: string[]; missing: string[]; ignored: { name: string; why: string }[] };
-  artifacts: (Artifact & { copiedTo?: string })[];
+  /** `copyError`: why the binary was not copied to artifacts/ (a symbolic link on its path, …). */
+  artifacts: (Artifact & { copiedTo?: string; copyError?: string })[];
   /** The strategy's last claim (finish action), next to the verdict, for self-stop audits. */
   claim?: { claim: string; reason: string; turn: number };
   strategy: string;

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, rm, writeFile, access, constants } from 'node:fs/promises';
+import { mkdir, rm, writeFile, access, constants } from 'node:fs/promises';
 import path from 'node:path';
 import type { BuildSettings } from './settings.js';
 import { repoNameOf } from './settings.js';
@@ -7,6 +7,7 @@ import { ConfigError, SandboxError, errorMessage } from './errors.js';
 import { RESULT_SCHEMA, type BuildResult, type RunStatus, type TurnSummary } from './result.js';
 import { resolveSource, type ResolvedSource } from './source.js';
 import { VERSION } from './version.js';
+import { copyFileNoFollow, relComponents } from '../base/safe-fs.js';
 import { createSandbox } from '../sandbox/index.js';
 import type { Sandbox } from '../sandbox/types.js';
 import { inspectRepo } from '../repo/inspect.js';
@@ -119,7 +120,7 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
   let reason = '';
   let prepareMs = 0;
   let keptAt: string | undefined;
-  let copied: (Artifact & { copiedTo?: string })[] = [];
+  let copied: (Artifact & { copiedTo?: string; copyError?: string })[] = [];
   let finalized: FinalizeOutput | undefined;
   let retrieval: RetrievalResult | undefined;
   let verifier: BuildVerifier | undefined;
@@ -228,6 +229,13 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
       if (stop.cause === 'provider_error') status = 'provider_error';
       reason = stop.reason;
     }
+    // The copy is taken before the probes run the binaries: a probed binary could rearrange the tree.
+    events.emit({
+      type: 'phase',
+      phase: 'collect',
+      message: `copying ${outcome.artifacts.length} binaries to ${path.join(outDir, 'artifacts')}`,
+    });
+    copied = await copyArtifacts(box.hostWorkdir, outcome.artifacts, path.join(outDir, 'artifacts'));
     if (status !== 'cancelled' && status !== 'sandbox_error') {
       // Hidden spec and advisory probes; a hidden spec's failure turns success into partial.
       await checker.finish({ hiddenSpecFile: spec.hiddenFile, probes: true });
@@ -241,13 +249,6 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
       status = settled.status;
       reason = settled.reason ?? reason;
     }
-
-    events.emit({
-      type: 'phase',
-      phase: 'collect',
-      message: `copying ${outcome.artifacts.length} binaries to ${path.join(outDir, 'artifacts')}`,
-    });
-    copied = await copyArtifacts(box.hostWorkdir, outcome.artifacts, path.join(outDir, 'artifacts'));
 
     // --- finalize (src/report/finalize.ts): patches, minimal recipe, replay in a fresh sandbox. It adds
     // evidence next to the status and never changes it; its own failures are warnings.
@@ -434,21 +435,29 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
   }
 }
 
-/** Copies the new binaries out of the sandbox, keeping their paths relative to the repository root. */
+/**
+ * Copies the new binaries out of the sandbox, keeping their paths relative to the repository root. The tree
+ * was written by the build: nothing is copied through a symbolic link (a folder on the way or the file
+ * itself), setuid/setgid bits are dropped, and what cannot be copied safely says why in `copyError`.
+ */
 async function copyArtifacts(
   root: string,
   artifacts: Artifact[],
   dest: string,
-): Promise<(Artifact & { copiedTo?: string })[]> {
-  const out: (Artifact & { copiedTo?: string })[] = [];
+): Promise<(Artifact & { copiedTo?: string; copyError?: string })[]> {
+  const out: (Artifact & { copiedTo?: string; copyError?: string })[] = [];
   for (const artifact of artifacts) {
-    const target = path.join(dest, artifact.path);
+    const rel =
+      artifact.pathBase64 !== undefined ? Buffer.from(artifact.pathBase64, 'base64') : artifact.path;
+    const target = Buffer.concat([Buffer.from(`${dest}/`), Buffer.from(rel)]);
     try {
-      await mkdir(path.dirname(target), { recursive: true });
-      await copyFile(path.join(root, artifact.path), target);
-      out.push({ ...artifact, copiedTo: path.relative(path.dirname(dest), target) });
-    } catch {
-      out.push(artifact);
+      relComponents(rel);
+      await mkdir(target.subarray(0, target.lastIndexOf(0x2f)), { recursive: true });
+      await rm(target, { force: true });
+      await copyFileNoFollow(root, rel, target);
+      out.push({ ...artifact, copiedTo: path.posix.join(path.basename(dest), artifact.path) });
+    } catch (error) {
+      out.push({ ...artifact, copyError: `not copied: ${errorMessage(error)}` });
     }
   }
   return out;

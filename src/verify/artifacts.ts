@@ -6,17 +6,10 @@
  * the real file `libfoo.so.1.2` is the artifact; scoring matches it to `libfoo.so`). Everything named `.git`
  * (the repository's own directory, a submodule's gitfile) is skipped.
  */
-import {
-  closeSync,
-  constants as fsConstants,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-  type Dirent,
-} from 'node:fs';
+import { closeSync, lstatSync, readdirSync, readSync, type Dirent } from 'node:fs';
 import * as path from 'node:path';
 
+import { nameKey, openUnderSync } from '../base/safe-fs.js';
 import { TimeSlicer } from '../util/concurrency.js';
 import type { Artifact, ArtifactKind, FileStamp, TreeSnapshot } from './types.js';
 
@@ -298,6 +291,8 @@ function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+const SLASH = Buffer.from('/');
+
 /** Entries checked between two looks at the clock. */
 const CLOCK_EVERY = 256;
 
@@ -311,29 +306,38 @@ export async function snapshotTree(root: string, options: SnapshotOptions = {}):
   const { exclude, onError } = options;
   const slicer = new TimeSlicer(SLICE_MS);
   const snapshot: TreeSnapshot = new Map();
-  const top = path.resolve(root);
-  const stack: { abs: string; rel: string }[] = [{ abs: top, rel: '' }];
+  const top = Buffer.from(path.resolve(root));
+  // Names are read as bytes: a name that is not UTF-8 is kept under a `\xNN` key with its real bytes.
+  const stack: { abs: Buffer; rel: string; raw?: Buffer }[] = [{ abs: top, rel: '' }];
   let sinceClock = 0;
   for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
-    let entries: Dirent[];
+    let entries: Dirent<Buffer>[];
     try {
-      entries = readdirSync(dir.abs, { withFileTypes: true });
+      // A folder swapped for a symbolic link since it was listed is not descended into.
+      if (dir.rel !== '' && lstatSync(dir.abs).isSymbolicLink()) continue;
+      entries = readdirSync(dir.abs, { withFileTypes: true, encoding: 'buffer' });
     } catch (error) {
       if (dir.rel === '') throw error; // the root itself: nothing to snapshot
       if (!isVanished(error)) onError?.(dir.rel, asError(error));
       continue;
     }
     for (const entry of entries) {
-      const name = entry.name;
+      const { key: name, raw: rawName } = nameKey(entry.name);
       if (name === '.git') continue;
       const rel = dir.rel === '' ? name : `${dir.rel}/${name}`;
-      const abs = dir.abs === '/' ? `/${name}` : `${dir.abs}/${name}`;
+      const raw =
+        rawName || dir.raw
+          ? Buffer.concat([...(dir.rel === '' ? [] : [dir.raw ?? Buffer.from(dir.rel), SLASH]), entry.name])
+          : undefined;
+      const abs = Buffer.concat([dir.abs, ...(dir.abs.length === 1 ? [] : [SLASH]), entry.name]);
+      // Dirent types come from the directory itself (lstat semantics): a link to a folder is not a folder.
       if (entry.isDirectory()) {
-        if (!exclude?.(rel, true)) stack.push({ abs, rel });
+        if (!exclude?.(rel, true)) stack.push(raw ? { abs, rel, raw } : { abs, rel });
       } else if (entry.isFile() && !exclude?.(rel, false)) {
         try {
           const stats = lstatSync(abs, { throwIfNoEntry: false });
-          if (stats?.isFile()) snapshot.set(rel, { size: stats.size, mtimeMs: stats.mtimeMs });
+          if (stats?.isFile())
+            snapshot.set(rel, { size: stats.size, mtimeMs: stats.mtimeMs, ...(raw ? { raw } : {}) });
         } catch (error) {
           if (!isVanished(error)) onError?.(rel, asError(error));
         }
@@ -374,10 +378,10 @@ function readAt(fd: number, offset: number, length: number): Buffer {
 }
 
 /** Reads what `classifyBinary` needs from a file: its head, then at most two further pieces. */
-function classifyFile(abs: string, size: number): BinaryClass | undefined {
-  // O_NOFOLLOW: a file swapped for a symbolic link since the walk is not read through the link;
-  // O_NONBLOCK: nor does a FIFO swapped in block the read.
-  const fd = openSync(abs, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+function classifyFile(root: string, rel: string | Buffer, size: number): BinaryClass | undefined {
+  // No symbolic link anywhere on the path (a file or a folder swapped for one since the walk is not read
+  // through it); O_NONBLOCK: nor does a FIFO swapped in block the read.
+  const { fd } = openUnderSync(root, rel);
   try {
     const head = readAt(fd, 0, Math.min(size, HEAD_BYTES));
     const chunks: FileChunk[] = [];
@@ -426,18 +430,24 @@ export async function scanNewArtifacts(
       kind = cached.kind;
     } else {
       try {
-        const found = classifyFile(path.join(root, rel), stamp.size);
+        const found = classifyFile(root, stamp.raw ?? rel, stamp.size);
         kind = found === 'object' ? (rel.endsWith('.ko') ? 'elf_other' : undefined) : found;
         cache?.set(rel, { ...stamp, kind });
       } catch (error) {
-        // Gone, or replaced by a symbolic link (ELOOP) since the walk: not an artifact.
+        // Gone, or replaced by a symbolic link since the walk: not an artifact.
         const code = (error as NodeJS.ErrnoException).code;
-        if (!isVanished(error) && code !== 'ELOOP') onError?.(rel, asError(error));
+        if (!isVanished(error) && code !== 'ELOOP' && code !== 'EUNSAFEPATH') onError?.(rel, asError(error));
         cache?.delete(rel);
       }
       await slicer.maybePause();
     }
-    if (kind) artifacts.push({ path: rel, kind, size: stamp.size });
+    if (kind)
+      artifacts.push({
+        path: rel,
+        ...(stamp.raw ? { pathBase64: stamp.raw.toString('base64') } : {}),
+        kind,
+        size: stamp.size,
+      });
   }
   return artifacts;
 }

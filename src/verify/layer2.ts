@@ -15,9 +15,10 @@
  * or care which kind it runs.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
+import { rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
+import { mkdirUnder, openUnder } from '../base/safe-fs.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Layer2Spec, SpecCheck } from './spec.js';
 
@@ -178,18 +179,19 @@ export function parseResults(text: string): ScriptResults {
   return results;
 }
 
-async function readTail(file: string, max = MAX_STREAM_BYTES): Promise<string> {
-  let handle;
+/** The last `max` bytes of a scratch file the sandbox wrote, never read through a symbolic link; '' when unreadable. */
+async function readTail(root: string, rel: string, max = MAX_STREAM_BYTES): Promise<string> {
+  let opened;
   try {
-    handle = await open(file, 'r');
+    opened = await openUnder(root, rel);
   } catch {
     return '';
   }
+  const { handle, stats } = opened;
   try {
-    const { size } = await handle.stat();
-    const length = Math.min(size, max);
+    const length = Math.min(stats.size, max);
     const buffer = Buffer.alloc(length);
-    await handle.read(buffer, 0, length, size - length);
+    await handle.read(buffer, 0, length, stats.size - length);
     return buffer.toString('utf8');
   } finally {
     await handle.close();
@@ -358,16 +360,21 @@ export async function runCheck(
   options: RunSpecOptions = {},
 ): Promise<CheckOutcome> {
   const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
-  const hostDir = path.join(sandbox.hostWorkdir, SCRATCH_DIR, 'checks', id);
-  const boxDir = path.posix.join(sandbox.workdir, SCRATCH_DIR, 'checks', id);
-  await mkdir(hostDir, { recursive: true });
+  // The scratch folder is in the tree the build wrote: made and read without following symbolic links.
+  const rel = path.posix.join(SCRATCH_DIR, 'checks', id);
+  const root = sandbox.hostWorkdir;
+  const hostDir = await mkdirUnder(root, rel);
+  const boxDir = path.posix.join(sandbox.workdir, rel);
   try {
     await writeFile(
       path.join(hostDir, 'cmd.sh'),
       check.command.endsWith('\n') ? check.command : `${check.command}\n`,
+      { flag: 'wx' },
     );
     if (check.expect.serialLog)
-      await writeFile(path.join(hostDir, 'serial.pat'), `${check.expect.serialLog.pattern}\n`);
+      await writeFile(path.join(hostDir, 'serial.pat'), `${check.expect.serialLog.pattern}\n`, {
+        flag: 'wx',
+      });
     const e = check.expect;
     const budget = check.timeoutMs + (e.port?.withinMs ?? 0) + (e.serialLog?.withinMs ?? 0) + 90_000;
     const exec = await sandbox.exec(checkScript(check, boxDir), {
@@ -376,12 +383,12 @@ export async function runCheck(
       env: check.env,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const results = parseResults(await readFile(path.join(hostDir, 'results'), 'utf8').catch(() => ''));
+    const results = parseResults(await readTail(root, `${rel}/results`, 16 * 1024 * 1024));
     const captured: Captured = {
-      stdout: await readTail(path.join(hostDir, 'stdout')),
-      stderr: await readTail(path.join(hostDir, 'stderr')),
-      serial: await readTail(path.join(hostDir, 'serial.log')),
-      gpu: await readTail(path.join(hostDir, 'gpu'), 64 * 1024),
+      stdout: await readTail(root, `${rel}/stdout`),
+      stderr: await readTail(root, `${rel}/stderr`),
+      serial: await readTail(root, `${rel}/serial.log`),
+      gpu: await readTail(root, `${rel}/gpu`, 64 * 1024),
     };
     return judgeCheck(check, results, captured, exec);
   } finally {

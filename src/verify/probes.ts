@@ -11,9 +11,10 @@
  *   looked at. Asked for when a debug build was requested (a spec's `probes.debug_info`).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
+import { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
+import { mkdirUnder, openUnder, readFileUnder } from '../base/safe-fs.js';
 import type { Sandbox } from '../sandbox/types.js';
 import { removeScratch, SCRATCH_DIR, shellQuote } from './layer2.js';
 import type { Artifact } from './types.js';
@@ -146,11 +147,15 @@ const THIN_AR_MAGIC = '!<thin>\n';
 /** Member objects of an archive looked at, at most. */
 const MAX_MEMBERS = 64;
 
-/** Debug information of an ELF file or an `ar` archive of ELF objects. */
-export async function readDebugInfo(file: string): Promise<DebugInfo> {
-  const handle = await open(file, 'r');
+/**
+ * Debug information of an ELF file or an `ar` archive of ELF objects: `rel` under `root` (or the file `root`
+ * alone), never read through a symbolic link (the tree is the build's).
+ */
+export async function readDebugInfo(root: string, rel?: string | Buffer): Promise<DebugInfo> {
+  const { handle, stats } =
+    rel === undefined ? await openUnder(path.dirname(root), path.basename(root)) : await openUnder(root, rel);
   try {
-    const { size } = await handle.stat();
+    const { size } = stats;
     const magic = (await fileReader(handle, 0, size)(0, 8)).toString('latin1');
     if (magic === THIN_AR_MAGIC) {
       return { present: false, detail: 'a thin archive: its members are stored elsewhere and were not read' };
@@ -310,9 +315,15 @@ export async function probeExecutables(
   if (paths.length === 0) return [];
   const limitMs = options.timeoutMs ?? 5000;
   const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
-  const hostDir = path.join(sandbox.hostWorkdir, SCRATCH_DIR, 'probes', id);
-  const boxDir = path.posix.join(sandbox.workdir, SCRATCH_DIR, 'probes', id);
-  await mkdir(hostDir, { recursive: true });
+  // The probed programs can rearrange the tree: the scratch folder is made and read without following links.
+  const rel = path.posix.join(SCRATCH_DIR, 'probes', id);
+  const root = sandbox.hostWorkdir;
+  const hostDir = await mkdirUnder(root, rel);
+  const boxDir = path.posix.join(sandbox.workdir, rel);
+  const readScratch = async (name: string, max: number): Promise<string> =>
+    (await readFileUnder(root, `${rel}/${name}`, { maxBytes: max }).catch(() => Buffer.alloc(0))).toString(
+      'utf8',
+    );
   const lines = [
     'set +e',
     `D=${shellQuote(boxDir)}`,
@@ -337,14 +348,14 @@ export async function probeExecutables(
       timeoutMs: paths.length * 2 * (limitMs + 2000) + 30_000,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const recorded = await readFile(path.join(hostDir, 'results'), 'utf8').catch(() => '');
+    const recorded = await readScratch('results', 1024 * 1024);
     const attempts = new Map<number, RunProbeAttempt[]>();
     for (const line of recorded.split('\n')) {
       const [index, flag, code, ms] = line.trim().split(' ');
       if (index === undefined || (flag !== '--version' && flag !== '--help')) continue;
       const i = Number(index);
       const readOut = async (name: string): Promise<string> =>
-        (await readFile(path.join(hostDir, name), 'utf8').catch(() => '')).slice(0, 16 * 1024);
+        (await readScratch(name, 64 * 1024)).slice(0, 16 * 1024);
       // bash itself reports a crash of the program it ran ("Segmentation fault (core dumped)") on its stderr.
       const output = `${await readOut(`out-${i}${flag}`)}\n${await readOut(`shell-${i}`)}`;
       const list = attempts.get(i) ?? [];
@@ -366,7 +377,9 @@ export async function probeDebugInfo(root: string, artifacts: readonly Artifact[
   const out: ProbeResult[] = [];
   for (const artifact of artifacts) {
     try {
-      const info = await readDebugInfo(path.join(root, artifact.path));
+      const rel =
+        artifact.pathBase64 !== undefined ? Buffer.from(artifact.pathBase64, 'base64') : artifact.path;
+      const info = await readDebugInfo(root, rel);
       out.push({ path: artifact.path, probe: 'debug_info', passed: info.present, detail: info.detail });
     } catch (error) {
       out.push({
@@ -386,7 +399,10 @@ export function executablesToProbe(
   matched: readonly string[] = [],
   limit = 8,
 ): string[] {
-  const executables = artifacts.filter((a) => a.kind === 'executable').map((a) => a.path);
+  // A name that is not UTF-8 cannot be given to the shell as its display: not started.
+  const executables = artifacts
+    .filter((a) => a.kind === 'executable' && a.pathBase64 === undefined)
+    .map((a) => a.path);
   const wanted = new Set(matched);
   const first = executables.filter((p) => wanted.has(p));
   const rest = executables.filter((p) => !wanted.has(p));

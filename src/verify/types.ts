@@ -3,8 +3,13 @@
 export type ArtifactKind = 'executable' | 'shared_library' | 'static_library' | 'elf_other';
 
 export interface Artifact {
-  /** Relative to the repository root, '/'-separated. */
+  /**
+   * Relative to the repository root, '/'-separated. A name that is not UTF-8 shows its other bytes as `\xNN`;
+   * `pathBase64` then holds the real bytes.
+   */
   path: string;
+  /** The path's bytes, base64, when they are not UTF-8; `path` is then only a display of them. */
+  pathBase64?: string;
   kind: ArtifactKind;
   size: number;
 }
@@ -13,6 +18,8 @@ export interface Artifact {
 export interface FileStamp {
   size: number;
   mtimeMs: number;
+  /** The relative path's bytes, when the map's key is only a display of them (see `Artifact.pathBase64`). */
+  raw?: Buffer;
 }
 
 /** Relative path → stamp, taken before the first command runs. */

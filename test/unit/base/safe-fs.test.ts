@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import {
+  copyFileNoFollow,
+  displayPath,
+  isExecutableUnder,
+  openUnderSync,
+  readFileUnder,
+  relComponents,
+  resolveDirUnder,
+  UnsafePathError,
+} from '../../../src/base/safe-fs.js';
+
+let top: string;
+let root: string;
+let secret: string;
+const MARKER = 'marker-7c1e0b9d';
+
+beforeAll(() => {
+  top = mkdtempSync(path.join(tmpdir(), 'bb-safe-fs-'));
+  root = path.join(top, 'tree');
+  secret = path.join(top, 'secret');
+  mkdirSync(secret);
+  writeFileSync(path.join(secret, 'shadow'), MARKER);
+  mkdirSync(path.join(root, 'src', 'deep'), { recursive: true });
+  writeFileSync(path.join(root, 'src', 'main.c'), 'int main(void){return 0;}\n');
+  writeFileSync(path.join(root, 'src', 'deep', 'x.txt'), 'inside\n');
+  symlinkSync(secret, path.join(root, 'evil')); // a folder → outside (absolute)
+  symlinkSync(path.join(secret, 'shadow'), path.join(root, 'shadow-link')); // a file → outside
+  symlinkSync('../secret/shadow', path.join(root, 'relative-out')); // relative, escaping with ..
+  symlinkSync('src/main.c', path.join(root, 'inside-link')); // stays inside
+  symlinkSync('src', path.join(root, 'inside-dir')); // a folder, inside
+  symlinkSync('loop', path.join(root, 'loop'));
+});
+
+afterAll(() => rmSync(top, { recursive: true, force: true }));
+
+async function reason(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'no error';
+  } catch (error) {
+    expect(error).toBeInstanceOf(UnsafePathError);
+    return (error as Error).message;
+  }
+}
+
+describe('relComponents', () => {
+  it.each(['', '/etc/shadow', '../x', 'a/../b', 'a//b', './a', 'a/.', 'a\0b'])('rejects %j', (rel) => {
+    expect(() => relComponents(rel)).toThrow(UnsafePathError);
+  });
+  it('splits a relative path', () => {
+    expect(relComponents('a/b/c').map((b) => b.toString())).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('readFileUnder (strict)', () => {
+  it('reads a regular file in the tree', async () => {
+    expect((await readFileUnder(root, 'src/main.c')).toString()).toContain('main');
+    expect((await readFileUnder(root, 'src/main.c', { maxBytes: 3 })).toString()).toBe('int');
+  });
+  it('refuses a symbolic link as the last component', async () => {
+    expect(await reason(readFileUnder(root, 'shadow-link'))).toMatch(/symbolic link/);
+    expect(await reason(readFileUnder(root, 'inside-link'))).toMatch(/symbolic link/);
+  });
+  it('refuses a symbolic link among the folders on the way', async () => {
+    expect(await reason(readFileUnder(root, 'evil/shadow'))).toMatch(/folder evil .*symbolic link/);
+    expect(await reason(readFileUnder(root, 'inside-dir/main.c'))).toMatch(/symbolic link/);
+  });
+  it('refuses .. and absolute paths', async () => {
+    expect(await reason(readFileUnder(root, '../secret/shadow'))).toMatch(/not allowed/);
+    expect(await reason(readFileUnder(root, path.join(secret, 'shadow')))).toMatch(/absolute/);
+  });
+  it('refuses what is not a regular file', async () => {
+    expect(await reason(readFileUnder(root, 'src'))).toMatch(/not a regular file/);
+  });
+  it('passes on ENOENT for a missing file', async () => {
+    await expect(readFileUnder(root, 'src/none.c')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+  it('reads a file named by non-UTF-8 bytes', async () => {
+    const name = Buffer.concat([Buffer.from('src/'), Buffer.from([0x66, 0xff, 0x0a, 0x67])]);
+    writeFileSync(Buffer.concat([Buffer.from(root + '/'), name]), 'odd\n');
+    expect((await readFileUnder(root, name)).toString()).toBe('odd\n');
+    expect(displayPath(name)).toBe('src/f\\xff\\x0ag');
+  });
+});
+
+describe('readFileUnder (inside)', () => {
+  it('follows links that stay inside the tree', async () => {
+    expect((await readFileUnder(root, 'inside-link', { follow: 'inside' })).toString()).toContain('main');
+    expect((await readFileUnder(root, 'inside-dir/deep/x.txt', { follow: 'inside' })).toString()).toBe(
+      'inside\n',
+    );
+  });
+  it('refuses links that lead outside, absolute or relative, file or folder', async () => {
+    for (const rel of ['shadow-link', 'relative-out', 'evil/shadow']) {
+      expect(await reason(readFileUnder(root, rel, { follow: 'inside' }))).toMatch(/outside the tree/);
+    }
+  });
+  it('refuses a link loop', async () => {
+    expect(await reason(readFileUnder(root, 'loop', { follow: 'inside' }))).toMatch(/loop/);
+  });
+});
+
+describe('openUnderSync', () => {
+  it('opens in the tree and refuses a symlinked parent', () => {
+    const { fd, stats } = openUnderSync(root, 'src/main.c');
+    expect(stats.isFile()).toBe(true);
+    closeSync(fd);
+    expect(() => openUnderSync(root, 'evil/shadow')).toThrow(UnsafePathError);
+    expect(() => openUnderSync(root, 'shadow-link')).toThrow(UnsafePathError);
+  });
+});
+
+describe('copyFileNoFollow', () => {
+  it('copies the bytes and the permission bits, without setuid, setgid or sticky', async () => {
+    const file = path.join(root, 'src', 'suid');
+    writeFileSync(file, 'binary');
+    chmodSync(file, 0o6755);
+    const dest = path.join(top, 'copy-suid');
+    const copied = await copyFileNoFollow(root, 'src/suid', dest);
+    expect(copied).toEqual({ size: 6, mode: 0o755 });
+    expect(readFileSync(dest, 'utf8')).toBe('binary');
+    expect(statSync(dest).mode & 0o7777).toBe(0o755);
+  });
+  it('copies nothing through a symlinked parent or last component', async () => {
+    for (const [i, rel] of ['evil/shadow', 'shadow-link'].entries()) {
+      const dest = path.join(top, `copy-${i}`);
+      expect(await reason(copyFileNoFollow(root, rel, dest))).toMatch(/symbolic link/);
+      expect(existsSync(dest)).toBe(false);
+    }
+  });
+  it('never writes through a link at the destination', async () => {
+    const dest = path.join(top, 'dest-link');
+    symlinkSync(path.join(secret, 'target'), dest);
+    await expect(copyFileNoFollow(root, 'src/main.c', dest)).rejects.toMatchObject({ code: 'EEXIST' });
+    expect(existsSync(path.join(secret, 'target'))).toBe(false);
+  });
+});
+
+describe('helpers', () => {
+  it('isExecutableUnder does not follow links out', async () => {
+    const exe = path.join(secret, 'tool');
+    writeFileSync(exe, '#!/bin/sh\n');
+    chmodSync(exe, 0o755);
+    symlinkSync(exe, path.join(root, 'tool-link'));
+    expect(await isExecutableUnder(root, 'tool-link', { follow: 'inside' })).toBe(false);
+    expect(await isExecutableUnder(root, 'src/suid')).toBe(true);
+  });
+  it('resolveDirUnder allows folders inside, refuses folders outside', async () => {
+    expect(await resolveDirUnder(root, 'inside-dir')).toBeDefined();
+    expect(await resolveDirUnder(root, 'evil')).toBeUndefined();
+    expect(await resolveDirUnder(root, 'src/main.c')).toBeUndefined();
+  });
+});
