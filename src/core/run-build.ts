@@ -33,6 +33,7 @@ import { TrajectoryRecorder } from '../trajectory/recorder.js';
 import { collectSecretValues, createRedactor } from '../trajectory/redact.js';
 import { finalizeRun, type FinalizeOutput } from '../report/finalize.js';
 import { writeRunbook } from '../report/runbook.js';
+import { makeDirectory, MakeDirError, refusal } from '../base/make-dir.js';
 
 export interface RunBuildOptions {
   signal?: AbortSignal;
@@ -63,19 +64,32 @@ export function expectedFrom(
   return { names: [], source: 'none', ignored: [] };
 }
 
+/**
+ * Makes `--out` (never hanging: see make-dir.ts) and checks that a file can be written in it, so a bad
+ * `--out` is one ConfigError before any work starts.
+ */
 async function prepareOutDir(outDir: string): Promise<void> {
+  const fail = (why: string): ConfigError =>
+    new ConfigError(`--out: cannot write to '${outDir}': ${why}`, 'expected a writable directory');
+  const whyOf = (error: unknown): string => (error instanceof MakeDirError ? error.why : errorMessage(error));
   try {
-    await mkdir(outDir, { recursive: true });
-    await access(outDir, constants.W_OK);
+    await makeDirectory(outDir);
   } catch (error) {
-    throw new ConfigError(
-      `--out: cannot write to '${outDir}' (${errorMessage(error)})`,
-      'expected a writable directory',
-    );
+    throw fail(whyOf(error));
   }
-  await rm(path.join(outDir, 'logs'), { recursive: true, force: true });
-  await rm(path.join(outDir, 'artifacts'), { recursive: true, force: true });
-  await mkdir(path.join(outDir, 'logs'), { recursive: true });
+  try {
+    // access(W_OK) is always true for root; only writing tells (read-only mounts, /proc/1, full disks).
+    const probe = path.join(outDir, `.buildbench-write-test-${process.pid}`);
+    await writeFile(probe, '').catch((error: unknown) => {
+      throw new MakeDirError(outDir, refusal(probe, error, 'files'));
+    });
+    await rm(probe, { force: true });
+    await rm(path.join(outDir, 'logs'), { recursive: true, force: true });
+    await rm(path.join(outDir, 'artifacts'), { recursive: true, force: true });
+    await makeDirectory(path.join(outDir, 'logs'));
+  } catch (error) {
+    throw fail(whyOf(error));
+  }
 }
 
 /**
