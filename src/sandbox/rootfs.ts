@@ -5,8 +5,8 @@
  * nothing stays mounted on this machine after a command ends, however it ends (see research/sandbox.md).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -27,7 +27,15 @@ import {
   SerialQueue,
 } from './common.js';
 import { BUILD_CACHE_MOUNT, prepareBuildCache, sandboxBaseEnv, setUpBuildCache } from './build-cache.js';
+import {
+  createSandboxCgroups,
+  removeSandboxCgroups,
+  type IsolationReport,
+  type NetworkMode,
+  type SandboxCgroups,
+} from './isolation.js';
 import { runProcess } from './process.js';
+import { buildSeccompFilter, DENIED_SYSCALLS, seccompArch } from './seccomp.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
 
 /** Packages of the cached toolchain layer. Changing the list makes a new layer (the folder name has its hash). */
@@ -391,6 +399,9 @@ async function createToolchain(paths: RootfsPaths, baseRoot: string, options: La
         workspace: join(tmp, 'workspace'),
         cwd: '/',
         envAssignments: sandboxEnvAssignments(undefined),
+        network: 'host', // our own script, not the repository's
+        mounts: [],
+        cgroupProcs: [],
         script: TOOLCHAIN_SCRIPT,
         timeoutMs: TOOLCHAIN_TIMEOUT_MS,
         logPath,
@@ -436,59 +447,174 @@ async function createToolchain(paths: RootfsPaths, baseRoot: string, options: La
 // Entering a sandbox
 
 /**
- * Runs as PID 1 of a fresh pid + mount namespace (`sh -c ENTRY_SCRIPT entry <lowerdir> <buildDir> <workspace>
- * <cwd> <build cache or ''> NAME=value...`). Everything it mounts lives in that namespace and disappears
- * with it.
+ * Runs as PID 1 of a fresh pid + mount namespace made by `unshare` (`sh -c ENTRY_SCRIPT entry <buildDir>
+ * <lowerdir> <network> <cgroup.procs files, ':'-separated> <bubblewrap arguments…>`): it mounts the overlay in
+ * that private namespace (so nothing stays mounted on this machine, however the command ends), joins the
+ * sandbox's cgroups, and runs bubblewrap, which pivots into the overlay with the old root detached, mounts a
+ * fresh /proc and a minimal /dev, cuts capabilities, sets no_new_privs and loads the seccomp filter. With
+ * `isolated` networking, bubblewrap waits (--block-fd) until slirp4netns has given its new network namespace
+ * a user-mode uplink. Everything it starts lives in this pid namespace and ends with it.
  */
 const ENTRY_SCRIPT = `
 set -u
 exec 2>&1
 fail() { echo "buildbench sandbox setup: $*"; exit 125; }
-lower=$1 B=$2 WS=$3 CWD=$4 CACHE=$5
-shift 5
-M=$B/merged
+B=$1 lower=$2 NET=$3 CGROUPS=$4
+shift 4
+M=$B/merged C=$B/cmd
+mount -t proc proc /proc || fail "cannot mount /proc for the sandbox's pid namespace"
 n=0
 until mount -t overlay overlay -o "lowerdir=$lower,upperdir=$B/upper,workdir=$B/work" "$M"; do
   n=$((n + 1))
   [ "$n" -lt 30 ] || fail "cannot mount the overlay (lowerdir=$lower) at $M"
   sleep 0.1
 done
-mkdir -p "$M/proc" "$M/sys" "$M/dev" "$M/workspace" "$M${SCRIPT_DIR}" "$M/etc" "$M/tmp" || fail "cannot create mount points in $M"
-mount -t proc proc "$M/proc" || fail "cannot mount /proc"
-mount -t sysfs -o ro sysfs "$M/sys" 2>/dev/null || mount --rbind -o ro /sys "$M/sys" 2>/dev/null || true
-mount --rbind /dev "$M/dev" || fail "cannot bind /dev"
-mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$M/dev/shm" || fail "cannot mount /dev/shm"
-mount --bind "$WS" "$M/workspace" || fail "cannot bind the workspace $WS"
-if [ -n "$CACHE" ]; then
-  mkdir -p "$M${BUILD_CACHE_MOUNT}" && mount --bind "$CACHE" "$M${BUILD_CACHE_MOUNT}" || fail "cannot bind the build cache $CACHE"
+if [ -n "$CGROUPS" ]; then
+  IFS=:
+  for f in $CGROUPS; do echo 0 > "$f" || fail "cannot join the cgroup $f"; done
+  unset IFS
 fi
-mount -t tmpfs -o mode=0755,size=64m tmpfs "$M${SCRIPT_DIR}" || fail "cannot mount ${SCRIPT_DIR}"
-cp "$B/cmd/cmd.sh" "$M${SCRIPT_DIR}/cmd.sh" || fail "cannot copy the command script"
-if [ -e /etc/resolv.conf ]; then
-  rm -f "$M/etc/resolv.conf" 2>/dev/null
-  cp -L /etc/resolv.conf "$M/etc/resolv.conf" 2>/dev/null || echo "buildbench sandbox setup: warning: could not copy /etc/resolv.conf"
+rm -f "$C/entered" "$C/info" "$C/net.ready" "$C/go"
+if [ "$NET" != isolated ]; then
+  exec bwrap "$@" 5<"$C/seccomp.bpf" 9>"$C/entered"
 fi
-echo buildbench > /proc/sys/kernel/hostname 2>/dev/null || true
-: > "$B/cmd/entered" || fail "cannot write $B/cmd/entered"
-exec chroot "$M" /usr/bin/env -i "$@" /bin/bash -c 'cd -- "$1" || exit 1; exec /bin/bash ${SCRIPT_DIR}/cmd.sh' bash "$CWD"
+mkfifo "$C/go" || fail "cannot create $C/go"
+bwrap --info-fd 3 --block-fd 4 "$@" 3>"$C/info" 4<>"$C/go" 5<"$C/seccomp.bpf" 9>"$C/entered" &
+bw=$!
+pid= i=0
+until [ -n "$pid" ]; do
+  pid=$(sed -n 's/.*"child-pid": *\\([0-9][0-9]*\\).*/\\1/p' "$C/info" 2>/dev/null)
+  [ -n "$pid" ] && break
+  kill -0 "$bw" 2>/dev/null || { wait "$bw"; exit $?; }
+  i=$((i + 1)); [ "$i" -lt 4000 ] || { kill -KILL "$bw"; fail "bubblewrap did not start"; }
+  sleep 0.005
+done
+slirp4netns --configure --mtu=65520 --disable-host-loopback --ready-fd 7 "$pid" tap0 7>"$C/net.ready" >"$C/slirp.log" 2>&1 &
+sl=$! i=0
+until [ -s "$C/net.ready" ]; do
+  kill -0 "$sl" 2>/dev/null || { kill -KILL "$bw"; fail "user-mode networking (slirp4netns) did not start: $(tail -n 3 "$C/slirp.log")"; }
+  i=$((i + 1)); [ "$i" -lt 4000 ] || { kill -KILL "$bw"; fail "user-mode networking (slirp4netns) did not start in time"; }
+  sleep 0.005
+done
+printf go > "$C/go"
+wait "$bw"
+rc=$?
+kill "$sl" 2>/dev/null
+exit "$rc"
 `;
 
-const UNSHARE_ARGS = [
-  '--mount',
-  '--pid',
-  '--fork',
-  '--kill-child',
-  '--uts',
-  '--ipc',
-  '--propagation',
-  'private',
-];
+/**
+ * Inside the sandbox, before the command: says it got in (fd 9), then closes every descriptor but stdio — the
+ * setup's, and any this process inherited from its own parent (a directory descriptor would lead out).
+ */
+const INNER_WRAPPER = [
+  'printf x >&9',
+  'for f in /proc/self/fd/*; do n=${f##*/}; case $n in 0 | 1 | 2) ;; *) eval "exec $n>&-" ;; esac; done',
+  'cd -- "$1" || exit 1',
+  `exec /bin/bash ${SCRIPT_DIR}/cmd.sh`,
+].join('\n');
 
-/** Creates `<dir>/{upper,work,merged,workspace,cmd}`. */
+const UNSHARE_ARGS = ['--mount', '--pid', '--fork', '--kill-child', '--propagation', 'private'];
+
+/**
+ * Capabilities a command keeps: Docker's default set without MKNOD (no device nodes at all: Docker relies on
+ * its device cgroup for that) and, on this machine's own network, without NET_RAW.
+ */
+export function sandboxCapabilities(network: NetworkMode): string[] {
+  const caps = [
+    'CHOWN',
+    'DAC_OVERRIDE',
+    'FSETID',
+    'FOWNER',
+    'SETGID',
+    'SETUID',
+    'SETFCAP',
+    'SETPCAP',
+    'NET_BIND_SERVICE',
+    'SYS_CHROOT',
+    'KILL',
+    'AUDIT_WRITE',
+  ];
+  return network === 'host' ? caps : [...caps, 'NET_RAW'];
+}
+
+/** Docker's masked paths (an empty read-only folder or /dev/null over them) and read-only paths. */
+const MASKED_PATHS = [
+  '/proc/asound',
+  '/proc/acpi',
+  '/proc/kcore',
+  '/proc/keys',
+  '/proc/latency_stats',
+  '/proc/timer_list',
+  '/proc/timer_stats',
+  '/proc/sched_debug',
+  '/proc/scsi',
+  '/sys/firmware',
+  '/sys/devices/virtual/powercap',
+];
+const READONLY_PROC_PATHS = ['/proc/bus', '/proc/fs', '/proc/irq', '/proc/sys', '/proc/sysrq-trigger'];
+
+/** A bind mount into the sandbox. */
+export interface SandboxMount {
+  host: string;
+  target: string;
+  readOnly: boolean;
+}
+
+interface BwrapPlan {
+  buildDir: string;
+  workspace: string;
+  cwd: string;
+  envAssignments: string[];
+  network: NetworkMode;
+  mounts: SandboxMount[];
+  seccomp: boolean;
+}
+
+/** bubblewrap's arguments (the entry script adds the descriptors: 5 seccomp, 9 entered, 3/4 for networking). */
+export function bwrapArguments(plan: BwrapPlan): string[] {
+  const cmd = join(plan.buildDir, 'cmd');
+  const args = ['--bind', join(plan.buildDir, 'merged'), '/', '--dev', '/dev'];
+  args.push('--perms', '1777', '--tmpfs', '/dev/shm');
+  args.push('--proc', '/proc');
+  for (const path of READONLY_PROC_PATHS) if (existsSync(path)) args.push('--ro-bind', path, path);
+  args.push('--ro-bind', '/sys', '/sys');
+  for (const path of MASKED_PATHS) {
+    const info = statSync(path, { throwIfNoEntry: false });
+    if (info) args.push('--ro-bind', info.isDirectory() ? join(cmd, 'empty') : '/dev/null', path);
+  }
+  args.push('--bind', plan.workspace, '/workspace');
+  for (const mount of plan.mounts)
+    args.push(mount.readOnly ? '--ro-bind' : '--bind', mount.host, mount.target);
+  args.push('--ro-bind', join(cmd, 'script'), SCRIPT_DIR);
+  args.push('--ro-bind', join(cmd, 'resolv.conf'), '/etc/resolv.conf');
+  args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
+  if (plan.network !== 'host') args.push('--unshare-net');
+  args.push('--hostname', 'buildbench', '--die-with-parent', '--new-session');
+  if (plan.seccomp) args.push('--seccomp', '5');
+  args.push('--cap-drop', 'ALL');
+  for (const cap of sandboxCapabilities(plan.network)) args.push('--cap-add', `CAP_${cap}`);
+  args.push('--clearenv');
+  for (const assignment of plan.envAssignments) {
+    const eq = assignment.indexOf('=');
+    args.push('--setenv', assignment.slice(0, eq), assignment.slice(eq + 1));
+  }
+  args.push('--chdir', '/', '/bin/bash', '-c', INNER_WRAPPER, 'bash', plan.cwd);
+  return args;
+}
+
+/** Creates `<dir>/{upper,work,merged,workspace,cmd}` and the setup files that do not change per command. */
 async function prepareBuildDir(dir: string): Promise<void> {
-  for (const name of ['upper', 'work', 'merged', 'workspace', 'cmd']) {
+  for (const name of ['upper', 'work', 'merged', 'workspace', 'cmd/script', 'cmd/empty']) {
     await mkdir(join(dir, name), { recursive: true });
   }
+  await chmod(join(dir, 'cmd', 'empty'), 0o555);
+  const arch = seccompArch();
+  await writeFile(join(dir, 'cmd', 'seccomp.bpf'), arch ? buildSeccompFilter(arch) : Buffer.alloc(0));
+}
+
+async function hostResolvConf(): Promise<string> {
+  return readFile('/etc/resolv.conf', 'utf8').catch(() => '');
 }
 
 interface OverlayRun {
@@ -500,8 +626,11 @@ interface OverlayRun {
   envAssignments: string[];
   script: string;
   timeoutMs: number;
-  /** The build cache folder on this machine, bind-mounted at BUILD_CACHE_MOUNT. */
-  buildCache?: string;
+  network: NetworkMode;
+  /** Bind mounts besides the workspace (the build cache). */
+  mounts: SandboxMount[];
+  /** `cgroup.procs` files the command joins before bubblewrap starts. */
+  cgroupProcs: string[];
   signal?: AbortSignal;
   logPath?: string;
   onOutput?: (chunk: string) => void;
@@ -512,19 +641,26 @@ async function runInOverlay(run: OverlayRun): Promise<{ result: ExecResult; ente
   const cmdDir = join(run.buildDir, 'cmd');
   const marker = join(cmdDir, 'entered');
   await rm(marker, { force: true });
-  await writeFile(join(cmdDir, 'cmd.sh'), run.script.endsWith('\n') ? run.script : `${run.script}\n`);
+  await writeFile(
+    join(cmdDir, 'script', 'cmd.sh'),
+    run.script.endsWith('\n') ? run.script : `${run.script}\n`,
+  );
+  await writeFile(
+    join(cmdDir, 'resolv.conf'),
+    run.network === 'isolated' ? `nameserver ${SLIRP_DNS}\n` : await hostResolvConf(),
+  );
+  const seccomp = seccompArch() !== undefined;
   const unshareArgs = [
     ...UNSHARE_ARGS,
     '/bin/sh',
     '-c',
     ENTRY_SCRIPT,
     'buildbench-entry',
-    run.lowerdirs.join(':'),
     run.buildDir,
-    run.workspace,
-    run.cwd,
-    run.buildCache ?? '',
-    ...run.envAssignments,
+    run.lowerdirs.join(':'),
+    run.network,
+    run.cgroupProcs.join(':'),
+    ...bwrapArguments({ ...run, seccomp }),
   ];
   // If this process dies, unshare gets SIGKILL and --kill-child ends the whole namespace.
   const [command, args] = await dieWithParent('unshare', unshareArgs);
@@ -539,15 +675,48 @@ async function runInOverlay(run: OverlayRun): Promise<{ result: ExecResult; ente
     ...(run.logPath ? { logPath: run.logPath } : {}),
     ...(run.onOutput ? { onOutput: run.onOutput } : {}),
   });
-  return { result, entered: existsSync(marker) };
+  const entered = (await stat(marker).catch(() => undefined))?.size ?? 0;
+  return { result, entered: entered > 0 };
 }
+
+/** slirp4netns's built-in DNS forwarder inside the sandbox's network namespace. */
+const SLIRP_DNS = '10.0.2.3';
 
 // ---------------------------------------------------------------------------------------------------------
 // Availability and the sandbox itself
 
-/** What stops the rootfs backend from working here; empty when it can work. */
+/** Host packages the rootfs backend runs with, by the program it needs from each. */
+const HOST_TOOLS = { bwrap: 'bubblewrap', slirp4netns: 'slirp4netns', debootstrap: 'debootstrap' } as const;
+
+/**
+ * Packages this machine lacks for the rootfs backend (installable with apt-get): bubblewrap always,
+ * debootstrap while no base is cached, slirp4netns for isolated networking (the default).
+ */
+export async function rootfsMissingPackages(
+  settings: Pick<SandboxSettings, 'cacheDir' | 'suite' | 'network'>,
+): Promise<string[]> {
+  const missing: string[] = [];
+  if (!(await findExecutable('bwrap'))) missing.push(HOST_TOOLS.bwrap);
+  if ((settings.network ?? 'isolated') === 'isolated' && !(await findExecutable('slirp4netns'))) {
+    missing.push(HOST_TOOLS.slirp4netns);
+  }
+  let baseCached = false;
+  try {
+    baseCached = isReady(rootfsPaths(settings.cacheDir, settings.suite).baseDir);
+  } catch {
+    // an invalid suite is reported by rootfsProblems
+  }
+  if (!baseCached && !(await findExecutable('debootstrap'))) missing.push(HOST_TOOLS.debootstrap);
+  return missing;
+}
+
+/**
+ * What stops the rootfs backend from working here; empty when it can work. A missing slirp4netns stops it
+ * only when isolated networking was asked for explicitly (by default the sandbox then uses this machine's
+ * network, and says so).
+ */
 export async function rootfsProblems(
-  settings: Pick<SandboxSettings, 'cacheDir' | 'suite'>,
+  settings: Pick<SandboxSettings, 'cacheDir' | 'suite' | 'network'>,
 ): Promise<string[]> {
   const problems: string[] = [];
   if (process.getuid?.() !== 0) {
@@ -555,25 +724,69 @@ export async function rootfsProblems(
       'it needs root (it mounts an overlay and enters namespaces): run buildbench as root or with sudo',
     );
   }
-  if (!(await findExecutable('unshare')) || !(await findExecutable('chroot'))) {
-    problems.push('util-linux `unshare` and coreutils `chroot` must be installed');
-  }
+  if (!(await findExecutable('unshare'))) problems.push('util-linux `unshare` must be installed');
   const filesystems = await readFile('/proc/filesystems', 'utf8').catch(() => '');
   if (!/\boverlay\b/.test(filesystems)) {
     problems.push(
       'the kernel has no overlayfs: run `modprobe overlay` (or use a kernel with CONFIG_OVERLAY_FS)',
     );
   }
-  let baseCached = false;
   try {
-    baseCached = isReady(rootfsPaths(settings.cacheDir, settings.suite).baseDir);
+    rootfsPaths(settings.cacheDir, settings.suite);
   } catch (error) {
     problems.push((error as Error).message);
   }
-  if (!baseCached && !(await findExecutable('debootstrap'))) {
+  const missing = await rootfsMissingPackages(settings);
+  if (missing.includes(HOST_TOOLS.bwrap)) {
+    problems.push('bubblewrap (bwrap) is not installed: apt-get install bubblewrap');
+  }
+  if (missing.includes(HOST_TOOLS.slirp4netns) && settings.network === 'isolated') {
+    problems.push(
+      '--network isolated needs slirp4netns: apt-get install slirp4netns (or pass --network host)',
+    );
+  }
+  if (missing.includes(HOST_TOOLS.debootstrap)) {
     problems.push('no cached base rootfs and debootstrap is not installed: apt-get install debootstrap');
   }
   return problems;
+}
+
+let bwrapVersion: Promise<string> | undefined;
+function bubblewrapVersion(): Promise<string> {
+  bwrapVersion ??= runProcess('bwrap', ['--version'], { timeoutMs: 10_000 }).then(
+    (r) => r.output.trim().split('\n')[0] || 'bubblewrap',
+    () => 'bubblewrap',
+  );
+  return bwrapVersion;
+}
+
+/** The isolation a rootfs sandbox with these settings achieves (see research/sandbox.md). */
+async function rootfsIsolation(
+  network: NetworkMode,
+  limits: IsolationReport['limits'],
+  notes: string[],
+): Promise<IsolationReport> {
+  const arch = seccompArch();
+  return {
+    level: 'container',
+    tool: `${await bubblewrapVersion()} (pivot_root into the overlay, old root detached)`,
+    userNamespace: false,
+    capabilities: sandboxCapabilities(network),
+    noNewPrivs: true,
+    ...(arch
+      ? { seccomp: `buildbench deny list (${DENIED_SYSCALLS.length} calls, clone with namespace flags)` }
+      : {}),
+    network: {
+      mode: network,
+      ...(network === 'isolated' ? { via: 'slirp4netns (no route to this machine’s loopback)' } : {}),
+    },
+    limits,
+    notes: [
+      'root inside is root of this machine (no user namespace: the cached rootfs is owned by uid 0), with its capabilities cut to Docker’s default set less MKNOD',
+      ...(arch ? [] : [`no seccomp filter: no syscall table for ${process.arch}`]),
+      ...notes,
+    ],
+  };
 }
 
 export interface RootfsSandboxOptions {
@@ -597,6 +810,19 @@ export class RootfsSandbox implements Sandbox {
     readonly layers: RootfsLayers,
     /** The build cache folder on this machine (see build-cache.ts), or undefined. */
     readonly buildCache?: string,
+    readonly isolation: IsolationReport = {
+      level: 'container',
+      tool: 'bubblewrap',
+      userNamespace: false,
+      noNewPrivs: true,
+      network: { mode: 'host' },
+      limits: { enforced: false },
+      notes: [],
+    },
+    private readonly cgroups?: SandboxCgroups,
+    private readonly mounts: SandboxMount[] = buildCache
+      ? [{ host: buildCache, target: BUILD_CACHE_MOUNT, readOnly: false }]
+      : [],
   ) {
     this.image = `debian:${layers.suite}`;
   }
@@ -630,7 +856,9 @@ export class RootfsSandbox implements Sandbox {
       envAssignments: sandboxEnvAssignments(options.env, sandboxBaseEnv(this.buildCache)),
       script,
       timeoutMs: options.timeoutMs,
-      ...(this.buildCache ? { buildCache: this.buildCache } : {}),
+      network: this.isolation.network.mode,
+      mounts: this.mounts,
+      cgroupProcs: this.cgroups?.procs ?? [],
       signal: combineSignals(options.signal, this.lifetime.signal),
       ...passThroughOptions(options),
     });
@@ -648,8 +876,19 @@ export class RootfsSandbox implements Sandbox {
     this.disposed = true;
     this.lifetime.abort();
     await this.queue.idle();
+    await removeSandboxCgroups(this.cgroups);
     if (!options.keep) await removeTree(this.buildDir);
   }
+}
+
+/** The network a sandbox gets: the one asked for, else isolated where slirp4netns is installed, else host. */
+async function chooseNetwork(asked: NetworkMode | undefined, notes: string[]): Promise<NetworkMode> {
+  if (asked) return asked;
+  if (await findExecutable('slirp4netns')) return 'isolated';
+  notes.push(
+    'network: this machine’s (slirp4netns is not installed, so the build can reach loopback services here); apt-get install slirp4netns for an isolated network',
+  );
+  return 'host';
 }
 
 /** A fresh rootfs sandbox with a copy of `request.repoDir` in /workspace. */
@@ -676,13 +915,32 @@ export async function createRootfsSandbox(
   });
   const id = makeSandboxId(request.name);
   const buildDir = join(settings.workRoot, id);
+  await mkdir(settings.workRoot, { recursive: true, mode: 0o700 });
   await prepareBuildDir(buildDir);
   const buildCache = settings.buildCache;
   if (buildCache) {
     checkMountablePath(buildCache, 'the build cache folder');
     await prepareBuildCache(buildCache);
   }
-  const sandbox = new RootfsSandbox(id, buildDir, layers, buildCache);
+  const notes: string[] = [];
+  const network = await chooseNetwork(settings.network, notes);
+  const limits = { memoryBytes: settings.memoryBytes, pids: settings.pids };
+  const { cgroups, reason } = await createSandboxCgroups(id, limits);
+  if (!cgroups && reason && (limits.memoryBytes !== undefined || limits.pids !== undefined)) {
+    notes.push(`limits not enforced: ${reason}`);
+    request.onProgress?.(`warning: the sandbox's memory and process limits are not enforced: ${reason}`);
+  }
+  const isolation = await rootfsIsolation(
+    network,
+    {
+      ...(limits.memoryBytes !== undefined ? { memoryBytes: limits.memoryBytes } : {}),
+      ...(limits.pids !== undefined ? { pids: limits.pids } : {}),
+      enforced: cgroups !== undefined,
+      ...(cgroups ? { how: cgroups.how } : {}),
+    },
+    notes,
+  );
+  const sandbox = new RootfsSandbox(id, buildDir, layers, buildCache, isolation, cgroups);
   try {
     await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal);
     if (options.probe ?? true) {
