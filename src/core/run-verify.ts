@@ -143,24 +143,76 @@ async function keptRootfs(
   return { sandbox: new RootfsSandbox(path.basename(buildDir), buildDir, layers) };
 }
 
+/** A value as a person reads it in an error: `null`, `missing`, `a list`, `the string "…"`, `the number 3`. */
+function shown(value: unknown): string {
+  if (value === undefined) return 'missing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 39)}…` : value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean') return `the ${typeof value} ${value}`;
+  return `a ${typeof value}`;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Checks the fields of a result.json that verify reads, so a file of the wrong shape is one ConfigError
+ * naming the file and the field, not a TypeError deep inside. Optional parts are checked when present.
+ */
+export function checkResultShape(value: unknown, file: string): BuildResult {
+  const hint = 'expected the result.json of buildbench build';
+  const wrong = (field: string, actual: unknown, expected: string): ConfigError =>
+    new ConfigError(`verify: ${file}: ${field} is ${shown(actual)}; expected ${expected}`, hint);
+  if (!isObject(value)) {
+    throw new ConfigError(`verify: ${file} holds ${shown(value)}, not a buildbench result object`, hint);
+  }
+  const schema = value.schema;
+  if (typeof schema !== 'string' || !schema.startsWith('buildbench.result/')) {
+    throw new ConfigError(`verify: ${file} is not a buildbench result (schema ${shown(schema)})`, hint);
+  }
+  const optionalString = (obj: Record<string, unknown>, key: string, where: string): void => {
+    if (obj[key] !== undefined && typeof obj[key] !== 'string')
+      throw wrong(`${where}.${key}`, obj[key], 'a string');
+  };
+  const sandbox = value.sandbox;
+  if (!isObject(sandbox)) throw wrong('sandbox', sandbox, 'an object with the sandbox kind');
+  if (typeof sandbox.kind !== 'string') throw wrong('sandbox.kind', sandbox.kind, 'rootfs, docker or host');
+  for (const key of ['image', 'keptAt', 'keptWorkdir']) optionalString(sandbox, key, 'sandbox');
+  if (value.files !== undefined) {
+    if (!isObject(value.files)) throw wrong('files', value.files, 'an object naming the output files');
+    optionalString(value.files, 'snapshot', 'files');
+  }
+  if (value.expected !== undefined) {
+    const expected = value.expected;
+    if (!isObject(expected)) throw wrong('expected', expected, 'an object with names and source');
+    if (!Array.isArray(expected.names) || !expected.names.every((n) => typeof n === 'string'))
+      throw wrong('expected.names', expected.names, 'a list of file names');
+    if (typeof expected.source !== 'string') throw wrong('expected.source', expected.source, 'a string');
+  }
+  if (value.verification !== undefined && value.verification !== null) {
+    if (!isObject(value.verification)) throw wrong('verification', value.verification, 'an object');
+    const spec = value.verification.spec;
+    if (spec !== undefined && spec !== null) {
+      if (!isObject(spec)) throw wrong('verification.spec', spec, 'an object with the spec file');
+      if (typeof spec.file !== 'string') throw wrong('verification.spec.file', spec.file, 'a path');
+    }
+  }
+  return value as unknown as BuildResult;
+}
+
 async function readResult(file: string): Promise<BuildResult> {
-  let result: BuildResult;
+  let value: unknown;
   try {
-    result = JSON.parse(await readFile(file, 'utf8')) as BuildResult;
+    value = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
     throw new ConfigError(
-      `cannot read ${file} (${errorMessage(error)})`,
+      `verify: cannot read ${file} (${errorMessage(error)})`,
       'expected the result.json of buildbench build',
     );
   }
-  if (
-    typeof result.schema !== 'string' ||
-    !result.schema.startsWith('buildbench.result/') ||
-    !result.sandbox
-  ) {
-    throw new ConfigError(`${file} is not a buildbench result (schema ${String(result.schema)})`);
-  }
-  return result;
+  return checkResultShape(value, file);
 }
 
 /** Re-runs the verifiers. Throws ConfigError for anything the user must fix (exit 2). */
@@ -192,7 +244,7 @@ export async function runVerify(
     if (!(await isDirectory(kept)))
       throw new ConfigError(`verify: the kept build tree ${kept} no longer exists`);
     tree = kept;
-    if (result.files.snapshot) snapshotFile = path.join(target, result.files.snapshot);
+    if (result.files?.snapshot) snapshotFile = path.join(target, result.files.snapshot);
   }
 
   let specFile = settings.spec;
@@ -207,13 +259,20 @@ export async function runVerify(
   if (settings.expect.length > 0) {
     expected = { names: normalizeExpected(settings.expect).names, source: 'cli' };
   } else if (result) {
+    if (!result.expected) {
+      throw new ConfigError(
+        `verify: ${resultFile}: expected is missing; expected the names the build was to produce`,
+        'pass --expect names',
+      );
+    }
     expected = { names: result.expected.names, source: result.expected.source };
   } else {
     const inferred = expectedFrom({ expect: [] }, info);
     expected = { names: inferred.names, source: inferred.source };
   }
-  const { before, kind: baseline } = await baselineFor(tree, snapshotFile);
-  if (baseline === 'none')
+  const { before, kind: baseline, note: baselineNote } = await baselineFor(tree, snapshotFile);
+  if (baselineNote) notes.push(baselineNote);
+  else if (baseline === 'none')
     notes.push('no snapshot and not a git checkout: every binary in the tree counts as new');
 
   let sandbox: Sandbox | undefined;

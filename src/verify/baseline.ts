@@ -34,16 +34,42 @@ export async function saveSnapshot(file: string, snapshot: TreeSnapshot): Promis
   await writeFile(file, gzipSync(JSON.stringify(json)));
 }
 
+/** The snapshot in `file`, or why it cannot be used (missing, not gzip, not JSON, not a snapshot). */
+export async function readSnapshot(file: string): Promise<{ snapshot: TreeSnapshot } | { why: string }> {
+  let data: Buffer;
+  try {
+    data = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return {
+      why: code === 'ENOENT' ? 'it does not exist' : `it cannot be read (${(error as Error).message})`,
+    };
+  }
+  let text: string;
+  try {
+    text = gunzipSync(data).toString('utf8');
+  } catch (error) {
+    return { why: `it is not gzip-compressed (${(error as Error).message})` };
+  }
+  let json: Partial<SnapshotJson> | null;
+  try {
+    json = JSON.parse(text) as Partial<SnapshotJson> | null;
+  } catch {
+    return { why: 'it does not hold JSON' };
+  }
+  if (json?.format !== FORMAT || !Array.isArray(json.files)) return { why: `it is not a ${FORMAT} snapshot` };
+  const files = json.files.filter(
+    (f): f is [string, number, number] =>
+      Array.isArray(f) && typeof f[0] === 'string' && typeof f[1] === 'number' && typeof f[2] === 'number',
+  );
+  if (files.length !== json.files.length) return { why: `it is not a ${FORMAT} snapshot (bad entries)` };
+  return { snapshot: new Map(files.map(([rel, size, mtimeMs]) => [rel, { size, mtimeMs }])) };
+}
+
 /** The snapshot in `file`, or undefined when there is none or it is not one. */
 export async function loadSnapshot(file: string): Promise<TreeSnapshot | undefined> {
-  let json: SnapshotJson;
-  try {
-    json = JSON.parse(gunzipSync(await readFile(file)).toString('utf8')) as SnapshotJson;
-  } catch {
-    return undefined;
-  }
-  if (json.format !== FORMAT || !Array.isArray(json.files)) return undefined;
-  return new Map(json.files.map(([rel, size, mtimeMs]) => [rel, { size, mtimeMs }]));
+  const read = await readSnapshot(file);
+  return 'snapshot' in read ? read.snapshot : undefined;
 }
 
 export type BaselineKind = 'snapshot' | 'git' | 'none';
@@ -75,14 +101,30 @@ export async function baselineFromGit(root: string): Promise<TreeSnapshot | unde
   return before;
 }
 
-/** The best baseline there is for `root`: the saved snapshot, else git's tracked files, else nothing. */
+/**
+ * The best baseline there is for `root`: the saved snapshot, else git's tracked files, else nothing. When a
+ * snapshot file was named but could not be used, `note` says why and what was used instead.
+ */
 export async function baselineFor(
   root: string,
   snapshotFile?: string,
-): Promise<{ before: TreeSnapshot; kind: BaselineKind }> {
-  const saved = snapshotFile ? await loadSnapshot(snapshotFile) : undefined;
-  if (saved) return { before: saved, kind: 'snapshot' };
+): Promise<{ before: TreeSnapshot; kind: BaselineKind; note?: string }> {
+  const saved = snapshotFile ? await readSnapshot(snapshotFile) : undefined;
+  if (saved && 'snapshot' in saved) return { before: saved.snapshot, kind: 'snapshot' };
+  const unusable = saved ? `the snapshot ${snapshotFile} was not used: ${saved.why}; ` : undefined;
   const git = await baselineFromGit(root);
-  if (git) return { before: git, kind: 'git' };
-  return { before: new Map(), kind: 'none' };
+  if (git) {
+    return {
+      before: git,
+      kind: 'git',
+      ...(unusable ? { note: `${unusable}fell back to the files git tracks in the tree` } : {}),
+    };
+  }
+  return {
+    before: new Map(),
+    kind: 'none',
+    ...(unusable
+      ? { note: `${unusable}fell back to no baseline: every binary in the tree counts as new` }
+      : {}),
+  };
 }

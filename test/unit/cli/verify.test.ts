@@ -181,6 +181,83 @@ describe('buildbench verify', () => {
     expect(h.out.join('')).toMatch(/^usage: buildbench verify <out-dir\|build-tree>/);
   });
 
+  it('exits 2 on a result.json of the wrong shape, naming the file and the field', async () => {
+    const kept = tree({ 'main.c': 'x\n' });
+    const base = {
+      schema: 'buildbench.result/v1',
+      sandbox: { kind: 'docker', image: 'i', keptWorkdir: kept },
+    };
+    const cases: [unknown, RegExp][] = [
+      [null, /result\.json holds null, not a buildbench result object/],
+      ['a string', /result\.json holds the string "a string", not a buildbench result object/],
+      [[1, 2], /result\.json holds a list, not a buildbench result object/],
+      [{ schema: 7 }, /result\.json is not a buildbench result \(schema the number 7\)/],
+      [{ schema: 'buildbench.result/v1' }, /result\.json: sandbox is missing; expected an object/],
+      [{ ...base, sandbox: null }, /result\.json: sandbox is null; expected an object/],
+      [
+        { ...base, sandbox: { image: 'i' } },
+        /result\.json: sandbox\.kind is missing; expected rootfs, docker or host/,
+      ],
+      [
+        { ...base, sandbox: { kind: 'rootfs', keptWorkdir: 5 } },
+        /result\.json: sandbox\.keptWorkdir is the number 5; expected a string/,
+      ],
+      [{ ...base, files: 'x' }, /result\.json: files is the string "x"; expected an object/],
+      [{ ...base, files: { snapshot: [] } }, /result\.json: files\.snapshot is a list; expected a string/],
+      [
+        { ...base, expected: { names: 'a', source: 'cli' } },
+        /result\.json: expected\.names is the string "a"; expected a list/,
+      ],
+      [
+        { ...base, verification: { spec: { file: null } } },
+        /result\.json: verification\.spec\.file is null; expected a path/,
+      ],
+      [
+        base,
+        /result\.json: expected is missing; expected the names the build was to produce \(pass --expect names\)/,
+      ],
+    ];
+    for (const [content, message] of cases) {
+      const out = tree({ 'result.json': JSON.stringify(content) });
+      const a = io();
+      expect(await run(['verify', out], a.io)).toBe(2);
+      const err = a.err.join('');
+      expect(err).toMatch(/^buildbench: verify: \/.*\/result\.json/);
+      expect(err).toMatch(message);
+      expect(err).not.toMatch(/TypeError|Cannot read properties/);
+      expect(err.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('says so when the snapshot is not gzip, and what it fell back to', async () => {
+    const kept = tree({ 'main.c': 'x\n', hello: elf });
+    const out = tree({ [SNAPSHOT_FILE]: 'plain text, not gzip' });
+    writeFileSync(
+      path.join(out, 'result.json'),
+      JSON.stringify({
+        schema: 'buildbench.result/v1',
+        expected: { names: ['hello'], source: 'cli' },
+        sandbox: { kind: 'docker', image: 'i', keptWorkdir: kept },
+        files: { trajectory: 't', logs: 'logs/', artifacts: 'artifacts/', snapshot: SNAPSHOT_FILE },
+      }),
+    );
+    const a = io();
+    expect(await run(['verify', out, '--json'], a.io)).toBe(0);
+    const report = JSON.parse(a.out.join('')) as VerifyReport;
+    expect(report.baseline).toBe('none');
+    expect(report.notes.join('\n')).toMatch(
+      /the snapshot .*snapshot\.json\.gz was not used: it is not gzip-compressed \(.*\); fell back to no baseline: every binary in the tree counts as new/,
+    );
+    git(kept, 'init', '-q');
+    git(kept, 'add', 'main.c');
+    git(kept, 'commit', '-q', '-m', 'init');
+    const b = io();
+    expect(await run(['verify', out], b.io)).toBe(0);
+    expect(b.out.join('')).toMatch(
+      /note: the snapshot .* was not used: it is not gzip-compressed .*; fell back to the files git tracks/,
+    );
+  });
+
   it('parses flags into settings and finds the kept tree of older results', () => {
     const s = parseVerifyArgs(['out', '--spec', 's.yml', '--expect', 'a,b', '--sandbox', 'host'], {
       env: { HOME: '/root' },
