@@ -5,9 +5,9 @@
  * nothing; the operation (`created`, `updated`, `none`) is reported as an output.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
+import { readFileUnder } from '../base/safe-fs.js';
 import type { BuildResult } from '../core/result.js';
 import { httpStatus, type GitHubClient } from '../github/client.js';
 import { md } from './summary.js';
@@ -84,9 +84,10 @@ export function gitBlobSha(content: Buffer): string {
   return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
 }
 
-async function readIfPresent(file: string): Promise<Buffer | undefined> {
+/** A regular file of the output directory, never read through a symbolic link; undefined when there is none. */
+async function readIfPresent(outDir: string, abs: string): Promise<Buffer | undefined> {
   try {
-    return await readFile(file);
+    return await readFileUnder(outDir, path.relative(outDir, abs));
   } catch {
     return undefined;
   }
@@ -184,7 +185,7 @@ export async function planPullRequest(
   const first: FileToCommit[] = [];
   for (const f of recipeFiles) {
     const abs = inside(outDir, f.from);
-    const content = abs ? await readIfPresent(abs) : undefined;
+    const content = abs ? await readIfPresent(outDir, abs) : undefined;
     if (content) first.push({ path: `${dir}/${f.to}`, content, mode: f.mode });
   }
   const commits: PlannedCommit[] = [];
@@ -200,7 +201,7 @@ export async function planPullRequest(
   const described: { file: string; subject: string; reason: string }[] = [];
   for (const file of patchFiles) {
     const abs = inside(outDir, file);
-    const content = abs ? await readIfPresent(abs) : undefined;
+    const content = abs ? await readIfPresent(outDir, abs) : undefined;
     if (!content) continue;
     const info = patchInfo.get(file);
     const subject = info?.subject ?? path.basename(file, '.patch');

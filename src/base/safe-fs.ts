@@ -28,7 +28,7 @@ import {
   realpathSync,
   type Stats,
 } from 'node:fs';
-import { chmod, lstat, mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 
 export type RelPath = string | Buffer;
 
@@ -399,12 +399,6 @@ export async function resolveDirUnder(root: string, rel: RelPath): Promise<Buffe
   }
 }
 
-/** Clears setuid, setgid and sticky bits of a file this process wrote (no-follow: a link is left alone). */
-export async function clearSpecialBits(file: string): Promise<void> {
-  const stats = await lstat(file);
-  if (stats.isFile() && (stats.mode & 0o7000) !== 0) await chmod(file, stats.mode & 0o777);
-}
-
 /**
  * Creates the folder `rel` under `root` (and the folders on the way) without following a symbolic link: a
  * component that is a link or not a folder throws UnsafePathError. Returns the absolute path.
@@ -433,4 +427,24 @@ export async function mkdirUnder(root: string, rel: RelPath): Promise<string> {
     }
   }
   return current.toString();
+}
+
+/**
+ * `lstat` of `rel` under `root` with no symbolic link among the folders on the way (the last component may be
+ * one: it is described, not followed). Undefined when it does not exist; UnsafePathError for a linked folder.
+ */
+export async function lstatUnder(root: string, rel: RelPath): Promise<Stats | undefined> {
+  try {
+    const target = await plan(root, rel, 'strict');
+    return await lstat(target);
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}
+
+/** The text of the symbolic link `rel` under `root` (never followed), no folder on the way a link. */
+export async function readlinkUnder(root: string, rel: RelPath): Promise<Buffer> {
+  return readlink(await plan(root, rel, 'strict'), { encoding: 'buffer' });
 }

@@ -3,6 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
+import { resolveDirUnder } from '../base/safe-fs.js';
 import { baseOf, depthOf, dirOf } from './paths.js';
 import type { Submodule } from './types.js';
 import { readSmallText } from './walk.js';
@@ -97,14 +98,17 @@ export async function readSubmodules(root: string): Promise<Submodule[]> {
   const out: Submodule[] = [];
   for (const entry of parseGitmodules(text)) {
     if (entry.path === '' || path.isAbsolute(entry.path) || entry.path.split('/').includes('..')) continue;
-    out.push({ path: entry.path, url: entry.url, populated: await isPopulated(path.join(root, entry.path)) });
+    out.push({ path: entry.path, url: entry.url, populated: await isPopulated(root, entry.path) });
   }
   return out;
 }
 
-async function isPopulated(dir: string): Promise<boolean> {
+/** Whether the submodule's folder holds anything; a folder reached through a link out of the tree does not count. */
+async function isPopulated(root: string, rel: string): Promise<boolean> {
+  const dir = await resolveDirUnder(root, rel);
+  if (!dir) return false;
   try {
-    const names = await fs.readdir(dir);
+    const names = await fs.readdir(dir.toString());
     return names.some((n) => n !== '.git');
   } catch {
     return false;

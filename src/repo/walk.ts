@@ -3,6 +3,8 @@
 import { promises as fs, type Dirent } from 'node:fs';
 import path from 'node:path';
 
+import { isExecutableUnder, openUnder } from '../base/safe-fs.js';
+
 /** Directory names never descended into. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['.git', '.hg', '.svn', 'node_modules']);
 
@@ -90,8 +92,9 @@ export const DEFAULT_MAX_READ = 256 * 1024;
 
 /**
  * The text of a small regular file, or undefined when it is missing, not a regular file (a directory,
- * a FIFO, a device, a dangling or looping link), unreadable, or binary (a NUL byte near the start).
- * Larger files yield their first `maxBytes` bytes unless `whole` is set.
+ * a FIFO, a device, a dangling or looping link), a symbolic link that leads outside `root` (links that stay
+ * inside are followed), unreadable, or binary (a NUL byte near the start). Larger files yield their first
+ * `maxBytes` bytes unless `whole` is set.
  */
 export async function readSmallText(
   root: string,
@@ -99,15 +102,17 @@ export async function readSmallText(
   options: ReadOptions = {},
 ): Promise<string | undefined> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_READ;
-  const file = path.join(root, rel);
-  let handle: fs.FileHandle | undefined;
+  let opened;
   try {
-    const stat = await fs.stat(file);
-    if (!stat.isFile()) return undefined;
-    if (options.whole && stat.size > maxBytes) return undefined;
-    const length = Math.min(stat.size, maxBytes);
+    opened = await openUnder(root, rel, { follow: 'inside' });
+  } catch {
+    return undefined;
+  }
+  const { handle, stats } = opened;
+  try {
+    if (options.whole && stats.size > maxBytes) return undefined;
+    const length = Math.min(stats.size, maxBytes);
     if (length === 0) return '';
-    handle = await fs.open(file, 'r');
     const buffer = Buffer.alloc(length);
     const { bytesRead } = await handle.read(buffer, 0, length, 0);
     const data = buffer.subarray(0, bytesRead);
@@ -116,18 +121,16 @@ export async function readSmallText(
   } catch {
     return undefined;
   } finally {
-    await handle?.close().catch(() => undefined);
+    await handle.close().catch(() => undefined);
   }
 }
 
-/** Whether `rel` is a regular file (links followed) with any execute bit set; false on any error. */
+/**
+ * Whether `rel` is a regular file with any execute bit set (links followed only while they stay inside
+ * `root`); false on any error.
+ */
 export async function isExecutableFile(root: string, rel: string): Promise<boolean> {
-  try {
-    const stat = await fs.stat(path.join(root, rel));
-    return stat.isFile() && (stat.mode & 0o111) !== 0;
-  } catch {
-    return false;
-  }
+  return isExecutableUnder(root, rel, { follow: 'inside' });
 }
 
 /** Runs `fn` over `items` with at most `limit` calls in flight; results keep the input order. */

@@ -8,10 +8,18 @@
  * series applies with `git am` (or `patch -p1`) on the original tree, in order.
  */
 import { spawn } from 'node:child_process';
-import { chmod, copyFile, lstat, mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import {
+  copyFileNoFollow,
+  lstatUnder,
+  openUnder,
+  readFileUnder,
+  readlinkUnder,
+  UnsafePathError,
+} from '../base/safe-fs.js';
 import type { ResultPatch } from '../core/result.js';
 import { snapshotTree } from '../verify/artifacts.js';
 import { answeredFinding, type ReportTurn } from './turns.js';
@@ -21,6 +29,8 @@ export interface ChangedFile {
   path: string;
   /** Permission bits of the original file. */
   mode: number;
+  /** The build replaced the file by a symbolic link: the patch replaces it by the same link (its text, not its target). */
+  becameLink?: boolean;
 }
 
 export interface SkippedFile {
@@ -34,38 +44,42 @@ const MAX_PATCH_FILE_BYTES = 8 * 1024 * 1024;
 const MAX_PATCHES = 100;
 const SNIFF_BYTES = 8000;
 
-/** Compares two files of the same size chunk by chunk (large files are never read whole). */
-async function sameContent(a: string, b: string): Promise<boolean> {
-  const [x, y] = await Promise.all([open(a, 'r'), open(b, 'r')]);
+/**
+ * Compares two files of the same size chunk by chunk (large files are never read whole), each opened under its
+ * root without following a symbolic link.
+ */
+async function sameContent(rootA: string, rootB: string, rel: string): Promise<boolean> {
+  const [x, y] = await Promise.all([openUnder(rootA, rel), openUnder(rootB, rel)]);
   try {
     const size = 1 << 20;
     const bx = Buffer.alloc(size);
     const by = Buffer.alloc(size);
     for (let offset = 0; ; offset += size) {
-      const [rx, ry] = await Promise.all([x.read(bx, 0, size, offset), y.read(by, 0, size, offset)]);
+      const [rx, ry] = await Promise.all([
+        x.handle.read(bx, 0, size, offset),
+        y.handle.read(by, 0, size, offset),
+      ]);
       if (rx.bytesRead !== ry.bytesRead) return false;
       if (rx.bytesRead === 0) return true;
       if (!bx.subarray(0, rx.bytesRead).equals(by.subarray(0, ry.bytesRead))) return false;
     }
   } finally {
-    await Promise.all([x.close(), y.close()]);
+    await Promise.all([x.handle.close(), y.handle.close()]);
   }
 }
 
-async function looksBinary(file: string): Promise<boolean> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    return buffer.subarray(0, bytesRead).includes(0);
-  } finally {
-    await handle.close();
-  }
+async function looksBinary(root: string, rel: string): Promise<boolean> {
+  return (await readFileUnder(root, rel, { maxBytes: SNIFF_BYTES })).includes(0);
 }
 
 /**
  * Files present in `originalDir` (outside `.git`, regular files only) whose content differs in `workDir`.
  * Files only in `workDir` are build outputs and ignored. Sorted by path.
+ *
+ * The work tree was written by the build: nothing in it is read through a symbolic link. A file whose folder
+ * was replaced by a link is skipped with a note; a file replaced by a link that stays in the tree becomes a
+ * patch that replaces it with that link (git's own form, mode 120000 and the link's text), never the target's
+ * content; a link that leads outside is skipped with a note.
  */
 export async function findChangedFiles(
   originalDir: string,
@@ -77,11 +91,37 @@ export async function findChangedFiles(
   const skipped: SkippedFile[] = [];
   for (const rel of [...before.keys()].sort()) {
     const stamp = before.get(rel)!;
-    const a = path.join(originalDir, rel);
-    const b = path.join(workDir, rel);
-    const after = await lstat(b).catch(() => undefined);
+    if (stamp.raw) {
+      skipped.push({ path: rel, why: 'a file name that is not UTF-8 (not turned into a patch)' });
+      continue;
+    }
+    let after;
+    try {
+      after = await lstatUnder(workDir, rel);
+    } catch (error) {
+      if (!(error instanceof UnsafePathError)) throw error;
+      skipped.push({
+        path: rel,
+        why: `a folder on its path was replaced by a symbolic link while the build ran (not followed)`,
+      });
+      continue;
+    }
     if (!after) {
       skipped.push({ path: rel, why: 'removed while the build ran (not a source change)' });
+      continue;
+    }
+    if (after.isSymbolicLink()) {
+      const text = (await readlinkUnder(workDir, rel)).toString('utf8');
+      const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(rel), text));
+      if (path.posix.isAbsolute(text) || resolved === '..' || resolved.startsWith('../')) {
+        skipped.push({
+          path: rel,
+          why: 'replaced by a symbolic link that leads outside the tree (not followed, not a patch)',
+        });
+        continue;
+      }
+      const original = await lstat(path.join(originalDir, rel));
+      changed.push({ path: rel, mode: original.mode & 0o777, becameLink: true });
       continue;
     }
     if (!after.isFile()) {
@@ -89,16 +129,16 @@ export async function findChangedFiles(
       continue;
     }
     if (after.size === stamp.size && after.mtimeMs === stamp.mtimeMs) continue;
-    if (after.size === stamp.size && (await sameContent(a, b))) continue;
+    if (after.size === stamp.size && (await sameContent(originalDir, workDir, rel))) continue;
     if (Math.max(after.size, stamp.size) > MAX_PATCH_FILE_BYTES) {
       skipped.push({ path: rel, why: `larger than ${MAX_PATCH_FILE_BYTES / 1024 / 1024} MiB` });
       continue;
     }
-    if ((await looksBinary(a)) || (await looksBinary(b))) {
+    if ((await looksBinary(originalDir, rel)) || (await looksBinary(workDir, rel))) {
       skipped.push({ path: rel, why: 'a binary file (rebuilt by the build, not a source change)' });
       continue;
     }
-    const original = await lstat(a);
+    const original = await lstat(path.join(originalDir, rel));
     changed.push({ path: rel, mode: original.mode & 0o777 });
   }
   return { changed, skipped };
@@ -149,10 +189,15 @@ export async function diffFile(originalDir: string, workDir: string, file: Chang
     const b = path.join(scratch, 'b', file.path);
     await mkdir(path.dirname(a), { recursive: true });
     await mkdir(path.dirname(b), { recursive: true });
-    await copyFile(path.join(originalDir, file.path), a);
-    await copyFile(path.join(workDir, file.path), b);
+    // Neither copy follows a symbolic link; a link in the work tree is copied as a link (its text).
+    await copyFileNoFollow(originalDir, file.path, a);
     await chmod(a, file.mode);
-    await chmod(b, file.mode);
+    if (file.becameLink) {
+      await symlink(await readlinkUnder(workDir, file.path), b);
+    } else {
+      await copyFileNoFollow(workDir, file.path, b);
+      await chmod(b, file.mode);
+    }
     const relA = `a/${file.path}`;
     const relB = `b/${file.path}`;
     const git = await runTool(
@@ -161,7 +206,17 @@ export async function diffFile(originalDir: string, workDir: string, file: Chang
       scratch,
     );
     if (git.code === 0) return '';
-    if (git.code === 1 && git.stdout.startsWith('diff --git ')) return git.stdout;
+    if (git.code === 1 && git.stdout.startsWith('diff --git ')) {
+      // A type change (file → link) is a deletion and a creation, which --no-index names `a/x a/x` and
+      // `b/x b/x`; git's own form is `a/x b/x` for both.
+      const header = `diff --git ${relA} ${relB}`;
+      return git.stdout
+        .split('\n')
+        .map((line) =>
+          line === `diff --git ${relA} ${relA}` || line === `diff --git ${relB} ${relB}` ? header : line,
+        )
+        .join('\n');
+    }
     const diff = await runTool('diff', ['-u', '--label', relA, '--label', relB, relA, relB], scratch);
     if (diff.code === 0) return '';
     if (diff.code !== 1) throw new Error(`cannot diff ${file.path}: ${(git.stderr || diff.stderr).trim()}`);
@@ -457,7 +512,7 @@ export async function collectPatches(input: CollectPatchesInput): Promise<Collec
   for (const file of kept) {
     const diff = await diffFile(input.originalDir, input.workDir, file);
     if (diff === '') continue;
-    const originalText = await readFile(path.join(input.originalDir, file.path), 'utf8');
+    const originalText = (await readFileUnder(input.originalDir, file.path)).toString('utf8');
     prepared.push({
       file,
       diff,

@@ -1,6 +1,7 @@
 /** Reading the documents retrieval visits: repository files (confined to the checkout) and web pages. */
-import { open, readdir, realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { openUnder } from '../base/safe-fs.js';
 import { htmlToText } from './html.js';
 
 export const MAX_FILE_BYTES = 256 * 1024;
@@ -30,7 +31,8 @@ export async function readRepoDoc(root: string, rel: string): Promise<DocText> {
       };
     }
     if (!info.isFile()) return { ok: false, error: 'not a regular file' };
-    const handle = await open(full, 'r');
+    // Opened without following a link (the path is already real) and checked to be where it was resolved.
+    const { handle } = await openUnder(realRoot, path.relative(realRoot, full));
     try {
       const buffer = Buffer.alloc(Math.min(info.size, MAX_FILE_BYTES));
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);

@@ -6,7 +6,9 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  readlinkSync,
   rmSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -266,5 +268,74 @@ describe('collectPatches', () => {
     });
     expect(patches).toEqual([]);
     expect(readdirSync(path.join(base, 'out'))).toEqual([]);
+  });
+});
+
+describe('symbolic links in the work tree', () => {
+  /** A work tree whose build replaced a source folder and two files by links; the marker lies outside both. */
+  function linked(): { original: string; work: string; out: string; marker: string } {
+    const base = mkdtempSync(path.join(tmpdir(), 'bb-patches-links-'));
+    const original = path.join(base, 'original');
+    const work = path.join(base, 'work');
+    const secret = path.join(base, 'secret');
+    const marker = `host-secret-${Date.now()}`;
+    write(secret, 'shadow', `${marker}\n`);
+    write(secret, 'main.c', `${marker}\n`);
+    write(original, 'etc/shadow', 'committed placeholder\n');
+    write(original, 'src/main.c', 'int main(void) { return 0; }\n');
+    write(original, 'config.h', '#define OLD 1\n');
+    write(original, 'config.h.in', '#define NEW 1\n');
+    write(original, 'outside.h', '#define X 1\n');
+    cpSync(original, work, { recursive: true, preserveTimestamps: true });
+    rmSync(path.join(work, 'etc'), { recursive: true });
+    symlinkSync(secret, path.join(work, 'etc')); // a folder → outside
+    rmSync(path.join(work, 'src'), { recursive: true });
+    symlinkSync('../secret', path.join(work, 'src')); // a folder → outside, relative
+    rmSync(path.join(work, 'config.h'));
+    symlinkSync('config.h.in', path.join(work, 'config.h')); // a file → inside
+    rmSync(path.join(work, 'outside.h'));
+    symlinkSync(path.join(secret, 'shadow'), path.join(work, 'outside.h')); // a file → outside
+    return { original, work, out: path.join(base, 'out'), marker };
+  }
+
+  it('never reads through a linked folder or file; a link inside the tree is a link in the patch', async () => {
+    const { original, work, out, marker } = linked();
+    const { patches, skipped } = await collectPatches({
+      originalDir: original,
+      workDir: work,
+      turns: TURNS,
+      outDir: out,
+      version: '1.0.0',
+    });
+    expect(skipped).toEqual([
+      {
+        path: 'etc/shadow',
+        why: 'a folder on its path was replaced by a symbolic link while the build ran (not followed)',
+      },
+      {
+        path: 'outside.h',
+        why: 'replaced by a symbolic link that leads outside the tree (not followed, not a patch)',
+      },
+      {
+        path: 'src/main.c',
+        why: 'a folder on its path was replaced by a symbolic link while the build ran (not followed)',
+      },
+    ]);
+    expect(patches.map((p) => p.paths)).toEqual([['config.h']]);
+    for (const name of readdirSync(path.join(out, 'patches'))) {
+      expect(readFileSync(path.join(out, 'patches', name), 'utf8')).not.toContain(marker);
+    }
+    const text = readFileSync(path.join(out, patches[0]!.file), 'utf8');
+    expect(text).toContain('new file mode 120000');
+    expect(text).not.toContain('#define NEW');
+
+    // git am turns the file into the same link.
+    const repo = mkdtempSync(path.join(tmpdir(), 'bb-am-links-'));
+    cpSync(original, repo, { recursive: true });
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'original');
+    git(repo, 'am', '-q', path.join(out, patches[0]!.file));
+    expect(readlinkSync(path.join(repo, 'config.h'))).toBe('config.h.in');
   });
 });
