@@ -124,11 +124,62 @@ export async function copyRepository(repoDir: string, dest: string, signal?: Abo
     ...(signal ? { signal } : {}),
   });
   if (result.cancelled) throw new SandboxError('copying the repository into the sandbox was cancelled');
-  checkResult(
-    result,
-    `copying ${source} into ${dest}`,
-    'check free disk space in the work folder (BUILDBENCH_WORK_DIR)',
-  );
+  if (result.exitCode !== 0) {
+    const { why, hint } = describeCopyFailure(result);
+    throw new SandboxError(`copying ${source} into the sandbox failed: ${why}`, hint);
+  }
+}
+
+/** Longest path Linux accepts in one system call (PATH_MAX), bytes with the terminating NUL. */
+const PATH_MAX = 4096;
+
+/** A path of cp's message with long runs of folders shortened to `…`, so a 10 000-deep path stays one short line. */
+function shortenPaths(line: string, max = 200): string {
+  const short = line.replace(/([^\s'‘’/]+\/){6,}/g, (run) => {
+    const parts = run.split('/').filter(Boolean);
+    return `${parts.slice(0, 2).join('/')}/…(${parts.length - 3} more)…/${parts[parts.length - 1]}/`;
+  });
+  return short.length > max ? `${short.slice(0, max - 1)}…` : short;
+}
+
+/**
+ * The real cause of a failed `cp -a` of the repository, in one line, and what to do about it: a path longer than
+ * PATH_MAX (a folder nested thousands deep), a full disk, a permission problem, or else cp's first message.
+ */
+export function describeCopyFailure(result: Pick<ExecResult, 'exitCode' | 'timedOut' | 'output'>): {
+  why: string;
+  hint: string;
+} {
+  if (result.timedOut)
+    return { why: 'the copy timed out', hint: 'the repository is very large or the work folder is slow' };
+  const lines = result.output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const first = (pattern: RegExp): string | undefined => lines.find((l) => pattern.test(l));
+  const tooLong = first(/File name too long/);
+  if (tooLong) {
+    return {
+      why: `the repository has a path longer than the system allows (PATH_MAX, ${PATH_MAX} bytes: a folder nested thousands deep) — ${shortenPaths(tooLong)}`,
+      hint: 'remove or flatten the deeply nested folder; no sandbox can copy it',
+    };
+  }
+  const full = first(/No space left on device|Disk quota exceeded/);
+  if (full)
+    return {
+      why: `the disk is full — ${shortenPaths(full)}`,
+      hint: 'free disk space in the work folder (BUILDBENCH_WORK_DIR)',
+    };
+  const denied = first(/Permission denied|Operation not permitted|Read-only file system/);
+  if (denied)
+    return {
+      why: shortenPaths(denied),
+      hint: 'check the permissions of the repository and of the work folder (BUILDBENCH_WORK_DIR)',
+    };
+  return {
+    why: `exit code ${result.exitCode}${lines[0] ? `: ${shortenPaths(lines[0])}` : ''}${lines.length > 1 ? ` (and ${lines.length - 1} more lines)` : ''}`,
+    hint: 'check free disk space and permissions in the work folder (BUILDBENCH_WORK_DIR)',
+  };
 }
 
 /** Mount points at or below `dir` in this process's mount namespace. */

@@ -7,6 +7,8 @@ import { createDockerSandbox, dockerAnswers } from './docker.js';
 import { createHostSandbox } from './host.js';
 import { createRootfsSandbox, rootfsProblems } from './rootfs.js';
 import { checkMountablePath, findExecutable } from './common.js';
+import { removeGitCredentials } from './git-credentials.js';
+import { withOutputPolicy } from './output-policy.js';
 import { runProcess } from './process.js';
 import {
   SANDBOX_CHOICES,
@@ -166,11 +168,32 @@ export async function installDebootstrap(request: CreateSandboxRequest): Promise
   return (await findExecutable('debootstrap')) !== undefined;
 }
 
-/** A fresh sandbox of the resolved kind with a copy of `request.repoDir` in its working directory. */
+/**
+ * A fresh sandbox of the resolved kind with a copy of `request.repoDir` in its working directory. The copy's
+ * git configuration has no credentials left (git-credentials.ts; `credentialsRemoved` names what went), and
+ * every command's output is redacted and its log bounded by `settings.output` (output-policy.ts).
+ */
 export async function createSandbox(
   settings: SandboxSettings,
   request: CreateSandboxRequest,
   probes: SandboxProbes = defaultProbes,
+): Promise<Sandbox> {
+  const inner = await createBackend(settings, request, probes);
+  try {
+    const credentials = await removeGitCredentials(inner.hostWorkdir);
+    if (credentials.values.length > 0) settings.output?.addSecrets?.(credentials.values);
+    for (const note of credentials.notes) request.onProgress?.(`repository copy: ${note}`);
+    return withOutputPolicy(inner, settings.output ?? {}, credentials.removed);
+  } catch (error) {
+    await inner.dispose().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function createBackend(
+  settings: SandboxSettings,
+  request: CreateSandboxRequest,
+  probes: SandboxProbes,
 ): Promise<Sandbox> {
   if (settings.choice === 'rootfs' || (settings.choice === 'auto' && !(await probes.dockerAnswers()))) {
     const problems = await probes.rootfsProblems(settings);

@@ -15,7 +15,10 @@ export interface ExecOptions {
   timeoutMs: number;
   /** Extra variables for this command. Nothing else from this process's environment enters the sandbox. */
   env?: Record<string, string>;
-  /** When set, the complete output (stdout and stderr interleaved) is streamed to this file on the host. */
+  /**
+   * When set, the output (stdout and stderr interleaved) is streamed to this file on the host. Sandboxes made
+   * by `createSandbox` redact it and bound it (head and tail) by the settings' `output` policy.
+   */
   logPath?: string;
   /** Cancels the command: the whole process tree is killed and `cancelled` is true in the result. */
   signal?: AbortSignal;
@@ -36,6 +39,8 @@ export interface ExecResult {
   /** Bytes the command printed in all. */
   totalBytes: number;
   logPath?: string;
+  /** True when the log file kept only the head and tail of the output (`OutputPolicy.maxLogBytes`). */
+  logTruncated?: boolean;
 }
 
 export interface Sandbox {
@@ -54,8 +59,34 @@ export interface Sandbox {
   exec(script: string, options: ExecOptions): Promise<ExecResult>;
   /** Where the sandbox's own files live on this machine, for `--keep` messages. */
   describeLocation(): string;
+  /**
+   * Names of the credentials removed from the working copy's git configuration (`http.<url>.extraheader`,
+   * `credential.helper`, `remote.origin.url (userinfo)`, …), never their values; set by `createSandbox`.
+   */
+  readonly credentialsRemoved?: readonly string[];
   /** Removes everything the sandbox created. Idempotent. `keep` leaves the files on disk for inspection. */
   dispose(options?: { keep?: boolean }): Promise<void>;
+}
+
+/** Redacts one command's output as it streams (see `createStreamRedactor` in src/trajectory/redact.ts). */
+export interface OutputRedactor {
+  push(chunk: string): string;
+  end(): string;
+}
+
+/**
+ * What happens to every command's output before anything of it is kept or written (log files, the
+ * in-memory output, the progress display), applied by `createSandbox` to every backend alike.
+ */
+export interface OutputPolicy {
+  /** A fresh line-buffered redactor for one command's output. */
+  openRedactor?: () => OutputRedactor;
+  /** Redacts a whole text (error messages). */
+  redact?: (text: string) => string;
+  /** Told the credential values removed from the repository copy, so that they are redacted too. */
+  addSecrets?: (values: string[]) => void;
+  /** A log file keeps its first and last half of this many bytes, with a marker between. Default 20 MiB. */
+  maxLogBytes?: number;
 }
 
 export interface SandboxSettings {
@@ -77,6 +108,8 @@ export interface SandboxSettings {
    * rootfs and docker sandboxes; undefined: none. The host backend never uses it.
    */
   buildCache?: string;
+  /** Redaction and log bounds for every command's output. Default: logs bounded, nothing redacted. */
+  output?: OutputPolicy;
 }
 
 export interface CreateSandboxRequest {

@@ -31,7 +31,9 @@ beforeAll(() => {
 });
 
 // GNU rm: Node's rmSync overflows its stack on a tree 10 000 folders deep.
-afterAll(() => execFileSync('rm', ['-rf', top]));
+afterAll(() => {
+  execFileSync('rm', ['-rf', top]);
+});
 
 function repoWith(name: string, setup: (root: string) => void): string {
   const root = path.join(top, name);
