@@ -108,6 +108,10 @@ export async function runMain(deps: ActionDeps): Promise<string | undefined> {
   const settings = readActionSettings(deps.readInput, deps.env);
   if (settings.model?.apiKey) core.setSecret(settings.model.apiKey);
   if (settings.token) core.setSecret(settings.token);
+  for (const name of settings.secretEnv) {
+    const value = deps.env[name];
+    if (value) core.setSecret(value);
+  }
   checkRunnable(settings, ctx);
 
   const workRoot = await makeWorkRoot(ctx);

@@ -11,6 +11,8 @@ import { ConfigError } from '../core/errors.js';
 import {
   parseDuration,
   parsePositiveInt,
+  parseSecretEnv,
+  parseSize,
   repoNameOf,
   sandboxSettingsFrom,
   SANDBOX_CHOICES,
@@ -53,6 +55,8 @@ export const INPUT_DEFAULTS = {
   'comment-id': '',
   'allow-fork-code': 'false',
   cache: 'true',
+  'secret-env': '',
+  'max-log-size': '20M',
 } as const;
 export type InputName = keyof typeof INPUT_DEFAULTS;
 export const INPUT_NAMES = Object.keys(INPUT_DEFAULTS) as InputName[];
@@ -89,6 +93,10 @@ export interface ActionSettings {
   cache: boolean;
   /** Where result.json, RUNBOOK.md, logs and artifacts go. */
   outDir: string;
+  /** Names of variables of the step's env whose values are redacted (input secret-env, BUILDBENCH_SECRET_ENV). */
+  secretEnv: string[];
+  /** The bound of each log file (input max-log-size). */
+  maxLogBytes: number;
 }
 
 const TRUE = ['true', 'True', 'TRUE'];
@@ -301,6 +309,14 @@ export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): A
       : {}),
     allowForkCode: parseBoolean(input('allow-fork-code'), 'allow-fork-code'),
     cache: parseBoolean(input('cache'), 'cache'),
+    secretEnv: [
+      ...parseSecretEnv(
+        env.BUILDBENCH_SECRET_ENV ? [env.BUILDBENCH_SECRET_ENV] : [],
+        'BUILDBENCH_SECRET_ENV',
+      ),
+      ...parseSecretEnv([input('secret-env')], 'input secret-env'),
+    ],
+    maxLogBytes: parseSize(input('max-log-size'), 'input max-log-size'),
     outDir: path.join(runnerTemp, 'buildbench-out', repoNameOf(source)),
   };
 }
@@ -329,5 +345,7 @@ export function toBuildSettings(
     sandbox: { ...sandbox, workRoot },
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.verifier ? { spec: settings.verifier } : {}),
+    secretEnv: settings.secretEnv,
+    maxLogBytes: settings.maxLogBytes,
   };
 }

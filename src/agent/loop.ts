@@ -130,6 +130,7 @@ export async function runAgentLoop(
         durationMs: exec.durationMs,
         truncated: exec.truncated,
         totalBytes: exec.totalBytes,
+        ...(exec.logTruncated !== undefined ? { logTruncated: exec.logTruncated } : {}),
       },
       output: exec.output,
       logPath: exec.logPath,

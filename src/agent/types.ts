@@ -55,7 +55,10 @@ export interface Verdict {
 }
 
 export interface Observation {
-  exec: Pick<ExecResult, 'exitCode' | 'timedOut' | 'cancelled' | 'durationMs' | 'truncated' | 'totalBytes'>;
+  exec: Pick<
+    ExecResult,
+    'exitCode' | 'timedOut' | 'cancelled' | 'durationMs' | 'truncated' | 'totalBytes' | 'logTruncated'
+  >;
   /** The captured output (head + tail). */
   output: string;
   logPath?: string;

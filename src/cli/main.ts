@@ -5,6 +5,8 @@ import {
   parseExpect,
   parsePositiveInt,
   parsePositiveNumber,
+  parseSecretEnv,
+  parseSize,
   repoNameOf,
   sandboxSettingsFrom,
   SANDBOX_CHOICES,
@@ -52,6 +54,10 @@ build options:
                        (default: BUILDBENCH_BUILD_CACHE, else <cache>/build-cache)
   --spec <file.yml>    a layer-2 verifier spec: commands run in the final environment and what they
                        must show (exit code, files, output, a port, GPU); hidden: true runs it after the end
+  --secret-env <names> variables of this environment whose values are secrets, e.g. DATABASE_URL,DEPLOY_KEY
+                       (repeatable; also BUILDBENCH_SECRET_ENV): redacted from every output file like
+                       *_TOKEN, *_KEY, *SECRET* and *PASSWORD* variables are
+  --max-log-size <n>   each log keeps its first and last half of n bytes, e.g. 512K, 20M (default: 20M)
   --json               print result.json on stdout instead of a summary
 
 Environment:
@@ -59,6 +65,7 @@ Environment:
   BUILDBENCH_WORK_DIR   where per-build sandboxes live (default: <cache>/work)
   BUILDBENCH_BUILD_CACHE  the build cache folder, or 'off' (default: <cache>/build-cache)
   BUILDBENCH_MIRROR     Debian mirror for the rootfs base (default: http://deb.debian.org/debian)
+  BUILDBENCH_SECRET_ENV comma-separated variable names whose values are secrets (as --secret-env)
 
 Exit status: 0 success, 1 partial or failed build, 2 usage or configuration error, 130 cancelled.
 Results: <out>/result.json, trajectory.jsonl, logs/turn-NN.log, artifacts/.
@@ -100,6 +107,8 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
       'max-cost': { type: 'string' },
       prices: { type: 'string' },
       'build-cache': { type: 'string' },
+      'secret-env': { type: 'string', multiple: true },
+      'max-log-size': { type: 'string' },
     },
     { hint: 'see buildbench --help' },
   );
@@ -154,6 +163,16 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
         : undefined,
     ),
     ...(values.spec !== undefined ? { spec: path.resolve(io.cwd, values.spec) } : {}),
+    secretEnv: [
+      ...parseSecretEnv(
+        io.env.BUILDBENCH_SECRET_ENV ? [io.env.BUILDBENCH_SECRET_ENV] : [],
+        'BUILDBENCH_SECRET_ENV',
+      ),
+      ...parseSecretEnv(values['secret-env'] ?? [], '--secret-env'),
+    ],
+    ...(values['max-log-size'] !== undefined
+      ? { maxLogBytes: parseSize(values['max-log-size'], '--max-log-size') }
+      : {}),
     ...(model ? { model } : {}),
   };
 }

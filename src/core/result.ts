@@ -29,6 +29,10 @@ export interface TurnSummary {
   rootCause?: Pick<Finding, 'id' | 'category' | 'message' | 'line'>;
   newArtifacts: number;
   log?: string;
+  /** Bytes the script printed in all (the log keeps at most `--max-log-size` of them). */
+  logBytes?: number;
+  /** True when the log kept only its head and tail (a marker line shows where bytes were dropped). */
+  logTruncated?: boolean;
 }
 
 /**
@@ -52,8 +56,17 @@ export interface BuildResult {
   /**
    * `keptWorkdir`: the kept build tree on this machine (`--keep`), re-checked by `buildbench verify`.
    * `buildCache`: the shared build cache folder the sandboxes mounted (package downloads, ccache).
+   * `credentialsRemoved`: what was removed from the repository copy's git configuration, by name only
+   * (`http.https://github.com/.extraheader`, `credential.helper`, `remote.origin.url (userinfo)`).
    */
-  sandbox: { kind: string; image: string; keptAt?: string; keptWorkdir?: string; buildCache?: string };
+  sandbox: {
+    kind: string;
+    image: string;
+    keptAt?: string;
+    keptWorkdir?: string;
+    buildCache?: string;
+    credentialsRemoved?: string[];
+  };
   buildSystems: Pick<BuildSystem, 'kind' | 'dir' | 'file'>[];
   rootCause?: Pick<Finding, 'id' | 'category' | 'message' | 'line' | 'excerpt' | 'captures'> & {
     turn: number;
@@ -98,6 +111,9 @@ export interface ReplayOutcome {
   compiler?: string;
   /** The replay's complete output, relative to the output directory. */
   log?: string;
+  /** Bytes build.sh printed in all, and whether the log kept only its head and tail. */
+  logBytes?: number;
+  logTruncated?: boolean;
 }
 
 export interface ResultRecipe {

@@ -9,7 +9,8 @@ import { resolveSource, type ResolvedSource } from './source.js';
 import { VERSION } from './version.js';
 import { copyFileNoFollow, relComponents } from '../base/safe-fs.js';
 import { createSandbox } from '../sandbox/index.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { Sandbox, SandboxSettings } from '../sandbox/types.js';
+import { DEFAULT_MAX_LOG_BYTES } from '../sandbox/log-file.js';
 import { inspectRepo } from '../repo/inspect.js';
 import type { RepoInfo } from '../repo/types.js';
 import { analyzeLog, analyzeLogFile } from '../knowledge/log-parser.js';
@@ -30,7 +31,12 @@ import { createModelSession, type ModelStrategy } from '../agent/strategies/mode
 import { retrieveInstructions, type RetrievalResult } from '../retrieval/index.js';
 import type { LlmProvider } from '../llm/types.js';
 import { TrajectoryRecorder } from '../trajectory/recorder.js';
-import { collectSecretValues, createRedactor } from '../trajectory/redact.js';
+import {
+  collectSecretValues,
+  createRedactor,
+  createStreamRedactor,
+  redactDeep,
+} from '../trajectory/redact.js';
 import { finalizeRun, type FinalizeOutput } from '../report/finalize.js';
 import { writeRunbook } from '../report/runbook.js';
 import { makeDirectory, MakeDirError, refusal } from '../base/make-dir.js';
@@ -104,7 +110,21 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
   const session = settings.model ? createModelSession(settings.model, process.env) : undefined;
   await prepareOutDir(outDir);
   const events = new EventBus();
-  const redact = createRedactor([...collectSecretValues(process.env), ...(session?.secrets ?? [])]);
+  const redact = createRedactor([
+    ...collectSecretValues(process.env, settings.secretEnv ?? []),
+    ...(session?.secrets ?? []),
+  ]);
+  // Every command's output, in every sandbox of the run (the replays too), is redacted before it is kept or
+  // written, and each log file is bounded; credentials removed from the repository copy join the redactor.
+  const sandboxSettings: SandboxSettings = {
+    ...settings.sandbox,
+    output: {
+      openRedactor: () => createStreamRedactor(redact),
+      redact,
+      addSecrets: (values) => redact.add(values),
+      maxLogBytes: settings.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES,
+    },
+  };
   const recorder = new TrajectoryRecorder(path.join(outDir, 'trajectory.jsonl'), { redact });
   events.on((event) => recorder.record(event.type, event));
   for (const listener of options.listeners ?? []) events.on(listener);
@@ -180,7 +200,7 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
     if (!session) await retrieve(undefined);
 
     const prepStart = Date.now();
-    const box: Sandbox = await createSandbox(settings.sandbox, {
+    const box: Sandbox = await createSandbox(sandboxSettings, {
       repoDir: source.dir,
       name,
       signal: options.signal,
@@ -275,7 +295,7 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
         workDir: box.hostWorkdir,
         sandboxKind: box.kind,
         baseImage: box.image,
-        sandboxSettings: settings.sandbox,
+        sandboxSettings,
         history: outcome.history,
         status,
         expected,
@@ -331,7 +351,7 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
       }
     }
     await source?.cleanup().catch(() => undefined);
-    const result = buildResult();
+    const result = redactDeep(buildResult(), redact);
     await writeFile(path.join(outDir, 'result.json'), JSON.stringify(result, null, 2) + '\n');
     events.emit({ type: 'run_end', status: result.status, reason: result.reason });
     recorder.close();
@@ -371,6 +391,7 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
               : undefined,
           newArtifacts: o.artifacts.length,
           log: o.logPath ? path.relative(outDir, o.logPath) : undefined,
+          ...(o.logPath ? { logBytes: o.exec.totalBytes, logTruncated: o.exec.logTruncated ?? false } : {}),
         },
       ];
     });
@@ -414,6 +435,9 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
         keptAt,
         keptWorkdir: keptAt ? sandbox?.hostWorkdir : undefined,
         buildCache: sandbox?.buildCache,
+        ...(sandbox?.credentialsRemoved?.length
+          ? { credentialsRemoved: [...sandbox.credentialsRemoved] }
+          : {}),
       },
       buildSystems: (repo?.buildSystems ?? []).map((b) => ({ kind: b.kind, dir: b.dir, file: b.file })),
       rootCause:

@@ -29,6 +29,13 @@ export interface BuildSettings {
    * turn's verification; a hidden one (`hidden: true`) is run once, after the strategy finished.
    */
   spec?: string;
+  /**
+   * Names of variables of this process's environment whose values are secrets besides the secret-looking
+   * names (`--secret-env`, BUILDBENCH_SECRET_ENV): redacted from every output file.
+   */
+  secretEnv?: string[];
+  /** Each log file (a turn's, a replay's) keeps its head and tail up to this many bytes. Default 20 MiB. */
+  maxLogBytes?: number;
 }
 
 /** Parses `90`, `90s`, `20m`, `1h`, `1h30m` into milliseconds; `flag` names the option in the error. */
@@ -124,4 +131,80 @@ export function parsePositiveNumber(value: string, flag: string): number {
     throw new ConfigError(`${flag}: '${value}' is not valid; expected a positive number such as 0.5`);
   }
   return n;
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/**
+ * Parses a size: bytes (`1048576`) or a number with K, M or G (powers of 1024; `20M`, `512k`, `1.5G`, an
+ * optional `B`/`iB` after the letter). At least 4 KiB: a smaller log could not hold a head, a tail and the
+ * marker between them.
+ */
+export function parseSize(value: string, flag: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?$/i.exec(value.trim());
+  const bytes = match ? Math.floor(Number(match[1]) * SIZE_UNITS[match[2]!.toLowerCase()]!) : NaN;
+  if (!Number.isFinite(bytes) || bytes < 4096) {
+    throw new ConfigError(
+      `${flag}: '${value}' is not a size of at least 4K; expected bytes or a value like 512K, 20M, 1G`,
+    );
+  }
+  return bytes;
+}
+
+const OFF = ['off', 'none', 'no', 'unlimited'];
+
+/** `--memory`: a size of at least 64M (`8G`, `512M`), or `off` for no limit (undefined). */
+export function parseMemoryLimit(value: string, flag: string): number | undefined {
+  if (OFF.includes(value.trim().toLowerCase())) return undefined;
+  const bytes = parseSize(value, flag);
+  if (bytes < 64 * 1024 ** 2) {
+    throw new ConfigError(`${flag}: '${value}' is too small; expected at least 64M, or off`);
+  }
+  return bytes;
+}
+
+/** `--pids`: the most processes at once (16 to 4194304), or `off` for no limit (undefined). */
+export function parsePidsLimit(value: string, flag: string): number | undefined {
+  if (OFF.includes(value.trim().toLowerCase())) return undefined;
+  return parsePositiveInt(value, flag, 4_194_304, 16);
+}
+
+/** The sandbox flags every front door shares: `--network`, `--memory`, `--pids` over the defaults. */
+export function withSandboxLimits(
+  settings: SandboxSettings,
+  values: { network?: string; memory?: string; pids?: string },
+  flags = { network: '--network', memory: '--memory', pids: '--pids' },
+): SandboxSettings {
+  const out: SandboxSettings = { ...settings };
+  if (values.network !== undefined) out.network = parseChoice(values.network, NETWORK_MODES, flags.network);
+  if (values.memory !== undefined) {
+    const bytes = parseMemoryLimit(values.memory, flags.memory);
+    if (bytes === undefined) delete out.memoryBytes;
+    else out.memoryBytes = bytes;
+  }
+  if (values.pids !== undefined) {
+    const pids = parsePidsLimit(values.pids, flags.pids);
+    if (pids === undefined) delete out.pids;
+    else out.pids = pids;
+  }
+  return out;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Variable names from comma-separated lists (`--secret-env A,B`, BUILDBENCH_SECRET_ENV), checked. */
+export function parseSecretEnv(lists: readonly string[], flag: string): string[] {
+  const names = lists.flatMap((list) =>
+    list
+      .split(/[,\s]+/)
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0),
+  );
+  const bad = names.find((name) => !ENV_NAME.test(name));
+  if (bad !== undefined) {
+    throw new ConfigError(
+      `${flag}: '${bad}' is not a variable name; expected names such as DATABASE_URL,MY_TOKEN`,
+    );
+  }
+  return [...new Set(names)];
 }

@@ -123,6 +123,7 @@ export async function replayRecipe(request: ReplayRequest): Promise<ReplayResult
       ...base(),
       exitCode: exec.exitCode,
       timedOut: exec.timedOut,
+      ...(exec.logPath ? { logBytes: exec.totalBytes, logTruncated: exec.logTruncated ?? false } : {}),
       missing: verdict.metrics.missing,
       artifacts: artifacts.length,
       ...(compiler ? { compiler } : {}),

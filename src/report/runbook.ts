@@ -284,6 +284,11 @@ function environmentSection(input: ReportInput): string[] {
           `- Build cache: ${code(result.sandbox.buildCache)} — package downloads and ccache shared between sandboxes (the replay's speed may come from it; the recipe does not need it).`,
         ]
       : []),
+    ...(result.sandbox.credentialsRemoved?.length
+      ? [
+          `- Repository copy: credentials removed from its git configuration before anything ran (names only): ${result.sandbox.credentialsRemoved.map(code).join(', ')}. The checkout itself was not touched; the build saw none of them.`,
+        ]
+      : []),
     `- Compiler: ${compiler ? code(compiler) : 'not captured'}${compiler ? ' (as build.sh reported it during the replay)' : ''}.`,
     `- Build systems found: ${systems}.`,
     `- Repository: ${code(result.repo.source)}${result.repo.commit ? ` at commit ${code(result.repo.commit)}` : ''}.`,
@@ -492,6 +497,14 @@ function historySection(input: ReportInput): string[] {
   }
   const logs = result.turns.filter((t) => t.log).map((t) => code(t.log!));
   if (logs.length > 0) out.push(`Complete logs: ${logs.join(', ')}.`, '');
+  const cut = result.turns.filter((t) => t.log && t.logTruncated);
+  if (cut.length > 0) {
+    const which = cut.map((t) => `${code(t.log!)} (${t.logBytes ?? '?'} bytes printed)`).join(', ');
+    out.push(
+      `Bounded logs: ${which} keep only their head and tail; a marker line shows where bytes were dropped (${code('--max-log-size')}).`,
+      '',
+    );
+  }
   return out;
 }
 

@@ -52,8 +52,28 @@ describe('action settings', () => {
       token: '',
       allowForkCode: false,
       cache: true,
+      secretEnv: [],
+      maxLogBytes: 20 * 1024 * 1024,
       outDir: path.join('/runner/temp', 'buildbench-out', path.basename(ws)),
     });
+  });
+
+  it('reads secret-env (and BUILDBENCH_SECRET_ENV) and max-log-size into the engine settings', () => {
+    const ws = workspace();
+    const s = read(
+      { 'secret-env': 'DATABASE_URL, DEPLOY_KEY\nOTHER', 'max-log-size': '512K' },
+      { GITHUB_WORKSPACE: ws, BUILDBENCH_SECRET_ENV: 'FROM_ENV' },
+    );
+    expect(s.secretEnv).toEqual(['FROM_ENV', 'DATABASE_URL', 'DEPLOY_KEY', 'OTHER']);
+    expect(s.maxLogBytes).toBe(512 * 1024);
+    const b = toBuildSettings(s, { HOME: '/home/runner' }, '/runner/temp/w');
+    expect(b).toMatchObject({ secretEnv: s.secretEnv, maxLogBytes: 512 * 1024 });
+    expect(() => read({ 'secret-env': 'NOT-A-NAME' }, { GITHUB_WORKSPACE: ws })).toThrow(
+      /input secret-env: 'NOT-A-NAME' is not a variable name/,
+    );
+    expect(() => read({ 'max-log-size': '1K' }, { GITHUB_WORKSPACE: ws })).toThrow(
+      /input max-log-size: '1K' is not a size of at least 4K/,
+    );
   });
 
   it('defaults the sandbox to docker on GitHub-hosted runners and auto elsewhere', () => {

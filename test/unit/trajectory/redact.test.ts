@@ -1,6 +1,11 @@
 import { describe, it, expect } from '@jest/globals';
 
-import { collectSecretValues, createRedactor, REDACTED } from '../../../src/trajectory/redact.js';
+import {
+  collectSecretValues,
+  createRedactor,
+  createStreamRedactor,
+  REDACTED,
+} from '../../../src/trajectory/redact.js';
 
 // Assembled at run time so no secret-shaped literal sits in the repository for scanners to flag.
 const OPENAI = 'sk-' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0';
@@ -105,5 +110,118 @@ describe('collectSecretValues', () => {
       'v-openai',
       'v-ssh',
     ]);
+  });
+});
+
+describe('credentials in URLs and authorization headers', () => {
+  const redact = createRedactor([]);
+  const APP = 'ghs_' + 'FAKE0123456789abcdefghijklmnopqrstuv';
+
+  it('keeps scheme, user and host of a URL and replaces its password', () => {
+    expect(redact(`remote: https://x-access-token:${APP}@github.com/o/r.git`)).toBe(
+      `remote: https://x-access-token:${REDACTED}@github.com/o/r.git`,
+    );
+    expect(redact('DATABASE_URL=postgres://app:pw-12345@db.internal:5432/app')).not.toContain('pw-12345');
+    expect(redact('connecting to postgres://app:pw-12345@db.internal:5432/app')).toBe(
+      `connecting to postgres://app:${REDACTED}@db.internal:5432/app`,
+    );
+  });
+
+  it('replaces a long token used as the user of a URL, not an ordinary user name', () => {
+    const token = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6';
+    expect(redact(`git clone https://${token}@git.example.com/o/r`)).toBe(
+      `git clone https://${REDACTED}@git.example.com/o/r`,
+    );
+    for (const kept of [
+      'ssh://git@github.com/o/r.git',
+      'https://deploy@example.com/x',
+      'mailto://john.doe@x.org',
+    ]) {
+      expect(redact(kept)).toBe(kept);
+    }
+  });
+
+  it("redacts actions/checkout's extraheader and authorization values of any scheme", () => {
+    const basic = Buffer.from(`x-access-token:${APP}`).toString('base64');
+    expect(redact(`\textraheader = AUTHORIZATION: basic ${basic}`)).toBe(
+      `\textraheader = AUTHORIZATION: basic ${REDACTED}`,
+    );
+    expect(redact('curl -H "Authorization: token abcdef123456" x')).toBe(
+      `curl -H "Authorization: token ${REDACTED}" x`,
+    );
+    expect(redact('Proxy-Authorization: Negotiate YIIabcdefgh')).toBe(
+      `Proxy-Authorization: Negotiate ${REDACTED}`,
+    );
+  });
+
+  it('redacts the base64 forms of a known secret on their own, and secrets added later', () => {
+    const secret = 'plain-secret-value-42';
+    const r = createRedactor([secret]);
+    const header = Buffer.from(`x-access-token:${secret}`).toString('base64');
+    expect(r(`value ${header} end`)).toBe(`value ${REDACTED} end`);
+    expect(r('later-added-secret-1')).toBe('later-added-secret-1');
+    r.add(['later-added-secret-1', 'short']);
+    expect(r('x later-added-secret-1 y short')).toBe(`x ${REDACTED} y short`);
+  });
+});
+
+describe('collectSecretValues: marked names and URLs', () => {
+  it('takes the variables named by --secret-env and the password of any URL in the environment', () => {
+    const values = collectSecretValues(
+      {
+        MY_DEPLOYMENT: 'deploy-value-123',
+        DATABASE_URL: 'postgres://app:hunter2hunter2@db:5432/app',
+        ENCODED_URL: 'https://u:p%40ssw0rd-long@h/x',
+        HOME: '/root',
+      },
+      ['MY_DEPLOYMENT'],
+    );
+    expect(values).toEqual(
+      expect.arrayContaining(['deploy-value-123', 'hunter2hunter2', 'p%40ssw0rd-long', 'p@ssw0rd-long']),
+    );
+    expect(values).not.toContain('/root');
+    const r = createRedactor(values);
+    expect(r('password is hunter2hunter2 and p@ssw0rd-long')).not.toMatch(/hunter2|ssw0rd/);
+  });
+});
+
+describe('createStreamRedactor', () => {
+  const secret = 'a-very-secret-value-0123';
+  const redact = createRedactor([secret]);
+
+  const run = (chunks: string[], max?: number): string => {
+    const stream = createStreamRedactor(redact, max);
+    return chunks.map((c) => stream.push(c)).join('') + stream.end();
+  };
+
+  it('finds a secret split across chunks and keeps the text otherwise', () => {
+    const text = `line one\nthe value ${secret} here\nlast line without end`;
+    for (let cut = 1; cut < text.length; cut += 3) {
+      const out = run([text.slice(0, cut), text.slice(cut)]);
+      expect(out).toBe(`line one\nthe value ${REDACTED} here\nlast line without end`);
+    }
+    expect(run(['progress 10%\rprogress ', `${secret.slice(0, 5)}`, `${secret.slice(5)}\r`])).toBe(
+      `progress 10%\rprogress ${REDACTED}\r`,
+    );
+  });
+
+  it('drops a private key block that spans chunks', () => {
+    const out = run([
+      'before\n-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n',
+      'BBBB\nCCCC\n',
+      '-----END OPENSSH PRIVATE KEY-----\nafter\n',
+    ]);
+    expect(out).not.toMatch(/AAAA|BBBB|CCCC/);
+    expect(out).toContain('before\n');
+    expect(out).toContain('after\n');
+  });
+
+  it('bounds a line without end: it is redacted in pieces cut after whitespace', () => {
+    const stream = createStreamRedactor(redact, 100);
+    const long = 'word '.repeat(50) + secret + ' tail';
+    const first = stream.push(long);
+    expect(first.length).toBeGreaterThan(0);
+    expect(first.length).toBeLessThanOrEqual(long.length);
+    expect(first + stream.end()).toBe('word '.repeat(50) + REDACTED + ' tail');
   });
 });

@@ -1,0 +1,269 @@
+/**
+ * The repository copy carries no credentials. A checkout made by actions/checkout keeps the workflow's token
+ * in `.git/config` (`http.https://github.com/.extraheader = AUTHORIZATION: basic …`); a developer's clone may
+ * hold a token in `remote.origin.url`, a credential helper, or an `url.<base>.insteadOf` rewrite whose base
+ * embeds one. The sandbox copies `.git` as it is, so a build script could read them. After the copy is
+ * taken, this removes them from the COPY's git configuration (`.git/config`, the submodules'
+ * `.git/modules/** /config`, `config.worktree`) with `git config --file` (no includes followed); the user's
+ * checkout is never touched. What was removed is reported by name only, never by value.
+ */
+import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
+import path from 'node:path';
+
+import { SandboxError } from '../core/errors.js';
+import { runProcess } from './process.js';
+
+export interface CredentialsRemoval {
+  /**
+   * What was removed, by name: `http.https://github.com/.extraheader`, `credential.helper`,
+   * `remote.origin.url (userinfo)`, `url.https://***@github.com/.insteadof`; a submodule's entries are
+   * prefixed by its git folder (`.git/modules/lib/config: …`).
+   */
+  removed: string[];
+  /** The removed secret values (for the redactor; never written anywhere). */
+  values: string[];
+  /** What was left alone and why (a `.git` file pointing outside the copy, a symlinked config). */
+  notes: string[];
+}
+
+/** `scheme://userinfo@` at the start of a URL value. */
+const URL_USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)([^/@\s]*)@/i;
+
+/** The credential part of a URL's userinfo, or undefined when it holds none worth removing. */
+function urlSecret(value: string): { cleaned: string; secrets: string[] } | undefined {
+  const match = URL_USERINFO.exec(value);
+  if (!match) return undefined;
+  const scheme = match[1]!;
+  const userinfo = match[2]!;
+  const colon = userinfo.indexOf(':');
+  const http = /^https?:\/\//i.test(scheme);
+  // ssh://git@host keeps its user name; an http(s) URL needs none (git asks for one when it must), so any
+  // userinfo there goes: a bare token as the user name is how tokens are usually pasted.
+  if (colon < 0 && !http) return undefined;
+  const secrets = colon >= 0 ? [userinfo.slice(colon + 1), userinfo] : [userinfo];
+  const keep = colon >= 0 && !http ? `${userinfo.slice(0, colon)}@` : '';
+  const decoded = secrets.flatMap((s) => {
+    try {
+      const d = decodeURIComponent(s);
+      return d !== s ? [d] : [];
+    } catch {
+      return [];
+    }
+  });
+  return { cleaned: scheme + keep + value.slice(match[0].length), secrets: [...secrets, ...decoded] };
+}
+
+/** The secret pieces of an authorization header value: the credentials and what a Basic one decodes to. */
+function headerSecrets(value: string): string[] {
+  const out = [value];
+  const match = /authorization:\s*(\S+)\s+(\S+)/i.exec(value) ?? /^\s*(\S+)\s+(\S+)\s*$/.exec(value);
+  const scheme = match?.[1];
+  const credentials = match?.[2];
+  if (credentials) {
+    out.push(credentials);
+    if (scheme?.toLowerCase() === 'basic') {
+      const decoded = Buffer.from(credentials, 'base64').toString('utf8');
+      out.push(decoded);
+      const colon = decoded.indexOf(':');
+      if (colon >= 0) out.push(decoded.slice(colon + 1));
+    }
+  }
+  return out;
+}
+
+/** A section/subsection name safe to report: userinfo inside it replaced by `***`. */
+function maskName(name: string): string {
+  return name.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1***@');
+}
+
+interface Entry {
+  key: string;
+  value: string | undefined;
+}
+
+async function git(args: string[]): Promise<{ exitCode: number; output: string }> {
+  const result = await runProcess('git', args, {
+    timeoutMs: 60_000,
+    env: {
+      PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+      HOME: '/nonexistent',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      LC_ALL: 'C',
+    },
+  });
+  return { exitCode: result.exitCode, output: result.output };
+}
+
+async function listConfig(file: string): Promise<Entry[]> {
+  const result = await git(['config', '--file', file, '--no-includes', '--list', '--null']);
+  if (result.exitCode !== 0) {
+    throw new SandboxError(
+      `could not read ${file} to remove credentials from the repository copy (git config exited ${result.exitCode}): ${result.output.trim().slice(0, 500)}`,
+      'check that git is installed and that the repository copy is a readable git checkout',
+    );
+  }
+  return result.output
+    .split('\0')
+    .filter((item) => item.length > 0)
+    .map((item) => {
+      const nl = item.indexOf('\n');
+      return nl < 0 ? { key: item, value: undefined } : { key: item.slice(0, nl), value: item.slice(nl + 1) };
+    });
+}
+
+async function edit(file: string, args: string[]): Promise<void> {
+  const result = await git(['config', '--file', file, ...args]);
+  // 5: the key was not there (already removed with its section).
+  if (result.exitCode !== 0 && result.exitCode !== 5) {
+    throw new SandboxError(
+      `could not remove credentials from ${file} (git config ${args[0]} exited ${result.exitCode}): ${result.output.trim().slice(0, 500)}`,
+      'check that the repository copy in the work folder is writable',
+    );
+  }
+}
+
+/** Removes credentials from one config file; returns the names removed and the values. */
+async function cleanConfig(file: string): Promise<{ removed: string[]; values: string[] }> {
+  const entries = await listConfig(file);
+  const removed: string[] = [];
+  const values: string[] = [];
+  const unset = new Set<string>();
+  const sections = new Set<string>();
+  const rewrites = new Set<string>();
+
+  for (const { key, value } of entries) {
+    const lower = key.toLowerCase();
+    const lastDot = key.lastIndexOf('.');
+    const section = key.slice(0, lastDot);
+    const variable = lower.slice(lastDot + 1);
+    if (lower.startsWith('http.') && variable === 'extraheader') {
+      unset.add(key);
+      if (value) values.push(...headerSecrets(value));
+      continue;
+    }
+    if (lower.startsWith('credential.')) {
+      unset.add(key);
+      if (value) values.push(value);
+      continue;
+    }
+    if (lower.startsWith('url.') && (variable === 'insteadof' || variable === 'pushinsteadof')) {
+      const base = section.slice('url.'.length);
+      const secret = urlSecret(base);
+      if (secret) {
+        sections.add(section);
+        values.push(...secret.secrets);
+      }
+      continue;
+    }
+    if (value !== undefined) {
+      const secret = urlSecret(value);
+      if (secret) {
+        rewrites.add(key);
+        values.push(...secret.secrets);
+      }
+    }
+  }
+
+  for (const key of unset) {
+    await edit(file, ['--unset-all', key]);
+    removed.push(maskName(key));
+  }
+  for (const section of sections) {
+    await edit(file, ['--remove-section', section]);
+    removed.push(`${maskName(section)}.insteadof`);
+  }
+  for (const key of rewrites) {
+    // Every value of the key, cleaned, in order (a remote may have several urls).
+    const all = entries.filter((e) => e.key === key).map((e) => e.value ?? '');
+    await edit(file, ['--unset-all', key]);
+    for (const value of all) await edit(file, ['--add', key, urlSecret(value)?.cleaned ?? value]);
+    removed.push(`${maskName(key)} (userinfo)`);
+  }
+  return { removed, values };
+}
+
+function inside(root: string, target: string): boolean {
+  const rel = path.relative(root, target);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+async function isPlainFile(file: string): Promise<boolean> {
+  try {
+    return (await lstat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Config files of a git folder and of the submodules' git folders below it (`modules/**`). */
+async function configFiles(gitDir: string, depth = 0): Promise<string[]> {
+  const files: string[] = [];
+  for (const name of ['config', 'config.worktree']) {
+    if (await isPlainFile(path.join(gitDir, name))) files.push(path.join(gitDir, name));
+  }
+  if (depth > 8) return files;
+  const walk = async (dir: string, level: number): Promise<void> => {
+    let names;
+    try {
+      names = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of names) {
+      if (!entry.isDirectory()) continue; // symlinks are not followed
+      const sub = path.join(dir, entry.name);
+      if (await isPlainFile(path.join(sub, 'HEAD'))) files.push(...(await configFiles(sub, depth + 1)));
+      else if (level < 8) await walk(sub, level + 1); // a submodule named a/b lives in modules/a/b
+    }
+  };
+  await walk(path.join(gitDir, 'modules'), 0);
+  return files;
+}
+
+/**
+ * Removes credentials from the git configuration of the repository copy in `copyDir` (the sandbox's working
+ * copy on this machine, never the user's checkout): `http.*.extraheader`, `credential.*`, userinfo in URL
+ * values (`remote.*.url`, `pushurl`, `http.proxy`, …; an ssh user name is kept) and `url.<base>.insteadOf`
+ * rewrites whose base embeds credentials. A `.git` file (`gitdir: …`) is followed only when it points inside
+ * the copy; a symlinked config is left alone (both noted).
+ */
+export async function removeGitCredentials(copyDir: string): Promise<CredentialsRemoval> {
+  const root = await realpath(copyDir);
+  const dotGit = path.join(root, '.git');
+  const out: CredentialsRemoval = { removed: [], values: [], notes: [] };
+  let info;
+  try {
+    info = await lstat(dotGit);
+  } catch {
+    return out; // not a git checkout
+  }
+  let gitDir: string;
+  if (info.isDirectory()) gitDir = dotGit;
+  else if (info.isFile()) {
+    const text = await readFile(dotGit, 'utf8').catch(() => '');
+    const target = /^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1];
+    if (!target) return out;
+    const resolved = await realpath(path.resolve(root, target)).catch(() => undefined);
+    if (!resolved || !inside(root, resolved)) {
+      out.notes.push('.git is a file pointing outside the repository copy (gitdir: …); left alone');
+      return out;
+    }
+    gitDir = resolved;
+  } else {
+    out.notes.push('.git is a symlink; left alone');
+    return out;
+  }
+  if ((await lstat(path.join(gitDir, 'config')).catch(() => undefined))?.isSymbolicLink()) {
+    out.notes.push('.git/config is a symlink; left alone');
+  }
+  for (const file of await configFiles(gitDir)) {
+    const { removed, values } = await cleanConfig(file);
+    const rel = path.relative(root, file);
+    const prefix = rel === '.git/config' ? '' : `${rel}: `;
+    out.removed.push(...removed.map((name) => prefix + name));
+    out.values.push(...values);
+  }
+  out.values = [...new Set(out.values.filter((v) => v.length > 0))];
+  return out;
+}

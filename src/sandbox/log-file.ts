@@ -1,0 +1,139 @@
+/**
+ * A log file of bounded size: the first half of the bound is written to the file as it arrives, the last
+ * half is kept in memory (a ring of chunks) and appended at close behind a marker line that says how many
+ * bytes were dropped. The file never holds more than the bound plus the marker; memory never more than half
+ * the bound. Writes are synchronous, so a command that prints faster than the disk writes is slowed down
+ * instead of filling memory.
+ */
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** Default bound of one log file: 20 MiB. */
+export const DEFAULT_MAX_LOG_BYTES = 20 * 1024 * 1024;
+
+export interface BoundedLogSummary {
+  /** Bytes handed to the log (after redaction). */
+  bytes: number;
+  /** True when the middle was dropped. */
+  truncated: boolean;
+  /** Bytes dropped from the middle. */
+  dropped: number;
+}
+
+/** Length of a cut-off multi-byte UTF-8 sequence at the end of `buf` (0 when it ends on a character). */
+function incompleteUtf8Tail(buf: Buffer): number {
+  let i = buf.length - 1;
+  let continuation = 0;
+  while (i >= 0 && continuation < 3 && (buf[i]! & 0xc0) === 0x80) {
+    i--;
+    continuation++;
+  }
+  if (i < 0) return 0;
+  const lead = buf[i]!;
+  const need = lead >= 0xf0 ? 3 : lead >= 0xe0 ? 2 : lead >= 0xc0 ? 1 : 0;
+  return need > continuation ? continuation + 1 : 0;
+}
+
+export class BoundedLogWriter {
+  private fd: number | undefined;
+  private readonly headLimit: number;
+  private readonly tailLimit: number;
+  private headBytes = 0;
+  private tail: Buffer[] = [];
+  private tailBytes = 0;
+  private total = 0;
+
+  /** Creates (or truncates) `path`, parent folders too. `maxBytes` below 2 KiB is raised to 2 KiB. */
+  constructor(
+    readonly path: string,
+    readonly maxBytes = DEFAULT_MAX_LOG_BYTES,
+  ) {
+    const bound = Math.max(2048, Math.floor(maxBytes));
+    this.headLimit = Math.floor(bound / 2);
+    this.tailLimit = bound - this.headLimit;
+    mkdirSync(dirname(path), { recursive: true });
+    this.fd = openSync(path, 'w');
+  }
+
+  write(text: string | Buffer): void {
+    if (this.fd === undefined) return;
+    let buf = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+    if (buf.length === 0) return;
+    this.total += buf.length;
+    if (this.headBytes < this.headLimit) {
+      let take = Math.min(this.headLimit - this.headBytes, buf.length);
+      // The head never ends inside a character.
+      if (take < buf.length) take -= incompleteUtf8Tail(buf.subarray(0, take));
+      if (take > 0) writeAll(this.fd, buf.subarray(0, take));
+      this.headBytes += take;
+      buf = buf.subarray(take);
+      // What did not fit in the head (a cut character included) goes to the tail.
+      if (buf.length > 0) this.headBytes = this.headLimit;
+    }
+    if (buf.length === 0) return;
+    if (buf.length >= this.tailLimit) {
+      this.tail = [Buffer.from(buf.subarray(buf.length - this.tailLimit))];
+      this.tailBytes = this.tailLimit;
+      return;
+    }
+    this.tail.push(Buffer.from(buf));
+    this.tailBytes += buf.length;
+    while (this.tailBytes > this.tailLimit) {
+      const first = this.tail[0]!;
+      const excess = this.tailBytes - this.tailLimit;
+      if (first.length <= excess) {
+        this.tail.shift();
+        this.tailBytes -= first.length;
+      } else {
+        this.tail[0] = first.subarray(excess);
+        this.tailBytes -= excess;
+      }
+    }
+  }
+
+  /** Appends the tail (behind a marker line when bytes were dropped) and closes the file. Idempotent. */
+  close(): BoundedLogSummary {
+    const written = this.headBytes + this.tailBytes;
+    const dropped = Math.max(0, this.total - written);
+    const summary = { bytes: this.total, truncated: dropped > 0, dropped };
+    if (this.fd === undefined) return summary;
+    const fd = this.fd;
+    this.fd = undefined;
+    try {
+      let tail = Buffer.concat(this.tail);
+      if (dropped > 0) {
+        // The tail starts at a line of its own, on a whole character.
+        let start = 0;
+        while (start < tail.length && start < 3 && (tail[start]! & 0xc0) === 0x80) start++;
+        tail = tail.subarray(start);
+        const marker =
+          `\n[... buildbench: ${dropped} bytes of output dropped here; this log keeps the first and last ` +
+          `${formatBytes(this.tailLimit)} of ${this.total} bytes (--max-log-size) ...]\n`;
+        writeAll(fd, Buffer.from(marker, 'utf8'));
+      }
+      if (tail.length > 0) writeAll(fd, tail);
+      this.tail = [];
+    } finally {
+      closeSync(fd);
+    }
+    return summary;
+  }
+}
+
+function writeAll(fd: number, buf: Buffer): void {
+  let offset = 0;
+  while (offset < buf.length) offset += writeSync(fd, buf, offset, buf.length - offset);
+}
+
+/** `20971520` → `20 MiB`, `1536` → `1.5 KiB`. */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const text = Number.isInteger(value) ? String(value) : value.toFixed(1).replace(/\.0$/, '');
+  return `${text} ${units[unit]}`;
+}
