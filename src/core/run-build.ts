@@ -203,6 +203,7 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
     const box: Sandbox = await createSandbox(sandboxSettings, {
       repoDir: source.dir,
       name,
+      cacheKey: source.identity,
       signal: options.signal,
       onProgress: (message: string) => events.emit({ type: 'phase', phase: 'sandbox', message }),
     });
@@ -292,6 +293,7 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
         outDir,
         repo: name,
         originalDir: source.dir,
+        cacheKey: source.identity,
         workDir: box.hostWorkdir,
         sandboxKind: box.kind,
         baseImage: box.image,

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError } from './errors.js';
@@ -8,6 +8,8 @@ import { ConfigError } from './errors.js';
 export interface ResolvedSource {
   dir: string;
   commit?: string;
+  /** Which repository this is, for per-repository caches (`repositoryIdentity`). */
+  identity: string;
   /** Removes a temporary clone. */
   cleanup: () => Promise<void>;
 }
@@ -51,6 +53,56 @@ export async function gitHead(dir: string): Promise<string | undefined> {
   return code === 0 ? out.trim() : undefined;
 }
 
+/**
+ * A git URL in one spelling per repository: no scheme, user or password, host in lower case, no trailing
+ * `.git` or slash; `git@host:owner/repo` and `https://host/owner/repo.git` are the same. GitHub and GitLab
+ * paths are case-insensitive, so they are lower-cased too.
+ */
+export function normalizeGitUrl(url: string): string {
+  const text = url.trim();
+  let host = '';
+  let rest = text;
+  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/\/)(.*)$/.exec(text);
+  if (scp && !/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    host = scp[1]!;
+    rest = scp[2]!;
+  } else {
+    try {
+      const parsed = new URL(text);
+      host = parsed.protocol === 'file:' ? 'file:' : parsed.host;
+      rest = decodeURIComponent(parsed.pathname);
+    } catch {
+      return text;
+    }
+  }
+  host = host.toLowerCase();
+  let repoPath = rest
+    .replace(/\/+$/, '')
+    .replace(/\.git$/, '')
+    .replace(/^\/+/, '');
+  if (/^(www\.)?(github\.com|gitlab\.com)$/.test(host)) repoPath = repoPath.toLowerCase();
+  return `${host.replace(/^www\./, '')}/${repoPath}`;
+}
+
+/**
+ * Which repository a source is, for the per-repository ccache store of the build cache: `url:<normalized URL>`
+ * for a git URL (the clone comes from there). A local folder's own `.git` is the repository's and may claim any
+ * remote or history (a fork shares its upstream's first commit), so its identity is its real path, with its
+ * origin URL (else its first commit) added: a folder never shares a store with a clone, nor with another
+ * folder, and another repository moved into the same folder gets a store of its own.
+ */
+export async function repositoryIdentity(source: string, dir: string): Promise<string> {
+  if (isGitUrl(source)) return `url:${normalizeGitUrl(source)}`;
+  const real = await realpath(dir).catch(() => path.resolve(dir));
+  const origin = await run('git', ['-C', dir, 'config', '--get', 'remote.origin.url'], 10_000);
+  if (origin.code === 0 && origin.out.trim()) {
+    return `path:${real}\nurl:${normalizeGitUrl(origin.out.trim().split('\n')[0]!)}`;
+  }
+  const roots = await run('git', ['-C', dir, 'rev-list', '--max-parents=0', 'HEAD'], 30_000);
+  const root = roots.code === 0 ? roots.out.trim().split('\n').sort()[0] : undefined;
+  return root && /^[0-9a-f]{40,64}$/.test(root) ? `path:${real}\nroot:${root}` : `path:${real}`;
+}
+
 /** Resolves a local path or clones a git URL; every problem is a ConfigError naming the source. */
 export async function resolveSource(source: string, signal?: AbortSignal): Promise<ResolvedSource> {
   if (isGitUrl(source)) {
@@ -72,7 +124,7 @@ export async function resolveSource(source: string, signal?: AbortSignal): Promi
         'expected a reachable git URL or a local directory',
       );
     }
-    return { dir, commit: await gitHead(dir), cleanup };
+    return { dir, commit: await gitHead(dir), identity: await repositoryIdentity(source, dir), cleanup };
   }
   const dir = path.resolve(source);
   let info;
@@ -97,5 +149,10 @@ export async function resolveSource(source: string, signal?: AbortSignal): Promi
       'expected a directory holding the source code',
     );
   }
-  return { dir, commit: await gitHead(dir), cleanup: () => Promise.resolve() };
+  return {
+    dir,
+    commit: await gitHead(dir),
+    identity: await repositoryIdentity(source, dir),
+    cleanup: () => Promise.resolve(),
+  };
 }

@@ -37,6 +37,8 @@ export interface FinalizeInput {
   repo: string;
   /** The untouched repository (the resolved source). */
   originalDir: string;
+  /** The repository's identity, so the replay gets the run's ccache store (`CreateSandboxRequest.cacheKey`). */
+  cacheKey?: string;
   /** The run sandbox's working copy after the loop; undefined when no sandbox was created. */
   workDir?: string;
   /** The kind and image of the run's sandbox: the replay uses the same kind; the Dockerfile starts FROM the image. */
@@ -146,6 +148,7 @@ export async function finalizeRun(input: FinalizeInput): Promise<FinalizeOutput>
     const result = await replayRecipe({
       settings: { ...input.sandboxSettings, choice: input.sandboxKind },
       repoDir: input.originalDir,
+      ...(input.cacheKey !== undefined ? { cacheKey: input.cacheKey } : {}),
       name: input.repo,
       buildSh,
       files: recipe.mode === 'minimal' ? patchFiles : [],

@@ -41,6 +41,8 @@ export interface ReplayRequest {
   settings: SandboxSettings;
   /** The untouched repository. */
   repoDir: string;
+  /** The repository's identity (`CreateSandboxRequest.cacheKey`): the replay uses the run's ccache store. */
+  cacheKey?: string;
   /** Short name for the sandbox id. */
   name: string;
   /** build.sh's text and the patch files it applies (relative paths as build.sh names them). */
@@ -89,6 +91,7 @@ export async function replayRecipe(request: ReplayRequest): Promise<ReplayResult
     request.onProgress?.(`replaying the recipe in a fresh ${request.settings.choice} sandbox`);
     const sandbox = await create(request.settings, {
       repoDir: request.repoDir,
+      ...(request.cacheKey !== undefined ? { cacheKey: request.cacheKey } : {}),
       name: `${request.name}-replay`,
       signal: request.signal,
       onProgress: request.onProgress,

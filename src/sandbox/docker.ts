@@ -23,7 +23,16 @@ import {
   sandboxEnvAssignments,
   SerialQueue,
 } from './common.js';
-import { BUILD_CACHE_MOUNT, prepareBuildCache, sandboxBaseEnv, setUpBuildCache } from './build-cache.js';
+import { writeOwnerRecord } from './work-dirs.js';
+import {
+  type BuildCacheMount,
+  prepareBuildCache,
+  releaseBuildCache,
+  requestCacheKey,
+  sandboxBaseEnv,
+  setUpBuildCache,
+} from './build-cache.js';
+import { dockerIsolation, dockerIsolationArgs, type IsolationReport } from './isolation.js';
 import { runProcess, TIMEOUT_EXIT_CODE } from './process.js';
 import { ensureRootfsLayers, rootfsPaths } from './rootfs.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
@@ -90,6 +99,8 @@ export class DockerSandbox implements Sandbox {
   private disposed = false;
   /** Set when the container was removed because a command was cancelled. */
   private removed = false;
+  /** What the container isolates (set when it is started). */
+  isolation?: IsolationReport;
 
   constructor(
     readonly id: string,
@@ -97,6 +108,8 @@ export class DockerSandbox implements Sandbox {
     readonly buildDir: string,
     /** The build cache folder on this machine (see build-cache.ts), or undefined. */
     readonly buildCache?: string,
+    /** What the container mounts of the build cache (`buildCacheMounts`). */
+    readonly cacheMounts: readonly BuildCacheMount[] = [],
   ) {}
 
   get container(): string {
@@ -115,7 +128,7 @@ export class DockerSandbox implements Sandbox {
   mounts(): string[] {
     return [
       `${this.hostWorkdir}:/workspace`,
-      ...(this.buildCache ? [`${this.buildCache}:${BUILD_CACHE_MOUNT}`] : []),
+      ...this.cacheMounts.map((m) => `${m.host}:${m.target}${m.readOnly ? ':ro' : ''}`),
     ];
   }
 
@@ -196,7 +209,7 @@ export class DockerSandbox implements Sandbox {
       // Files written inside belong to root; give them back so this process can remove them (and the
       // build cache can be archived and restored by this user).
       const owner = `${uid}:${gid}`;
-      const targets = ['/workspace', ...(this.buildCache ? [BUILD_CACHE_MOUNT] : [])];
+      const targets = ['/workspace', ...this.cacheMounts.filter((m) => !m.readOnly).map((m) => m.target)];
       const chown = this.removed
         ? await docker(
             [
@@ -226,6 +239,8 @@ export class DockerSandbox implements Sandbox {
         `remove it by hand: docker rm -f ${this.container}`,
       );
     }
+    // The container is gone: nothing of it can touch the downloads while they are taken into the cache.
+    if (this.buildCache) await releaseBuildCache(this.buildCache, this.id).catch(() => undefined);
     if (!options.keep) await removeTree(this.buildDir);
   }
 }
@@ -247,14 +262,19 @@ export async function createDockerSandbox(
     ...(progress ? { onProgress: progress } : {}),
     ...(request.signal ? { signal: request.signal } : {}),
   });
+  const id = makeSandboxId(request.name);
   const buildCache = settings.buildCache;
+  let cacheMounts: BuildCacheMount[] = [];
   if (buildCache) {
     checkMountablePath(buildCache, 'the build cache folder');
-    await prepareBuildCache(buildCache);
+    ({ mounts: cacheMounts } = await prepareBuildCache(buildCache, {
+      repoKey: requestCacheKey(request),
+      sandboxId: id,
+    }));
   }
-  const id = makeSandboxId(request.name);
-  const sandbox = new DockerSandbox(id, settings.image, join(settings.workRoot, id), buildCache);
+  const sandbox = new DockerSandbox(id, settings.image, join(settings.workRoot, id), buildCache, cacheMounts);
   try {
+    await writeOwnerRecord(sandbox.buildDir, 'docker');
     await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal);
     const runArgs = (init: boolean): string[] => [
       'run',
@@ -264,6 +284,7 @@ export async function createDockerSandbox(
       sandbox.container,
       '--label',
       `buildbench.sandbox=${id}`,
+      ...dockerIsolationArgs(settings),
       ...sandbox.mounts().flatMap((m) => ['-v', m]),
       '-w',
       '/workspace',
@@ -279,6 +300,7 @@ export async function createDockerSandbox(
       run = await docker(runArgs(false), runOptions);
     }
     if (run.cancelled) throw new CancelledError('starting the container was cancelled');
+    sandbox.isolation = dockerIsolation(settings);
     if (run.exitCode !== 0) {
       throw new SandboxError(
         `could not start a container from ${settings.image}:\n${tail(run.output)}`,

@@ -117,6 +117,12 @@ export interface CreateSandboxRequest {
   repoDir: string;
   /** Short name used in ids and paths. */
   name: string;
+  /**
+   * The repository's identity (`repositoryIdentity` in src/core/source.ts): which ccache store of the build
+   * cache the sandbox gets (see build-cache.ts). Builds and replays of one repository pass the same value;
+   * undefined: the resolved `repoDir`.
+   */
+  cacheKey?: string;
   onProgress?: (message: string) => void;
   signal?: AbortSignal;
 }

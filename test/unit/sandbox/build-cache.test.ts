@@ -1,14 +1,22 @@
 import { describe, expect, it } from '@jest/globals';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readdir, utimes, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import {
   BUILD_CACHE_MOUNT,
   BUILD_CACHE_SETUP_SCRIPT,
+  buildCacheMounts,
+  CCACHE_MAX_SIZE,
+  collectDownloads,
   prepareBuildCache,
   pruneOldest,
+  pruneRepositoryStores,
+  releaseBuildCache,
+  repositoryCacheKey,
+  requestCacheKey,
   sandboxBaseEnv,
   setUpBuildCache,
 } from '../../../src/sandbox/build-cache.js';
@@ -16,16 +24,109 @@ import { baseSandboxEnv, SANDBOX_PATH } from '../../../src/sandbox/common.js';
 import type { ExecResult } from '../../../src/sandbox/types.js';
 
 const tmp = (): Promise<string> => mkdtemp(join(tmpdir(), 'bb-build-cache-'));
+const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 
 describe('prepareBuildCache', () => {
-  it('creates apt/ and ccache/ with a size limit, and keeps an edited ccache.conf', async () => {
+  it('creates apt/, ccache/ and incoming/, and a sandbox its own store and incoming folder', async () => {
+    const root = join(await tmp(), 'cache');
+    const key = repositoryCacheKey('url:github.com/a/b');
+    const { layout, mounts } = await prepareBuildCache(root, { repoKey: key, sandboxId: 'box-1' });
+    expect(existsSync(layout.apt)).toBe(true);
+    expect(existsSync(join(layout.ccache, key))).toBe(true);
+    expect(existsSync(join(layout.incoming, 'box-1'))).toBe(true);
+    expect(mounts).toEqual(buildCacheMounts(root, key, 'box-1'));
+    expect((await prepareBuildCache(root)).mounts).toEqual([]);
+  });
+
+  it('removes the store all repositories once shared, and its configuration', async () => {
     const root = join(await tmp(), 'cache');
     const { layout } = await prepareBuildCache(root);
-    expect(existsSync(layout.apt)).toBe(true);
-    expect(readFileSync(join(layout.ccache, 'ccache.conf'), 'utf8')).toBe('max_size = 2G\n');
-    await writeFile(join(layout.ccache, 'ccache.conf'), 'max_size = 9G\n');
+    const key = repositoryCacheKey('path:/src/x');
+    await mkdir(join(layout.ccache, '0', '1'), { recursive: true });
+    await mkdir(join(layout.ccache, key));
+    await writeFile(join(layout.ccache, 'ccache.conf'), 'prefix_command = /tmp/evil\n');
+    await writeFile(join(layout.ccache, key, 'ccache.conf'), 'prefix_command = /tmp/evil\n');
     await prepareBuildCache(root);
-    expect(readFileSync(join(layout.ccache, 'ccache.conf'), 'utf8')).toBe('max_size = 9G\n');
+    expect(await readdir(layout.ccache)).toEqual([key]);
+    // a store's own ccache.conf stays (it is never read: CCACHE_CONFIGPATH=/dev/null)
+    expect(existsSync(join(layout.ccache, key, 'ccache.conf'))).toBe(true);
+  });
+
+  it('takes the downloads of sandboxes into apt/ under their hash, and renames packages cached by name', async () => {
+    const root = join(await tmp(), 'cache');
+    const { layout } = await prepareBuildCache(root, { repoKey: repositoryCacheKey('a'), sandboxId: 'b-1' });
+    const deb = Buffer.from('!<arch>\nnot really a package\n');
+    await writeFile(join(layout.incoming, 'b-1', 'hello_2.10-3_amd64.deb'), deb);
+    await writeFile(join(layout.apt, 'jq_1.6-2.1_amd64.deb'), 'jq');
+    const { collected } = await prepareBuildCache(root);
+    expect(collected).toBe(1);
+    expect((await readdir(layout.apt)).sort()).toEqual([`${sha256(deb)}.deb`, `${sha256('jq')}.deb`].sort());
+    expect(await readdir(join(layout.incoming, 'b-1'))).toEqual([]);
+  });
+});
+
+describe('collectDownloads', () => {
+  it('takes only regular files with a package name, never through a link, and empties the folder', async () => {
+    const dir = await tmp();
+    const from = join(dir, 'in');
+    const apt = join(dir, 'apt');
+    await mkdir(from);
+    await mkdir(apt);
+    await writeFile(join(dir, 'secret'), 'host secret');
+    await symlink(join(dir, 'secret'), join(from, 'libc6_2.36-9_amd64.deb'));
+    await writeFile(join(from, 'notes.txt'), 'x');
+    await writeFile(join(from, 'empty_1_all.deb'), '');
+    await mkdir(join(from, 'dir_1_all.deb'));
+    await writeFile(join(from, 'zlib1g_1%3a1.2.13_amd64.deb'), 'zlib');
+    await writeFile(join(from, '.zlib1g_1.2.13_amd64.deb.42.part'), 'half'); // still being written
+    expect(await collectDownloads(from, apt)).toBe(1);
+    expect(await readdir(apt)).toEqual([`${sha256('zlib')}.deb`]);
+    expect(await readdir(from)).toEqual(['.zlib1g_1.2.13_amd64.deb.42.part']);
+    expect(await collectDownloads(from, apt, { all: true })).toBe(0);
+    expect(await readdir(from)).toEqual([]);
+  });
+
+  it("releaseBuildCache takes a sandbox's downloads and removes its folder", async () => {
+    const root = join(await tmp(), 'cache');
+    const { layout } = await prepareBuildCache(root, { repoKey: repositoryCacheKey('a'), sandboxId: 'b-2' });
+    await writeFile(join(layout.incoming, 'b-2', 'hello_2.10-3_amd64.deb'), 'hello');
+    expect(await releaseBuildCache(root, 'b-2')).toBe(1);
+    expect(existsSync(join(layout.incoming, 'b-2'))).toBe(false);
+    expect(await readdir(layout.apt)).toEqual([`${sha256('hello')}.deb`]);
+  });
+});
+
+describe('repository stores', () => {
+  it('keys a store by a hash of the identity', () => {
+    const key = repositoryCacheKey('url:github.com/a/b');
+    expect(key).toMatch(/^[0-9a-f]{32}$/);
+    expect(repositoryCacheKey('url:github.com/a/b')).toBe(key);
+    expect(repositoryCacheKey('url:github.com/a/c')).not.toBe(key);
+    expect(requestCacheKey({ repoDir: '/x', cacheKey: 'url:github.com/a/b' })).toBe(key);
+    expect(requestCacheKey({ repoDir: '/src/x/../y' })).toBe(repositoryCacheKey('path:/src/y'));
+  });
+
+  it("mounts the repository's store and its own incoming folder read-write, apt/ read-only", () => {
+    const key = repositoryCacheKey('k');
+    expect(buildCacheMounts('/c', key, 'hello-1a2b3c4d')).toEqual([
+      { host: `/c/ccache/${key}`, target: `${BUILD_CACHE_MOUNT}/ccache`, readOnly: false },
+      { host: '/c/apt', target: `${BUILD_CACHE_MOUNT}/apt`, readOnly: true },
+      { host: '/c/incoming/hello-1a2b3c4d', target: `${BUILD_CACHE_MOUNT}/incoming`, readOnly: false },
+    ]);
+    expect(() => buildCacheMounts('/c', '../x', 'a')).toThrow(/key/);
+    expect(() => buildCacheMounts('/c', key, '../a')).toThrow(/sandbox id/);
+  });
+
+  it('keeps the most recently used stores', async () => {
+    const dir = await tmp();
+    const keys = ['a', 'b', 'c'].map((k) => repositoryCacheKey(k));
+    for (const [i, key] of keys.entries()) {
+      await mkdir(join(dir, key));
+      const t = new Date(Date.UTC(2026, 0, 1 + i));
+      await utimes(join(dir, key), t, t);
+    }
+    expect(await pruneRepositoryStores(dir, 2)).toBe(1);
+    expect((await readdir(dir)).sort()).toEqual([keys[1], keys[2]].sort());
   });
 });
 
@@ -45,12 +146,14 @@ describe('pruneOldest', () => {
 });
 
 describe('sandboxBaseEnv', () => {
-  it('is the allowlist alone without a build cache, and adds ccache first on PATH with one', () => {
+  it('is the allowlist alone without a build cache; with one, ccache leads PATH and reads no configuration file', () => {
     expect(sandboxBaseEnv(undefined)).toEqual(baseSandboxEnv());
     expect(sandboxBaseEnv('/c')).toEqual({
       ...baseSandboxEnv(),
       PATH: `/usr/lib/ccache:${SANDBOX_PATH}`,
       CCACHE_DIR: `${BUILD_CACHE_MOUNT}/ccache`,
+      CCACHE_CONFIGPATH: '/dev/null',
+      CCACHE_MAXSIZE: CCACHE_MAX_SIZE,
     });
   });
 });
