@@ -19,6 +19,7 @@ import { inspectRepo } from '../repo/inspect.js';
 import { HostSandbox } from '../sandbox/host.js';
 import { RootfsSandbox, rootfsPaths, rootfsProblems } from '../sandbox/rootfs.js';
 import { makeSandboxId } from '../sandbox/common.js';
+import { writeOwnerRecord } from '../sandbox/work-dirs.js';
 import type { Sandbox, SandboxSettings } from '../sandbox/types.js';
 import { baselineFor, type BaselineKind } from '../verify/baseline.js';
 import type { ExcludedArtifact } from '../verify/policy.js';
@@ -106,6 +107,7 @@ class InPlaceHostSandbox extends HostSandbox {
 async function inPlaceHost(tree: string, settings: SandboxSettings): Promise<Sandbox> {
   const id = makeSandboxId(`verify-${path.basename(tree)}`);
   const buildDir = path.join(existsSync(settings.workRoot) ? settings.workRoot : tmpdir(), id);
+  await writeOwnerRecord(buildDir, 'verify');
   await mkdir(path.join(buildDir, 'cmd'), { recursive: true });
   return new InPlaceHostSandbox(id, buildDir, tree);
 }

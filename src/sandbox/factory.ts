@@ -10,6 +10,7 @@ import { checkMountablePath, findExecutable } from './common.js';
 import { removeGitCredentials } from './git-credentials.js';
 import { withOutputPolicy } from './output-policy.js';
 import { runProcess } from './process.js';
+import { markKeptOnDispose, sweepWorkRoot } from './work-dirs.js';
 import {
   SANDBOX_CHOICES,
   type CreateSandboxRequest,
@@ -178,7 +179,8 @@ export async function createSandbox(
   request: CreateSandboxRequest,
   probes: SandboxProbes = defaultProbes,
 ): Promise<Sandbox> {
-  const inner = await createBackend(settings, request, probes);
+  await sweepWorkRoot(settings.workRoot, request.onProgress);
+  const inner = markKeptOnDispose(await createBackend(settings, request, probes), settings.workRoot);
   try {
     const credentials = await removeGitCredentials(inner.hostWorkdir);
     if (credentials.values.length > 0) settings.output?.addSecrets?.(credentials.values);

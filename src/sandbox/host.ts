@@ -22,6 +22,7 @@ import {
   sandboxEnvAssignments,
   SerialQueue,
 } from './common.js';
+import { writeOwnerRecord } from './work-dirs.js';
 import { runProcess } from './process.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
 
@@ -128,6 +129,7 @@ export async function createHostSandbox(
   const id = makeSandboxId(request.name);
   const sandbox = new HostSandbox(id, join(settings.workRoot, id));
   try {
+    await writeOwnerRecord(sandbox.buildDir, 'host');
     await mkdir(join(sandbox.buildDir, 'cmd'), { recursive: true });
     await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal);
   } catch (error) {

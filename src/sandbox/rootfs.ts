@@ -26,6 +26,7 @@ import {
   sandboxEnvAssignments,
   SerialQueue,
 } from './common.js';
+import { writeOwnerRecord } from './work-dirs.js';
 import { BUILD_CACHE_MOUNT, prepareBuildCache, sandboxBaseEnv, setUpBuildCache } from './build-cache.js';
 import {
   createSandboxCgroups,
@@ -917,6 +918,7 @@ export async function createRootfsSandbox(
   const buildDir = join(settings.workRoot, id);
   await mkdir(settings.workRoot, { recursive: true, mode: 0o700 });
   await prepareBuildDir(buildDir);
+  await writeOwnerRecord(buildDir, 'rootfs');
   const buildCache = settings.buildCache;
   if (buildCache) {
     checkMountablePath(buildCache, 'the build cache folder');
