@@ -448,3 +448,43 @@ export async function lstatUnder(root: string, rel: RelPath): Promise<Stats | un
 export async function readlinkUnder(root: string, rel: RelPath): Promise<Buffer> {
   return readlink(await plan(root, rel, 'strict'), { encoding: 'buffer' });
 }
+
+/**
+ * Writes `content` to `rel` under `root`, creating the folders on the way, never through a symbolic link (a
+ * linked folder or a link at `rel` throws UnsafePathError; an existing regular file is replaced).
+ */
+export async function writeFileUnder(
+  root: string,
+  rel: string,
+  content: string | Buffer,
+  mode = 0o644,
+): Promise<void> {
+  const parts = relComponents(rel);
+  const dir = parts.length > 1 ? await mkdirUnder(root, rel.slice(0, rel.lastIndexOf('/'))) : undefined;
+  const target = join(
+    dir ? Buffer.from(dir) : await realpath(root, { encoding: 'buffer' }),
+    parts[parts.length - 1]!,
+  );
+  let handle: FileHandle;
+  try {
+    handle = await open(
+      target,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      mode,
+    );
+  } catch (error) {
+    throw openedError(displayPath(rel), error);
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new UnsafePathError(displayPath(rel), 'not a regular file');
+    const actual = await fdPath(handle.fd);
+    if (actual && !actual.equals(target))
+      throw new UnsafePathError(displayPath(rel), 'a folder on its path was replaced while it was opened');
+    await handle.truncate(0);
+    await handle.writeFile(content);
+    await handle.chmod(mode);
+  } finally {
+    await handle.close();
+  }
+}

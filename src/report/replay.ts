@@ -3,9 +3,10 @@
  * repository, and the artifacts are scanned and judged again against the same expected names. Only a
  * recipe that passes its replay is verified.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
+import { writeFileUnder } from '../base/safe-fs.js';
 import { errorMessage } from '../core/errors.js';
 import type { ReplayOutcome } from '../core/result.js';
 import { createSandbox as defaultCreateSandbox } from '../sandbox/factory.js';
@@ -98,13 +99,10 @@ export async function replayRecipe(request: ReplayRequest): Promise<ReplayResult
     });
     box = sandbox;
     const before = await snapshotTree(sandbox.hostWorkdir, { exclude: excludeBuildScratch });
-    const dir = path.join(sandbox.hostWorkdir, REPLAY_DIR);
-    await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, 'build.sh'), request.buildSh, { mode: 0o755 });
+    // The fresh copy holds what the repository committed, links included: written without following any.
+    await writeFileUnder(sandbox.hostWorkdir, `${REPLAY_DIR}/build.sh`, request.buildSh, 0o755);
     for (const file of request.files) {
-      const target = path.join(dir, file.path);
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, file.content);
+      await writeFileUnder(sandbox.hostWorkdir, path.posix.join(REPLAY_DIR, file.path), file.content);
     }
     if (request.logPath) await mkdir(path.dirname(request.logPath), { recursive: true });
     const exec = await sandbox.exec(`bash ${REPLAY_DIR}/build.sh .`, {

@@ -363,7 +363,14 @@ export async function runCheck(
   // The scratch folder is in the tree the build wrote: made and read without following symbolic links.
   const rel = path.posix.join(SCRATCH_DIR, 'checks', id);
   const root = sandbox.hostWorkdir;
-  const hostDir = await mkdirUnder(root, rel);
+  let hostDir: string;
+  try {
+    hostDir = await mkdirUnder(root, rel);
+  } catch (error) {
+    // The build planted a link where the scratch folder goes: nothing is written through it, nothing runs.
+    const detail = `not run: ${error instanceof Error ? error.message : String(error)}`;
+    return { name: check.name, passed: false, detail, exitCode: null, durationMs: 0, results: [] };
+  }
   const boxDir = path.posix.join(sandbox.workdir, rel);
   try {
     await writeFile(

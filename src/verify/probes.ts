@@ -318,7 +318,14 @@ export async function probeExecutables(
   // The probed programs can rearrange the tree: the scratch folder is made and read without following links.
   const rel = path.posix.join(SCRATCH_DIR, 'probes', id);
   const root = sandbox.hostWorkdir;
-  const hostDir = await mkdirUnder(root, rel);
+  let hostDir: string;
+  try {
+    hostDir = await mkdirUnder(root, rel);
+  } catch (error) {
+    // The build planted a link where the scratch folder goes: nothing is written through it, nothing runs.
+    const detail = `not run: ${error instanceof Error ? error.message : String(error)}`;
+    return paths.map((p) => ({ path: p, probe: 'run' as const, passed: false, detail }));
+  }
   const boxDir = path.posix.join(sandbox.workdir, rel);
   const readScratch = async (name: string, max: number): Promise<string> =>
     (await readFileUnder(root, `${rel}/${name}`, { maxBytes: max }).catch(() => Buffer.alloc(0))).toString(

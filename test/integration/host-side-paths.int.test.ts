@@ -164,6 +164,24 @@ describe('host-side code and symbolic links (rootfs sandbox, real builds)', () =
     expect(filesContaining(s.outDir, leaked)).toEqual([]);
   }, 600_000);
 
+  it('a committed .buildbench link to a host folder: the probes and the replay write nothing through it', async () => {
+    const host = path.join(secretDir, 'scratch-target');
+    mkdirSync(host);
+    const source = repo('scratch-link', {
+      'hello.c': 'int main(void) { return 0; }\n',
+      Makefile: 'all: hello\n\nhello: hello.c\n\t$(CC) -o hello hello.c\n',
+    });
+    symlinkSync(host, path.join(source, '.buildbench'));
+    const s = settings(source, { expect: ['hello'] });
+    const result = await runBuild(s);
+    expect(result.status).toBe('success');
+    expect(readdirSync(host)).toEqual([]);
+    const probe = result.verification?.checks.find((c) => c.name === 'probe run hello');
+    expect(probe).toMatchObject({ passed: false, required: false });
+    expect(probe?.detail).toMatch(/symbolic link/);
+    expect(result.recipe?.verified).toBe(false);
+  }, 600_000);
+
   it('binaries named with a newline or with bytes that are not UTF-8 are listed and copied', async () => {
     const source = repo('odd-names', {
       'hello.c': 'int main(void) { return 0; }\n',

@@ -6,6 +6,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  realpathSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -18,11 +19,13 @@ import {
   copyFileNoFollow,
   displayPath,
   isExecutableUnder,
+  mkdirUnder,
   openUnderSync,
   readFileUnder,
   relComponents,
   resolveDirUnder,
   UnsafePathError,
+  writeFileUnder,
 } from '../../../src/base/safe-fs.js';
 
 let top: string;
@@ -165,5 +168,25 @@ describe('helpers', () => {
     expect(await resolveDirUnder(root, 'inside-dir')).toBeDefined();
     expect(await resolveDirUnder(root, 'evil')).toBeUndefined();
     expect(await resolveDirUnder(root, 'src/main.c')).toBeUndefined();
+  });
+});
+
+describe('writing under the root', () => {
+  it('mkdirUnder makes folders, refuses a linked one', async () => {
+    expect(await mkdirUnder(root, 'made/a/b')).toBe(path.join(realpathSync(root), 'made/a/b'));
+    expect(statSync(path.join(root, 'made/a/b')).isDirectory()).toBe(true);
+    expect(await reason(mkdirUnder(root, 'evil/sub'))).toMatch(/symbolic link/);
+    expect(existsSync(path.join(secret, 'sub'))).toBe(false);
+  });
+  it('writeFileUnder writes and replaces regular files, never through a link', async () => {
+    await writeFileUnder(root, 'made/new/build.sh', 'echo 1\n', 0o755);
+    await writeFileUnder(root, 'made/new/build.sh', 'echo 2\n', 0o755);
+    expect(readFileSync(path.join(root, 'made/new/build.sh'), 'utf8')).toBe('echo 2\n');
+    expect(statSync(path.join(root, 'made/new/build.sh')).mode & 0o777).toBe(0o755);
+    symlinkSync(path.join(secret, 'planted'), path.join(root, 'made/new/link.sh'));
+    expect(await reason(writeFileUnder(root, 'made/new/link.sh', 'x'))).toMatch(/symbolic link/);
+    expect(await reason(writeFileUnder(root, 'evil/build.sh', 'x'))).toMatch(/symbolic link/);
+    expect(existsSync(path.join(secret, 'planted'))).toBe(false);
+    expect(existsSync(path.join(secret, 'build.sh'))).toBe(false);
   });
 });
