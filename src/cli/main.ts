@@ -9,6 +9,7 @@ import {
   parseSize,
   repoNameOf,
   sandboxSettingsFrom,
+  withSandboxLimits,
   SANDBOX_CHOICES,
   STRATEGY_CHOICES,
   type BuildSettings,
@@ -52,6 +53,10 @@ build options:
   --keep               keep the sandbox's build tree for inspection (its location is printed)
   --build-cache <dir>  package downloads and ccache shared by rootfs and docker sandboxes, or 'off'
                        (default: BUILDBENCH_BUILD_CACHE, else <cache>/build-cache)
+  --network <mode>     isolated | host | none: the build's network (default: isolated — its own network
+                       namespace with user-mode networking: package mirrors yes, this machine's loopback no)
+  --memory <size|off>  memory limit of the sandbox, e.g. 8G (default: 3/4 of this machine's memory)
+  --pids <n|off>       most processes at once in the sandbox (default: 16384)
   --spec <file.yml>    a layer-2 verifier spec: commands run in the final environment and what they
                        must show (exit code, files, output, a port, GPU); hidden: true runs it after the end
   --secret-env <names> variables of this environment whose values are secrets, e.g. DATABASE_URL,DEPLOY_KEY
@@ -107,6 +112,9 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
       'max-cost': { type: 'string' },
       prices: { type: 'string' },
       'build-cache': { type: 'string' },
+      network: { type: 'string' },
+      memory: { type: 'string' },
+      pids: { type: 'string' },
       'secret-env': { type: 'string', multiple: true },
       'max-log-size': { type: 'string' },
     },
@@ -154,13 +162,16 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     expect: parseExpect(values.expect),
     json: values.json ?? false,
     keep: values.keep ?? false,
-    sandbox: sandboxSettingsFrom(
-      io.env,
-      sandbox,
-      values.image,
-      values['build-cache'] !== undefined
-        ? { value: values['build-cache'], flag: '--build-cache', cwd: io.cwd }
-        : undefined,
+    sandbox: withSandboxLimits(
+      sandboxSettingsFrom(
+        io.env,
+        sandbox,
+        values.image,
+        values['build-cache'] !== undefined
+          ? { value: values['build-cache'], flag: '--build-cache', cwd: io.cwd }
+          : undefined,
+      ),
+      values,
     ),
     ...(values.spec !== undefined ? { spec: path.resolve(io.cwd, values.spec) } : {}),
     secretEnv: [

@@ -1,3 +1,4 @@
+import type { IsolationReport } from '../sandbox/isolation.js';
 import type { Artifact, Expected, Metrics } from '../verify/types.js';
 import type { ExcludedArtifact } from '../verify/policy.js';
 import type { Verification } from '../verify/verification.js';
@@ -66,6 +67,8 @@ export interface BuildResult {
     keptWorkdir?: string;
     buildCache?: string;
     credentialsRemoved?: string[];
+    /** What the sandbox isolated: namespaces, capabilities, seccomp, network, limits (see sandbox/isolation.ts). */
+    isolation?: IsolationReport;
   };
   buildSystems: Pick<BuildSystem, 'kind' | 'dir' | 'file'>[];
   rootCause?: Pick<Finding, 'id' | 'category' | 'message' | 'line' | 'excerpt' | 'captures'> & {

@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile, access, constants } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BuildSettings } from './settings.js';
 import { repoNameOf } from './settings.js';
@@ -437,6 +437,7 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
         keptAt,
         keptWorkdir: keptAt ? sandbox?.hostWorkdir : undefined,
         buildCache: sandbox?.buildCache,
+        isolation: sandbox?.isolation,
         ...(sandbox?.credentialsRemoved?.length
           ? { credentialsRemoved: [...sandbox.credentialsRemoved] }
           : {}),

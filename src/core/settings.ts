@@ -1,6 +1,7 @@
 import { ConfigError } from './errors.js';
 import { SANDBOX_CHOICES, type SandboxChoice, type SandboxSettings } from '../sandbox/types.js';
 import { buildCacheFrom, defaultSandboxSettings } from '../sandbox/factory.js';
+import { NETWORK_MODES } from '../sandbox/isolation.js';
 import type { ModelSettings } from '../agent/strategies/model.js';
 
 export const STRATEGY_CHOICES = ['rules', 'baseline', 'llm', 'hybrid'] as const;
@@ -60,9 +61,9 @@ export function parseDuration(value: string, flag: string): number {
   return Math.round(total);
 }
 
-export function parsePositiveInt(value: string, flag: string, max = 1000): number {
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || Number(value) > max) {
-    throw new ConfigError(`${flag}: '${value}' is not valid; expected a whole number from 1 to ${max}`);
+export function parsePositiveInt(value: string, flag: string, max = 1000, min = 1): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(`${flag}: '${value}' is not valid; expected a whole number from ${min} to ${max}`);
   }
   return Number(value);
 }

@@ -7,6 +7,7 @@
  * PARTIAL/FAILED runs the root cause and what a person should try next. SUCCESS is written only when
  * result.json says success AND the verifier evidence is there beside it.
  */
+import type { IsolationReport } from '../sandbox/isolation.js';
 import { access, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -269,6 +270,32 @@ function evidenceSection(input: ReportInput): string[] {
   return out;
 }
 
+/** What the sandbox isolated, as result.json recorded it (nothing when an older result has no record). */
+function isolationLines(isolation: IsolationReport | undefined): string[] {
+  if (!isolation) return [];
+  const size = (bytes: number): string => `${Math.round((bytes / 1024 ** 3) * 10) / 10} GiB`;
+  const limits = [
+    ...(isolation.limits.memoryBytes !== undefined ? [`memory ${size(isolation.limits.memoryBytes)}`] : []),
+    ...(isolation.limits.pids !== undefined ? [`${isolation.limits.pids} processes`] : []),
+  ];
+  const parts =
+    isolation.level === 'none'
+      ? ['none: the commands ran on this machine']
+      : [
+          `${isolation.level === 'container+userns' ? 'container with a user namespace' : 'container'} (${isolation.tool})`,
+          isolation.capabilities
+            ? `capabilities ${isolation.capabilities.join(' ')}`
+            : 'the engine’s capabilities',
+          ...(isolation.noNewPrivs ? ['no_new_privs'] : []),
+          isolation.seccomp ? `seccomp: ${isolation.seccomp}` : 'no seccomp filter',
+          `network ${isolation.network.mode}${isolation.network.via ? ` via ${isolation.network.via}` : ''}`,
+          limits.length > 0
+            ? `limits ${limits.join(', ')}${isolation.limits.enforced ? ` (${isolation.limits.how ?? 'enforced'})` : ' (not enforced)'}`
+            : 'no resource limits',
+        ];
+  return [`- Isolation: ${parts.join('; ')}.`, ...isolation.notes.map((note) => `  - ${note}`)];
+}
+
 function environmentSection(input: ReportInput): string[] {
   const { result } = input;
   const compiler = result.recipe?.replay.compiler ?? result.recipe?.minimalReplay?.compiler;
@@ -279,6 +306,7 @@ function environmentSection(input: ReportInput): string[] {
     '',
     `- Sandbox: ${SANDBOX_LABEL[result.sandbox.kind] ?? result.sandbox.kind}.`,
     `- Base image: ${result.sandbox.image ? code(result.sandbox.image) : 'unknown'}${result.recipe ? ' (the Dockerfile starts FROM it)' : ''}.`,
+    ...isolationLines(result.sandbox.isolation),
     ...(result.sandbox.buildCache
       ? [
           `- Build cache: ${code(result.sandbox.buildCache)} — package downloads and ccache shared between sandboxes (the replay's speed may come from it; the recipe does not need it).`,

@@ -5,10 +5,11 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { ConfigError, SandboxError } from '../core/errors.js';
 import { createDockerSandbox, dockerAnswers } from './docker.js';
 import { createHostSandbox } from './host.js';
-import { createRootfsSandbox, rootfsProblems } from './rootfs.js';
+import { createRootfsSandbox, rootfsMissingPackages, rootfsProblems } from './rootfs.js';
 import { checkMountablePath, findExecutable } from './common.js';
 import { removeGitCredentials } from './git-credentials.js';
 import { withOutputPolicy } from './output-policy.js';
+import { DEFAULT_PIDS_LIMIT, defaultMemoryLimit } from './isolation.js';
 import { runProcess } from './process.js';
 import { markKeptOnDispose, sweepWorkRoot } from './work-dirs.js';
 import {
@@ -28,11 +29,14 @@ export const DEFAULT_MIRROR = 'http://deb.debian.org/debian';
 export interface SandboxProbes {
   dockerAnswers(): Promise<boolean>;
   rootfsProblems(settings: SandboxSettings): Promise<string[]>;
+  /** Host packages the rootfs backend lacks here (installed with apt-get when root). */
+  rootfsMissingPackages(settings: SandboxSettings): Promise<string[]>;
 }
 
 export const defaultProbes: SandboxProbes = {
   dockerAnswers: () => dockerAnswers(5000),
   rootfsProblems: (settings) => rootfsProblems(settings),
+  rootfsMissingPackages: (settings) => rootfsMissingPackages(settings),
 };
 
 function absoluteDir(value: string, variable: string, home: string): string {
@@ -69,6 +73,8 @@ export function defaultSandboxSettings(env: NodeJS.ProcessEnv = process.env): Sa
     workRoot,
     allowHost: env.CI === 'true',
     ...(buildCache ? { buildCache } : {}),
+    memoryBytes: defaultMemoryLimit(),
+    pids: DEFAULT_PIDS_LIMIT,
   };
 }
 
@@ -141,23 +147,22 @@ export async function resolveSandboxKind(
 }
 
 /**
- * On a fresh Debian/Ubuntu machine the rootfs backend lacks only debootstrap: as root with apt-get, install
- * it (with visible progress) so the embedded default works in one command. Returns true when installed.
+ * On a fresh Debian/Ubuntu machine the rootfs backend lacks only host packages (bubblewrap, slirp4netns,
+ * debootstrap): as root with apt-get, install them (with visible progress) so the embedded default works in
+ * one command. Returns true when every one of them is there afterwards.
  */
-export async function installDebootstrap(request: CreateSandboxRequest): Promise<boolean> {
-  if (
-    process.getuid?.() !== 0 ||
-    (await findExecutable('debootstrap')) ||
-    !(await findExecutable('apt-get'))
-  ) {
-    return false;
-  }
+export async function installRootfsTools(
+  packages: string[],
+  request: CreateSandboxRequest,
+): Promise<boolean> {
+  if (packages.length === 0) return true;
+  if (process.getuid?.() !== 0 || !(await findExecutable('apt-get'))) return false;
   request.onProgress?.(
-    'installing debootstrap with apt-get (first run only; needed to create the rootfs sandbox)…',
+    `installing ${packages.join(', ')} with apt-get (first run only; the rootfs sandbox needs them)…`,
   );
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const install = (): Promise<number> =>
-    runProcess('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'debootstrap'], {
+    runProcess('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], {
       timeoutMs: 10 * 60_000,
       env,
       signal: request.signal,
@@ -166,7 +171,7 @@ export async function installDebootstrap(request: CreateSandboxRequest): Promise
     await runProcess('apt-get', ['update', '-q'], { timeoutMs: 10 * 60_000, env, signal: request.signal });
     if ((await install()) !== 0) return false;
   }
-  return (await findExecutable('debootstrap')) !== undefined;
+  return true;
 }
 
 /**
@@ -198,8 +203,8 @@ async function createBackend(
   probes: SandboxProbes,
 ): Promise<Sandbox> {
   if (settings.choice === 'rootfs' || (settings.choice === 'auto' && !(await probes.dockerAnswers()))) {
-    const problems = await probes.rootfsProblems(settings);
-    if (problems.length === 1 && problems[0]!.includes('debootstrap')) await installDebootstrap(request);
+    const missing = await probes.rootfsMissingPackages(settings);
+    if (missing.length > 0) await installRootfsTools(missing, request);
   }
   const kind = await resolveSandboxKind(settings, probes);
   switch (kind) {

@@ -23,6 +23,7 @@ import {
   SerialQueue,
 } from './common.js';
 import { writeOwnerRecord } from './work-dirs.js';
+import { HOST_ISOLATION } from './isolation.js';
 import { runProcess } from './process.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
 
@@ -45,6 +46,7 @@ export function hostImageName(osRelease?: string): string {
 
 export class HostSandbox implements Sandbox {
   readonly kind = 'host' as const;
+  readonly isolation = HOST_ISOLATION;
   readonly image = hostImageName();
   private readonly queue = new SerialQueue();
   private readonly lifetime = new AbortController();

@@ -8,8 +8,6 @@ import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { ConfigError } from '../core/errors.js';
-
 export const NETWORK_MODES = ['isolated', 'host', 'none'] as const;
 /**
  * `isolated`: a network namespace of its own with user-mode networking (package mirrors reachable, this
@@ -52,35 +50,6 @@ export const DEFAULT_PIDS_LIMIT = 16384;
 /** Three quarters of this machine's memory: a runaway build cannot take the machine down with it. */
 export function defaultMemoryLimit(total = totalmem()): number {
   return Math.floor((total * 3) / 4);
-}
-
-/** `8G`, `512M`, `1.5g`, `1073741824`, or `off` (no limit) → bytes; `flag` names the option in errors. */
-export function parseMemorySize(value: string, flag: string): number | undefined {
-  const text = value.trim().toLowerCase();
-  if (['off', 'none', 'no', 'unlimited'].includes(text)) return undefined;
-  const m = /^(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?$/.exec(text);
-  const factor = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }[m?.[2] ?? ''];
-  const bytes = m && factor ? Math.floor(Number(m[1]) * factor) : NaN;
-  if (!Number.isFinite(bytes) || bytes < 64 * 1024 ** 2) {
-    throw new ConfigError(
-      `${flag}: '${value}' is not a memory size of at least 64M`,
-      'expected e.g. 8G, 512M or off',
-    );
-  }
-  return bytes;
-}
-
-/** `4096` or `off` → a process limit; `flag` names the option in errors. */
-export function parsePidsLimit(value: string, flag: string): number | undefined {
-  const text = value.trim().toLowerCase();
-  if (['off', 'none', 'no', 'unlimited'].includes(text)) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) < 16 || Number(text) > 4_194_304) {
-    throw new ConfigError(
-      `${flag}: '${value}' is not a process limit`,
-      'expected a whole number from 16 to 4194304, or off',
-    );
-  }
-  return Number(text);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -176,3 +145,62 @@ export async function removeSandboxCgroups(cgroups: SandboxCgroups | undefined):
     }
   }
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// docker and host
+
+/** `docker run` flags for the settings' network and limits, and Docker's defaults tightened where cheap. */
+export function dockerIsolationArgs(settings: {
+  network?: NetworkMode;
+  memoryBytes?: number;
+  pids?: number;
+}): string[] {
+  const args = ['--security-opt', 'no-new-privileges', '--cap-drop', 'MKNOD'];
+  if (settings.network === 'host') args.push('--network', 'host', '--cap-drop', 'NET_RAW');
+  if (settings.network === 'none') args.push('--network', 'none');
+  if (settings.memoryBytes !== undefined) args.push('--memory', String(settings.memoryBytes));
+  if (settings.pids !== undefined) args.push('--pids-limit', String(settings.pids));
+  return args;
+}
+
+/** What a docker container with `dockerIsolationArgs` isolates. */
+export function dockerIsolation(settings: {
+  network?: NetworkMode;
+  memoryBytes?: number;
+  pids?: number;
+}): IsolationReport {
+  const network = settings.network ?? 'isolated';
+  return {
+    level: 'container',
+    tool: 'docker (the engine’s default seccomp profile and capabilities, less MKNOD)',
+    userNamespace: false,
+    noNewPrivs: true,
+    seccomp: 'docker default',
+    network: {
+      mode: network,
+      ...(network === 'isolated'
+        ? { via: 'the default bridge (this machine’s loopback not reachable)' }
+        : {}),
+    },
+    limits: {
+      ...(settings.memoryBytes !== undefined ? { memoryBytes: settings.memoryBytes } : {}),
+      ...(settings.pids !== undefined ? { pids: settings.pids } : {}),
+      enforced: settings.memoryBytes !== undefined || settings.pids !== undefined,
+      how: 'docker --memory / --pids-limit',
+    },
+    notes: ['root inside is root of this machine unless the engine runs with userns-remap or rootless'],
+  };
+}
+
+/** The host backend isolates nothing: it says so. */
+export const HOST_ISOLATION: IsolationReport = {
+  level: 'none',
+  tool: 'none (commands run on this machine, in a copy of the repository)',
+  userNamespace: false,
+  noNewPrivs: false,
+  network: { mode: 'host' },
+  limits: { enforced: false },
+  notes: [
+    'the host sandbox is for throwaway machines (CI runners, bare VMs): a build can change this machine',
+  ],
+};

@@ -27,7 +27,14 @@ import {
   SerialQueue,
 } from './common.js';
 import { writeOwnerRecord } from './work-dirs.js';
-import { BUILD_CACHE_MOUNT, prepareBuildCache, sandboxBaseEnv, setUpBuildCache } from './build-cache.js';
+import {
+  prepareBuildCache,
+  releaseBuildCache,
+  requestCacheKey,
+  sandboxBaseEnv,
+  setUpBuildCache,
+  type BuildCacheMount,
+} from './build-cache.js';
 import {
   createSandboxCgroups,
   removeSandboxCgroups,
@@ -555,12 +562,8 @@ const MASKED_PATHS = [
 ];
 const READONLY_PROC_PATHS = ['/proc/bus', '/proc/fs', '/proc/irq', '/proc/sys', '/proc/sysrq-trigger'];
 
-/** A bind mount into the sandbox. */
-export interface SandboxMount {
-  host: string;
-  target: string;
-  readOnly: boolean;
-}
+/** A bind mount into the sandbox (the build cache's, see `buildCacheMounts`). */
+type SandboxMount = BuildCacheMount;
 
 interface BwrapPlan {
   buildDir: string;
@@ -568,7 +571,7 @@ interface BwrapPlan {
   cwd: string;
   envAssignments: string[];
   network: NetworkMode;
-  mounts: SandboxMount[];
+  mounts: readonly SandboxMount[];
   seccomp: boolean;
 }
 
@@ -629,7 +632,7 @@ interface OverlayRun {
   timeoutMs: number;
   network: NetworkMode;
   /** Bind mounts besides the workspace (the build cache). */
-  mounts: SandboxMount[];
+  mounts: readonly SandboxMount[];
   /** `cgroup.procs` files the command joins before bubblewrap starts. */
   cgroupProcs: string[];
   signal?: AbortSignal;
@@ -821,9 +824,8 @@ export class RootfsSandbox implements Sandbox {
       notes: [],
     },
     private readonly cgroups?: SandboxCgroups,
-    private readonly mounts: SandboxMount[] = buildCache
-      ? [{ host: buildCache, target: BUILD_CACHE_MOUNT, readOnly: false }]
-      : [],
+    /** What the sandbox mounts of the build cache (`buildCacheMounts`). */
+    private readonly mounts: readonly SandboxMount[] = [],
   ) {
     this.image = `debian:${layers.suite}`;
   }
@@ -849,20 +851,27 @@ export class RootfsSandbox implements Sandbox {
     }
     checkTimeout(options.timeoutMs);
     const cwd = resolveSandboxCwd(this.workdir, options.cwd);
-    const { result, entered } = await runInOverlay({
-      lowerdirs: this.layers.lowerdirs,
-      buildDir: this.buildDir,
-      workspace: this.hostWorkdir,
-      cwd,
-      envAssignments: sandboxEnvAssignments(options.env, sandboxBaseEnv(this.buildCache)),
-      script,
-      timeoutMs: options.timeoutMs,
-      network: this.isolation.network.mode,
-      mounts: this.mounts,
-      cgroupProcs: this.cgroups?.procs ?? [],
-      signal: combineSignals(options.signal, this.lifetime.signal),
-      ...passThroughOptions(options),
-    });
+    const run = (): ReturnType<typeof runInOverlay> =>
+      runInOverlay({
+        lowerdirs: this.layers.lowerdirs,
+        buildDir: this.buildDir,
+        workspace: this.hostWorkdir,
+        cwd,
+        envAssignments: sandboxEnvAssignments(options.env, sandboxBaseEnv(this.buildCache)),
+        script,
+        timeoutMs: options.timeoutMs,
+        network: this.isolation.network.mode,
+        mounts: this.mounts,
+        cgroupProcs: this.cgroups?.procs ?? [],
+        signal: combineSignals(options.signal, this.lifetime.signal),
+        ...passThroughOptions(options),
+      });
+    let { result, entered } = await run();
+    // bubblewrap's netlink setup of a new namespace's loopback has failed once in a while under load
+    // ("bwrap: loopback: Failed RTM_NEWADDR"); nothing of the command ran, so it is safe to try again.
+    for (let retry = 0; retry < 2 && !entered && /^bwrap: loopback: /m.test(result.output); retry++) {
+      ({ result, entered } = await run());
+    }
     if (!entered && !result.timedOut && !result.cancelled) {
       throw new SandboxError(
         `could not enter the rootfs sandbox ${this.id} (exit code ${result.exitCode}):\n${lastLines(result.output)}`,
@@ -878,6 +887,8 @@ export class RootfsSandbox implements Sandbox {
     this.lifetime.abort();
     await this.queue.idle();
     await removeSandboxCgroups(this.cgroups);
+    // The namespace is gone: nothing of it can touch the downloads while they are taken into the cache.
+    if (this.buildCache) await releaseBuildCache(this.buildCache, this.id).catch(() => undefined);
     if (!options.keep) await removeTree(this.buildDir);
   }
 }
@@ -920,9 +931,13 @@ export async function createRootfsSandbox(
   await prepareBuildDir(buildDir);
   await writeOwnerRecord(buildDir, 'rootfs');
   const buildCache = settings.buildCache;
+  let cacheMounts: SandboxMount[] = [];
   if (buildCache) {
     checkMountablePath(buildCache, 'the build cache folder');
-    await prepareBuildCache(buildCache);
+    ({ mounts: cacheMounts } = await prepareBuildCache(buildCache, {
+      repoKey: requestCacheKey(request),
+      sandboxId: id,
+    }));
   }
   const notes: string[] = [];
   const network = await chooseNetwork(settings.network, notes);
@@ -942,7 +957,7 @@ export async function createRootfsSandbox(
     },
     notes,
   );
-  const sandbox = new RootfsSandbox(id, buildDir, layers, buildCache, isolation, cgroups);
+  const sandbox = new RootfsSandbox(id, buildDir, layers, buildCache, isolation, cgroups, cacheMounts);
   try {
     await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal);
     if (options.probe ?? true) {

@@ -3,6 +3,7 @@
  * Every backend keeps the repository's working copy on this machine (`hostWorkdir`), visible inside the
  * sandbox at `workdir`, so scanning and reading files never needs a round trip through the sandbox.
  */
+import type { IsolationReport, NetworkMode } from './isolation.js';
 
 export type SandboxKind = 'rootfs' | 'docker' | 'host';
 export const SANDBOX_CHOICES = ['auto', 'rootfs', 'docker', 'host'] as const;
@@ -59,6 +60,8 @@ export interface Sandbox {
   exec(script: string, options: ExecOptions): Promise<ExecResult>;
   /** Where the sandbox's own files live on this machine, for `--keep` messages. */
   describeLocation(): string;
+  /** What the sandbox isolates (namespaces, capabilities, seccomp, network, limits), for result.json. */
+  readonly isolation?: IsolationReport;
   /**
    * Names of the credentials removed from the working copy's git configuration (`http.<url>.extraheader`,
    * `credential.helper`, `remote.origin.url (userinfo)`, …), never their values; set by `createSandbox`.
@@ -108,6 +111,15 @@ export interface SandboxSettings {
    * rootfs and docker sandboxes; undefined: none. The host backend never uses it.
    */
   buildCache?: string;
+  /**
+   * The network of rootfs and docker sandboxes (see isolation.ts); undefined: isolated where this machine can
+   * give it (rootfs: slirp4netns installed), else the host's, said in the isolation report.
+   */
+  network?: NetworkMode;
+  /** Memory limit in bytes for one sandbox (cgroups; docker --memory); undefined: none. */
+  memoryBytes?: number;
+  /** Process limit for one sandbox (cgroups; docker --pids-limit); undefined: none. */
+  pids?: number;
   /** Redaction and log bounds for every command's output. Default: logs bounded, nothing redacted. */
   output?: OutputPolicy;
 }

@@ -7,10 +7,12 @@ import {
   resolveSandboxKind,
   type SandboxProbes,
 } from '../../../src/sandbox/factory.js';
+import { DEFAULT_PIDS_LIMIT, defaultMemoryLimit } from '../../../src/sandbox/isolation.js';
 
 const probes = (docker: boolean, rootfs: string[]): SandboxProbes => ({
   dockerAnswers: () => Promise.resolve(docker),
   rootfsProblems: () => Promise.resolve(rootfs),
+  rootfsMissingPackages: () => Promise.resolve([]),
 });
 
 describe('defaultSandboxSettings', () => {
@@ -25,6 +27,8 @@ describe('defaultSandboxSettings', () => {
       workRoot: '/home/u/.cache/buildbench/work',
       allowHost: false,
       buildCache: '/home/u/.cache/buildbench/build-cache',
+      memoryBytes: defaultMemoryLimit(),
+      pids: DEFAULT_PIDS_LIMIT,
     });
   });
 
