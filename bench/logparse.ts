@@ -24,7 +24,7 @@ export interface BenchResult {
 const MB = 1024 * 1024;
 
 /** A deterministic pseudo-random sequence (the log is the same every run). */
-function lcg(seed: number): () => number {
+export function lcg(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
@@ -42,7 +42,7 @@ const ERRORS = [
 ];
 
 /** One chunk of build-log lines (about `bytes` long). */
-function chunk(next: () => number, start: number, bytes: number): { text: string; lines: number } {
+export function chunk(next: () => number, start: number, bytes: number): { text: string; lines: number } {
   const parts: string[] = [];
   let size = 0;
   let n = start;
