@@ -150,7 +150,8 @@ const KIND_LABEL: Record<string, string> = {
 };
 
 const SANDBOX_LABEL: Record<string, string> = {
-  rootfs: 'rootfs — a Debian root file system entered with `unshare` + `chroot`, a fresh overlay per build',
+  rootfs:
+    'rootfs — a Debian root file system entered with bubblewrap (`pivot_root`, the host detached), a fresh overlay per build',
   docker: 'docker — a fresh container per build',
   host: 'host — this machine itself, in a copy of the repository',
 };

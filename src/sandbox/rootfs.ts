@@ -773,7 +773,7 @@ async function rootfsIsolation(
   const arch = seccompArch();
   return {
     level: 'container',
-    tool: `${await bubblewrapVersion()} (pivot_root into the overlay, old root detached)`,
+    tool: await bubblewrapVersion(),
     userNamespace: false,
     capabilities: sandboxCapabilities(network),
     noNewPrivs: true,
