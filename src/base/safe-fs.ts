@@ -71,13 +71,16 @@ export function displayPath(p: RelPath): string {
 }
 
 /**
- * A file name's bytes as a string key: the name itself when it is UTF-8, else its UTF-8 parts with the other
- * bytes as `\xNN`, and the bytes themselves in `raw` (use them for every file operation).
+ * A file name's bytes as a string key: the name itself when it is UTF-8 without control characters, else its
+ * UTF-8 parts with the other bytes (and control characters: a newline, an escape) as `\xNN`, and the bytes
+ * themselves in `raw` (use them for every file operation). A key never carries a byte that could rewrite a
+ * terminal line or a Markdown table.
  */
 export function nameKey(bytes: Buffer): { key: string; raw?: Buffer } {
   const text = bytes.toString('utf8');
-  if (Buffer.from(text, 'utf8').equals(bytes)) return { key: text };
-  return { key: escapeBytes(bytes), raw: bytes };
+  // eslint-disable-next-line no-control-regex
+  if (Buffer.from(text, 'utf8').equals(bytes) && !/[\x00-\x1f\x7f]/.test(text)) return { key: text };
+  return { key: displayPath(bytes), raw: bytes };
 }
 
 function escapeBytes(bytes: Buffer): string {

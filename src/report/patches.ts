@@ -92,7 +92,10 @@ export async function findChangedFiles(
   for (const rel of [...before.keys()].sort()) {
     const stamp = before.get(rel)!;
     if (stamp.raw) {
-      skipped.push({ path: rel, why: 'a file name that is not UTF-8 (not turned into a patch)' });
+      skipped.push({
+        path: rel,
+        why: 'a file name that is not UTF-8 or holds control characters (not turned into a patch)',
+      });
       continue;
     }
     let after;

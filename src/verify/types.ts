@@ -4,11 +4,11 @@ export type ArtifactKind = 'executable' | 'shared_library' | 'static_library' | 
 
 export interface Artifact {
   /**
-   * Relative to the repository root, '/'-separated. A name that is not UTF-8 shows its other bytes as `\xNN`;
-   * `pathBase64` then holds the real bytes.
+   * Relative to the repository root, '/'-separated. A name that is not UTF-8, or holds control characters
+   * (a newline), shows those bytes as `\xNN`; `pathBase64` then holds the real bytes.
    */
   path: string;
-  /** The path's bytes, base64, when they are not UTF-8; `path` is then only a display of them. */
+  /** The path's bytes, base64, when `path` is only a display of them (see above). */
   pathBase64?: string;
   kind: ArtifactKind;
   size: number;

@@ -192,8 +192,13 @@ describe('host-side code and symbolic links (rootfs sandbox, real builds)', () =
     const result = await runBuild(s);
     expect(result.status).toBe('success');
     const listed = [...result.artifacts, ...(result.excludedArtifacts ?? [])];
-    const newline = listed.find((a) => a.path === 'new\nline');
-    expect(newline).toMatchObject({ kind: 'executable', copiedTo: 'artifacts/new\nline' });
+    // listed escaped (no newline reaches a terminal line or a Markdown table), with the real bytes
+    const newline = listed.find((a) => a.path === 'new\\x0aline');
+    expect(newline).toMatchObject({
+      kind: 'executable',
+      copiedTo: 'artifacts/new\\x0aline',
+      pathBase64: Buffer.from('new\nline').toString('base64'),
+    });
     const latin1 = listed.find((a) => a.path === 'caf\\xe9');
     expect(latin1).toMatchObject({
       kind: 'executable',

@@ -20,6 +20,7 @@ import {
   displayPath,
   isExecutableUnder,
   mkdirUnder,
+  nameKey,
   openUnderSync,
   readFileUnder,
   relComponents,
@@ -188,5 +189,17 @@ describe('writing under the root', () => {
     expect(await reason(writeFileUnder(root, 'evil/build.sh', 'x'))).toMatch(/symbolic link/);
     expect(existsSync(path.join(secret, 'planted'))).toBe(false);
     expect(existsSync(path.join(secret, 'build.sh'))).toBe(false);
+  });
+});
+
+describe('nameKey', () => {
+  it('keeps UTF-8 names, escapes other bytes and control characters and keeps the bytes', () => {
+    expect(nameKey(Buffer.from('café.c'))).toEqual({ key: 'café.c' });
+    expect(nameKey(Buffer.from('new\nline'))).toEqual({ key: 'new\\x0aline', raw: Buffer.from('new\nline') });
+    expect(nameKey(Buffer.from([0x63, 0x61, 0x66, 0xe9]))).toEqual({
+      key: 'caf\\xe9',
+      raw: Buffer.from([0x63, 0x61, 0x66, 0xe9]),
+    });
+    expect(nameKey(Buffer.from('\x1b]0;owned\x07')).key).toBe('\\x1b]0;owned\\x07');
   });
 });
