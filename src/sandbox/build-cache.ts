@@ -356,16 +356,17 @@ h=$(mktemp) || exit 0
 i=$(mktemp) || { rm -f "$h"; exit 0; }
 find "$a" -maxdepth 1 -type f -name '*.deb' -printf '%f\\n' 2>/dev/null | sed -n 's/^\\([0-9a-f]\\{64\\}\\)\\.deb$/\\1/p' | sort -u > "$h"
 if [ -s "$h" ]; then
+  # Packages files list Package, Version and Architecture before SHA256 in each stanza.
   for l in /var/lib/apt/lists/*_Packages*; do
     [ -f "$l" ] && /usr/lib/apt/apt-helper cat-file "$l"
   done 2>/dev/null | awk '
-    function out() { if (p != "" && v != "" && r != "" && s != "") { gsub(/:/, "%3a", v); print s " " p "_" v "_" r ".deb" } p = v = r = s = "" }
-    /^Package: / { p = $2 } /^Version: / { v = $2 } /^Architecture: / { r = $2 } /^SHA256: / { s = $2 }
-    /^$/ { out() } END { out() }' | sort -u > "$i"
-  join "$i" "$h" | while read -r s b; do
+    NR == FNR { want[$1] = 1; next }
+    /^Package: / { p = $2; v = r = "" } /^Version: / { v = $2 } /^Architecture: / { r = $2 }
+    /^SHA256: / { if (($2 in want) && p != "" && v != "" && r != "") { gsub(/:/, "%3a", v); print $2 " " p "_" v "_" r ".deb" } }' "$h" - > "$i"
+  while read -r s b; do
     case "$b" in */*|.*) continue ;; esac
     [ -e "$d/$b" ] || [ -L "$d/$b" ] || ln -s "$a/$s.deb" "$d/$b"
-  done
+  done < "$i"
 fi
 rm -f "$h" "$i"
 exit 0

@@ -39,7 +39,7 @@ afterEach(() => {
   env = undefined;
 });
 
-/** ccache's counters in the build cache folder, read with the test image's ccache. */
+/** ccache's counters in the build cache's store of the one repository built, read with the test image's ccache. */
 async function ccacheStats(buildCache: string): Promise<Record<string, number>> {
   const r = await docker([
     'run',
@@ -47,10 +47,11 @@ async function ccacheStats(buildCache: string): Promise<Record<string, number>> 
     '-v',
     `${buildCache}:/c`,
     '-e',
-    'CCACHE_DIR=/c/ccache',
+    'CCACHE_CONFIGPATH=/dev/null',
     TEST_DOCKER_IMAGE,
-    'ccache',
-    '--print-stats',
+    'sh',
+    '-c',
+    'set -- /c/ccache/*/ && [ "$#" = 1 ] && CCACHE_DIR="$1" ccache --print-stats',
   ]);
   expect(r.exitCode).toBe(0);
   return Object.fromEntries(
