@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BuildSettings } from './settings.js';
 import { repoNameOf } from './settings.js';
@@ -37,7 +37,7 @@ import {
   createStreamRedactor,
   redactDeep,
 } from '../trajectory/redact.js';
-import { finalizeRun, type FinalizeOutput } from '../report/finalize.js';
+import { BUILD_SH, DOCKERFILE, finalizeRun, type FinalizeOutput } from '../report/finalize.js';
 import { writeRunbook } from '../report/runbook.js';
 import { makeDirectory, MakeDirError, refusal } from '../base/make-dir.js';
 
@@ -319,6 +319,11 @@ export async function runBuild(settings: BuildSettings, options: RunBuildOptions
         onProgress: say,
       });
       for (const warning of finalized.warnings) say(`warning: ${warning}`);
+      // A build that copied a secret into a tracked file (a developer's untracked .env, say) must not carry
+      // it into a patch the Action may publish: known secret values are replaced in what finalize wrote.
+      for (const file of await redactFinalizeFiles(outDir, finalized, redact.exact)) {
+        say(`warning: ${file} held a secret value, now [REDACTED] (it may no longer apply as it is)`);
+      }
     } catch (error) {
       say(`warning: finalize failed: ${errorMessage(error)}`);
     }
@@ -502,4 +507,23 @@ async function copyArtifacts(
     }
   }
   return out;
+}
+
+/** Replaces known secret values in the text files finalize wrote (patches, build.sh, Dockerfile); returns those changed. */
+async function redactFinalizeFiles(
+  outDir: string,
+  finalized: FinalizeOutput,
+  exact: (text: string) => string,
+): Promise<string[]> {
+  const changed: string[] = [];
+  for (const file of [BUILD_SH, DOCKERFILE, ...finalized.patches.map((p) => p.file)]) {
+    const full = path.join(outDir, file);
+    const text = await readFile(full, 'utf8').catch(() => undefined);
+    if (text === undefined) continue;
+    const clean = exact(text);
+    if (clean === text) continue;
+    await writeFile(full, clean);
+    changed.push(file);
+  }
+  return changed;
 }

@@ -62,7 +62,12 @@ function escapeRegExp(text: string): string {
 export interface Redactor {
   (text: string): string;
   /** Adds exact secret values (each at least 8 characters long; shorter ones are ignored). */
-  add(secrets: readonly string[]): void;
+  add: (secrets: readonly string[]) => void;
+  /**
+   * Replaces the known secret values only, no patterns: for files whose text must stay as it is unless a
+   * secret is in it (patches, build.sh), where `password = getpass()` is source code, not a secret.
+   */
+  exact: (text: string) => string;
 }
 
 /** The forms a secret value travels in: itself, URL-encoded, and base64 inside a Basic authorization. */
@@ -122,7 +127,9 @@ export function createRedactor(secrets: readonly string[]): Redactor {
     }
     return out;
   };
-  return Object.assign(redact, { add });
+  const exactOnly = (text: string): string =>
+    exact && text.length > 0 ? text.replace(exact, REDACTED) : text;
+  return Object.assign(redact, { add, exact: exactOnly });
 }
 
 /** Environment variable names whose values are treated as secrets. */

@@ -50,10 +50,7 @@ function hostileRepo(): string {
   const dir = path.join(root, 'hostile');
   execFileSync('mkdir', ['-p', dir]);
   writeFileSync(path.join(dir, 'hello.c'), '#include <stdio.h>\nint main(void){puts("hi");return 0;}\n');
-  writeFileSync(
-    path.join(dir, '.env'),
-    `OPENAI_API_KEY=${API_KEY}\nDATABASE_URL=${ENV.DATABASE_URL}\nDEPLOY=${MARKED}\n`,
-  );
+  writeFileSync(path.join(dir, 'README.md'), '# hostile\n');
   writeFileSync(
     path.join(dir, 'Makefile'),
     [
@@ -64,6 +61,8 @@ function hostileRepo(): string {
       // the password alone, out of its URL, and the marked value alone
       `\t@echo "password alone: $$(sed -n 's|.*://app:\\([^@]*\\)@.*|\\1|p' .env)"`,
       `\t@echo "marked alone: $$(sed -n 's|^DEPLOY=||p' .env)"`,
+      // and into a tracked file, so that the patch series (which the Action may publish) would carry them
+      '\t@cat .env >> README.md',
       '\t$(CC) -o hello hello.c',
       '',
     ].join('\n'),
@@ -71,6 +70,11 @@ function hostileRepo(): string {
   git(dir, 'init', '-q', '.');
   git(dir, 'add', '-A');
   git(dir, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init');
+  // A developer's local .env, not committed.
+  writeFileSync(
+    path.join(dir, '.env'),
+    `OPENAI_API_KEY=${API_KEY}\nDATABASE_URL=${ENV.DATABASE_URL}\nDEPLOY=${MARKED}\n`,
+  );
   // What actions/checkout leaves behind, and a token pasted into the remote URL.
   git(dir, 'config', 'http.https://github.com/.extraheader', `AUTHORIZATION: basic ${GH_BASIC}`);
   git(dir, 'config', 'remote.origin.url', `https://x-access-token:${URL_TOKEN}@github.com/o/hostile.git`);
@@ -140,6 +144,7 @@ describe('secrets never reach an output file (rootfs sandbox)', () => {
       const files = allFiles(s.outDir);
       expect(files.some((f) => f.includes(`${path.sep}logs${path.sep}turn-00.log`))).toBe(true);
       expect(files.some((f) => f.includes(`${path.sep}replay${path.sep}`))).toBe(true);
+      expect(files.some((f) => f.includes(`${path.sep}patches${path.sep}`))).toBe(true);
       const secrets = [GH_TOKEN, GH_BASIC, URL_TOKEN, API_KEY, DB_PASSWORD, MARKED];
       const names = ['GH_TOKEN', 'GH_BASIC', 'URL_TOKEN', 'API_KEY', 'DB_PASSWORD', 'MARKED'];
       const leaks = files.flatMap((file) => {

@@ -225,3 +225,12 @@ describe('createStreamRedactor', () => {
     expect(first + stream.end()).toBe('word '.repeat(50) + REDACTED + ' tail');
   });
 });
+
+describe('Redactor.exact', () => {
+  it('replaces the known values only and leaves source code that looks secret alone', () => {
+    const r = createRedactor(['known-secret-value-1']);
+    const patch = '+password = getpass()\n+token: next()\n+copied known-secret-value-1 here\n';
+    expect(r.exact(patch)).toBe(`+password = getpass()\n+token: next()\n+copied ${REDACTED} here\n`);
+    expect(createRedactor([]).exact(patch)).toBe(patch);
+  });
+});
