@@ -70,6 +70,9 @@ export function displayPath(p: RelPath): string {
   );
 }
 
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x1f\x7f]/;
+
 /**
  * A file name's bytes as a string key: the name itself when it is UTF-8 without control characters, else its
  * UTF-8 parts with the other bytes (and control characters: a newline, an escape) as `\xNN`, and the bytes
@@ -78,8 +81,9 @@ export function displayPath(p: RelPath): string {
  */
 export function nameKey(bytes: Buffer): { key: string; raw?: Buffer } {
   const text = bytes.toString('utf8');
-  // eslint-disable-next-line no-control-regex
-  if (Buffer.from(text, 'utf8').equals(bytes) && !/[\x00-\x1f\x7f]/.test(text)) return { key: text };
+  // Bytes that are not UTF-8 decode to U+FFFD; a name that really holds U+FFFD takes the slow path.
+  if (!text.includes('\ufffd') && !CONTROL.test(text)) return { key: text };
+  if (Buffer.from(text, 'utf8').equals(bytes) && !CONTROL.test(text)) return { key: text };
   return { key: displayPath(bytes), raw: bytes };
 }
 

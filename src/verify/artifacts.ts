@@ -306,9 +306,10 @@ export async function snapshotTree(root: string, options: SnapshotOptions = {}):
   const { exclude, onError } = options;
   const slicer = new TimeSlicer(SLICE_MS);
   const snapshot: TreeSnapshot = new Map();
-  const top = Buffer.from(path.resolve(root));
-  // Names are read as bytes: a name that is not UTF-8 is kept under a `\xNN` key with its real bytes.
-  const stack: { abs: Buffer; rel: string; raw?: Buffer }[] = [{ abs: top, rel: '' }];
+  const top = path.resolve(root);
+  // Names are read as bytes: a name that is not UTF-8 (or holds control characters) is kept under a `\xNN`
+  // key with its real bytes; paths stay strings (cheaper) until such a name is met.
+  const stack: { abs: string | Buffer; rel: string; raw?: Buffer }[] = [{ abs: top, rel: '' }];
   let sinceClock = 0;
   for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
     let entries: Dirent<Buffer>[];
@@ -329,7 +330,12 @@ export async function snapshotTree(root: string, options: SnapshotOptions = {}):
         rawName || dir.raw
           ? Buffer.concat([...(dir.rel === '' ? [] : [dir.raw ?? Buffer.from(dir.rel), SLASH]), entry.name])
           : undefined;
-      const abs = Buffer.concat([dir.abs, ...(dir.abs.length === 1 ? [] : [SLASH]), entry.name]);
+      const abs =
+        typeof dir.abs === 'string' && !rawName
+          ? dir.abs === '/'
+            ? `/${name}`
+            : `${dir.abs}/${name}`
+          : Buffer.concat([Buffer.from(dir.abs), SLASH, entry.name]);
       // Dirent types come from the directory itself (lstat semantics): a link to a folder is not a folder.
       if (entry.isDirectory()) {
         if (!exclude?.(rel, true)) stack.push(raw ? { abs, rel, raw } : { abs, rel });
