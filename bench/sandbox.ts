@@ -1,6 +1,7 @@
 /**
  * Sandbox benchmark: a fresh rootfs sandbox (overlay over the cached layers) created and disposed, against a
- * full `cp -a` copy of the base rootfs created and removed, N times each. Goal: overlay ≥ 20× faster.
+ * full `cp -a` copy of the base rootfs created and removed, N times each. Goal: overlay ≥ 20× faster. And
+ * one command (`true`) in a sandbox of each network mode: what entering bubblewrap (and slirp4netns) costs.
  * Needs what the rootfs backend needs (root, overlayfs, unshare); the cached layers are made first if absent
  * (not timed). Run alone with `npx tsx bench/sandbox.ts`.
  */
@@ -46,6 +47,7 @@ export async function benchSandbox(options: { n?: number } = {}): Promise<BenchM
   await writeFile(join(repo, 'main.c'), 'int main(void) { return 0; }\n');
   const overlay: number[] = [];
   const copy: number[] = [];
+  const execMs: Record<string, number> = {};
   try {
     for (let i = 0; i < N; i++) {
       const started = performance.now();
@@ -62,12 +64,41 @@ export async function benchSandbox(options: { n?: number } = {}): Promise<BenchM
       await removeTree(target);
       copy.push(performance.now() - started);
     }
+    // One command's cost in each network mode (no build cache: its seeding is another benchmark's).
+    for (const network of ['isolated', 'host', 'none'] as const) {
+      const sandbox = await createRootfsSandbox(
+        { ...settings, network, buildCache: undefined },
+        { repoDir: repo, name: `bench-${network}` },
+      );
+      try {
+        const times: number[] = [];
+        for (let i = 0; i < N; i++) {
+          const started = performance.now();
+          const r = await sandbox.exec('true', { timeoutMs: 60_000 });
+          if (r.exitCode !== 0) throw new Error(`\`true\` failed in the ${network} sandbox: ${r.output}`);
+          times.push(performance.now() - started);
+        }
+        execMs[network] = mean(times);
+      } finally {
+        await sandbox.dispose();
+      }
+    }
   } finally {
     await rm(repo, { recursive: true, force: true });
   }
   const overlayMs = mean(overlay);
   const copyMs = mean(copy);
   return [
+    ...Object.entries(execMs).map(([network, ms]) => ({
+      name: `sandbox.rootfs.exec_true.${network}`,
+      value: round(ms),
+      unit: 'ms',
+    })),
+    {
+      name: 'sandbox.rootfs.exec_true.isolated_over_host',
+      value: round(execMs.isolated! / execMs.host!, 2),
+      unit: 'x',
+    },
     { name: 'sandbox.rootfs.create_dispose.overlay', value: round(overlayMs), unit: 'ms' },
     { name: 'sandbox.rootfs.create_dispose.copy_base', value: round(copyMs), unit: 'ms' },
     { name: 'sandbox.rootfs.create_dispose.speedup', value: round(copyMs / overlayMs), unit: 'x' },

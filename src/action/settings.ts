@@ -15,6 +15,10 @@ import {
   parseSize,
   repoNameOf,
   sandboxSettingsFrom,
+  withSandboxLimits,
+  defaultSandboxLimits,
+  withoutLimits,
+  type SandboxLimits,
   SANDBOX_CHOICES,
   STRATEGY_CHOICES,
   type BuildSettings,
@@ -57,6 +61,9 @@ export const INPUT_DEFAULTS = {
   cache: 'true',
   'secret-env': '',
   'max-log-size': '20M',
+  network: '',
+  memory: '',
+  pids: '',
 } as const;
 export type InputName = keyof typeof INPUT_DEFAULTS;
 export const INPUT_NAMES = Object.keys(INPUT_DEFAULTS) as InputName[];
@@ -97,6 +104,8 @@ export interface ActionSettings {
   secretEnv: string[];
   /** The bound of each log file (input max-log-size). */
   maxLogBytes: number;
+  /** The sandbox's network and limits (inputs network, memory, pids; empty: the defaults). */
+  limits: SandboxLimits;
 }
 
 const TRUE = ['true', 'True', 'TRUE'];
@@ -317,6 +326,15 @@ export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): A
       ...parseSecretEnv([input('secret-env')], 'input secret-env'),
     ],
     maxLogBytes: parseSize(input('max-log-size'), 'input max-log-size'),
+    limits: withSandboxLimits(
+      defaultSandboxLimits(),
+      {
+        ...(input('network') ? { network: input('network') } : {}),
+        ...(input('memory') ? { memory: input('memory') } : {}),
+        ...(input('pids') ? { pids: input('pids') } : {}),
+      },
+      { network: 'input network', memory: 'input memory', pids: 'input pids' },
+    ),
     outDir: path.join(runnerTemp, 'buildbench-out', repoNameOf(source)),
   };
 }
@@ -342,7 +360,7 @@ export function toBuildSettings(
     expect: settings.expect,
     json: false,
     keep: false,
-    sandbox: { ...sandbox, workRoot },
+    sandbox: { ...withoutLimits(sandbox), ...settings.limits, workRoot },
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.verifier ? { spec: settings.verifier } : {}),
     secretEnv: settings.secretEnv,

@@ -1,7 +1,7 @@
 import { ConfigError } from './errors.js';
 import { SANDBOX_CHOICES, type SandboxChoice, type SandboxSettings } from '../sandbox/types.js';
 import { buildCacheFrom, defaultSandboxSettings } from '../sandbox/factory.js';
-import { NETWORK_MODES } from '../sandbox/isolation.js';
+import { DEFAULT_PIDS_LIMIT, defaultMemoryLimit, NETWORK_MODES } from '../sandbox/isolation.js';
 import type { ModelSettings } from '../agent/strategies/model.js';
 
 export const STRATEGY_CHOICES = ['rules', 'baseline', 'llm', 'hybrid'] as const;
@@ -170,13 +170,27 @@ export function parsePidsLimit(value: string, flag: string): number | undefined 
   return parsePositiveInt(value, flag, 4_194_304, 16);
 }
 
+/** The sandbox's network and resource limits, as the front doors set them. */
+export type SandboxLimits = Pick<SandboxSettings, 'network' | 'memoryBytes' | 'pids'>;
+
+/** The limits every sandbox gets unless told otherwise (see `defaultSandboxSettings`). */
+export function defaultSandboxLimits(): SandboxLimits {
+  return { memoryBytes: defaultMemoryLimit(), pids: DEFAULT_PIDS_LIMIT };
+}
+
+/** `settings` without its network and limits (to replace them with a `SandboxLimits`). */
+export function withoutLimits<T extends SandboxLimits>(settings: T): Omit<T, keyof SandboxLimits> {
+  const { network: _network, memoryBytes: _memory, pids: _pids, ...rest } = settings;
+  return rest;
+}
+
 /** The sandbox flags every front door shares: `--network`, `--memory`, `--pids` over the defaults. */
-export function withSandboxLimits(
-  settings: SandboxSettings,
+export function withSandboxLimits<T extends SandboxLimits>(
+  settings: T,
   values: { network?: string; memory?: string; pids?: string },
   flags = { network: '--network', memory: '--memory', pids: '--pids' },
-): SandboxSettings {
-  const out: SandboxSettings = { ...settings };
+): T {
+  const out: T = { ...settings };
   if (values.network !== undefined) out.network = parseChoice(values.network, NETWORK_MODES, flags.network);
   if (values.memory !== undefined) {
     const bytes = parseMemoryLimit(values.memory, flags.memory);

@@ -1,3 +1,4 @@
+import { DEFAULT_PIDS_LIMIT, defaultMemoryLimit } from '../../../src/sandbox/isolation.js';
 import { describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,8 +55,26 @@ describe('action settings', () => {
       cache: true,
       secretEnv: [],
       maxLogBytes: 20 * 1024 * 1024,
+      limits: { memoryBytes: defaultMemoryLimit(), pids: DEFAULT_PIDS_LIMIT },
       outDir: path.join('/runner/temp', 'buildbench-out', path.basename(ws)),
     });
+  });
+
+  it('reads network, memory and pids into the sandbox settings, naming the input when one is wrong', () => {
+    const ws = workspace();
+    const s = read({ network: 'none', memory: '2G', pids: 'off' }, { GITHUB_WORKSPACE: ws });
+    expect(s.limits).toEqual({ network: 'none', memoryBytes: 2 * 1024 ** 3 });
+    const b = toBuildSettings(s, { HOME: '/home/runner' }, '/runner/temp/w');
+    expect(b.sandbox.network).toBe('none');
+    expect(b.sandbox.memoryBytes).toBe(2 * 1024 ** 3);
+    expect(b.sandbox).not.toHaveProperty('pids');
+    expect(() => read({ network: 'bridge' }, { GITHUB_WORKSPACE: ws })).toThrow(
+      /input network: 'bridge'.*isolated, host, none/,
+    );
+    expect(() => read({ memory: '10M' }, { GITHUB_WORKSPACE: ws })).toThrow(
+      /input memory: '10M' is too small/,
+    );
+    expect(() => read({ pids: '-3' }, { GITHUB_WORKSPACE: ws })).toThrow(/input pids: '-3'/);
   });
 
   it('reads secret-env (and BUILDBENCH_SECRET_ENV) and max-log-size into the engine settings', () => {

@@ -102,6 +102,24 @@ describe('cli', () => {
     expect(parseBuildArgs(['r'], { env: { CI: 'true' }, cwd: '/w' }).sandbox.allowHost).toBe(true);
   });
 
+  it('reads --network, --memory and --pids over the defaults, and names the flag when one is wrong', () => {
+    const io = { env: {}, cwd: '/w' };
+    const d = parseBuildArgs(['r'], io).sandbox;
+    expect(d.network).toBeUndefined(); // isolated where the machine can give it
+    expect(d.memoryBytes).toBeGreaterThan(0);
+    expect(d.pids).toBe(16384);
+    const s = parseBuildArgs(['r', '--network', 'host', '--memory', '1.5G', '--pids', '512'], io).sandbox;
+    expect(s).toMatchObject({ network: 'host', memoryBytes: 1.5 * 1024 ** 3, pids: 512 });
+    const off = parseBuildArgs(['r', '--memory', 'off', '--pids', 'off'], io).sandbox;
+    expect(off).not.toHaveProperty('memoryBytes');
+    expect(off).not.toHaveProperty('pids');
+    expect(() => parseBuildArgs(['r', '--network', 'bridge'], io)).toThrow(/--network: 'bridge'/);
+    expect(() => parseBuildArgs(['r', '--memory', '12'], io)).toThrow(/--memory: '12'/);
+    expect(() => parseBuildArgs(['r', '--pids', '3'], io)).toThrow(
+      /--pids: '3' is not valid; expected a whole number from 16/,
+    );
+  });
+
   it('takes --build-cache as a folder (relative to the working directory) or off', () => {
     const env = { HOME: '/h' };
     const cache = (args: string[], e: NodeJS.ProcessEnv = env): string | undefined =>
