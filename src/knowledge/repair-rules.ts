@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readFileUnder } from '../base/safe-fs.js';
 import type { Finding } from './types.js';
 import type { PackageNeed, Repair, RepairInput, RepairKnowledge, StrategyServices } from './repair.js';
 import { shq, type Recipe } from '../agent/strategies/recipes.js';
@@ -147,12 +147,13 @@ function headerFor(symbol: string): string | undefined {
 
 /** `option(NAME ...)` names in the repository's CMake files that could switch off a feature needing `pkg`. */
 async function cmakeOptionsFor(root: string, recipe: Recipe, pkg: string): Promise<string[]> {
-  const files = [path.join(root, recipe.dir, 'CMakeLists.txt')];
+  const files = [path.posix.join(recipe.dir || '.', 'CMakeLists.txt').replace(/^\.\//, '')];
   const options = new Set<string>();
   for (const file of files) {
     let text = '';
     try {
-      text = await readFile(file, 'utf8');
+      // a link that leads outside the checkout is not read (links inside are)
+      text = (await readFileUnder(root, file, { follow: 'inside', maxBytes: 1024 * 1024 })).toString('utf8');
     } catch {
       continue;
     }
