@@ -11,7 +11,7 @@ import { removeGitCredentials } from './git-credentials.js';
 import { withOutputPolicy } from './output-policy.js';
 import { DEFAULT_PIDS_LIMIT, defaultMemoryLimit } from './isolation.js';
 import { runProcess } from './process.js';
-import { markKeptOnDispose, sweepWorkRoot } from './work-dirs.js';
+import { ensureSandboxFolders, markKeptOnDispose, sweepWorkRoot } from './work-dirs.js';
 import {
   SANDBOX_CHOICES,
   type CreateSandboxRequest,
@@ -184,6 +184,7 @@ export async function createSandbox(
   request: CreateSandboxRequest,
   probes: SandboxProbes = defaultProbes,
 ): Promise<Sandbox> {
+  await ensureSandboxFolders(settings);
   await sweepWorkRoot(settings.workRoot, request.onProgress);
   const inner = markKeptOnDispose(await createBackend(settings, request, probes), settings.workRoot);
   try {

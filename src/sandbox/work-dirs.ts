@@ -25,10 +25,10 @@ import { lstat, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
-import { makeDirectory } from '../base/make-dir.js';
-import { errorMessage } from '../core/errors.js';
+import { makeDirectory, MakeDirError } from '../base/make-dir.js';
+import { ConfigError, errorMessage } from '../core/errors.js';
 import { removeTree } from './common.js';
-import type { Sandbox } from './types.js';
+import type { Sandbox, SandboxSettings } from './types.js';
 
 export const OWNER_FILE = '.buildbench-owner.json';
 const FORMAT = 'buildbench.work-dir/v1';
@@ -245,6 +245,34 @@ export function describeSweep(workRoot: string, report: SweepReport): string[] {
   }
   for (const f of report.failed) lines.push(`could not remove the stale work folder ${f.dir}: ${f.error}`);
   return lines;
+}
+
+/**
+ * Makes the folders a sandbox needs on this machine (the work root; for rootfs and docker also the cache and
+ * the build cache), so a folder no sandbox can use is one ConfigError naming its variable before any work,
+ * never a hang (Node's recursive mkdir of `/proc/x` never returns; see make-dir.ts).
+ */
+export async function ensureSandboxFolders(settings: SandboxSettings): Promise<void> {
+  const folders: [string | undefined, string][] = [
+    [settings.workRoot, 'BUILDBENCH_WORK_DIR (the work folder)'],
+    ...(settings.choice === 'host'
+      ? []
+      : ([
+          [settings.cacheDir, 'BUILDBENCH_CACHE_DIR (the cache folder)'],
+          [settings.buildCache, 'the build cache folder (--build-cache, BUILDBENCH_BUILD_CACHE)'],
+        ] as [string | undefined, string][])),
+  ];
+  for (const [dir, what] of folders) {
+    if (dir === undefined) continue;
+    try {
+      await makeDirectory(dir);
+    } catch (error) {
+      throw new ConfigError(
+        `${what}: cannot use '${dir}': ${error instanceof MakeDirError ? error.why : errorMessage(error)}`,
+        'expected a writable folder',
+      );
+    }
+  }
 }
 
 /** Sweeps `workRoot` (see sweepStaleWorkDirs) and tells `onProgress` what was removed or could not be. */

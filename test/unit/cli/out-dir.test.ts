@@ -12,7 +12,10 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-function cli(args: string[]): { status: number | null; signal: string | null; stderr: string } {
+function cli(
+  args: string[],
+  extraEnv: NodeJS.ProcessEnv = {},
+): { status: number | null; signal: string | null; stderr: string } {
   const r = spawnSync(
     process.execPath,
     ['--import', 'tsx', path.join(repoRoot, 'src/cli/index.ts'), ...args],
@@ -21,7 +24,7 @@ function cli(args: string[]): { status: number | null; signal: string | null; st
       encoding: 'utf8',
       timeout: 30_000,
       killSignal: 'SIGKILL',
-      env: { ...process.env, NODE_OPTIONS: '' },
+      env: { ...process.env, NODE_OPTIONS: '', ...extraEnv },
     },
   );
   return { status: r.status, signal: r.signal, stderr: r.stderr };
@@ -78,4 +81,22 @@ describe('buildbench build --out', () => {
     expect(lines[0]).toMatch(/\(expected a writable directory\)$/);
     expect(Date.now() - started).toBeLessThan(20_000);
   });
+
+  it.each(['host', 'rootfs'])(
+    'with BUILDBENCH_WORK_DIR in /proc, a %s build fails at once with exit 2 naming the variable',
+    (kind) => {
+      const r = cli(
+        ['build', repo, '--out', path.join(dir, `out-${kind}`), '--sandbox', kind, '--max-turns', '1'],
+        {
+          BUILDBENCH_WORK_DIR: '/proc/x',
+          BUILDBENCH_BUILD_CACHE: 'off',
+        },
+      );
+      expect(r.signal).toBeNull();
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n').pop()).toBe(
+        "buildbench: BUILDBENCH_WORK_DIR (the work folder): cannot use '/proc/x': '/proc' is on a special file system that takes no new folders (expected a writable folder)",
+      );
+    },
+  );
 });
