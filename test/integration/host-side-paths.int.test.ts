@@ -126,6 +126,24 @@ describe('host-side code and symbolic links (rootfs sandbox, real builds)', () =
     expect(filesContaining(s.outDir, MARKER)).toEqual([]);
   }, 600_000);
 
+  it('the same binary probed during the build (a spec asks for run probes): the copy is refused with a note', async () => {
+    const host = path.join(secretDir, 'probe-in-loop');
+    mkdirSync(host);
+    writeFileSync(path.join(host, 'tool'), `${MARKER}\n`);
+    const source = repo('probe-swap-spec', {
+      'tool.c': SWAPPING_TOOL(host),
+      Makefile: 'all: bin/tool\n\nbin/tool: tool.c\n\tmkdir -p bin\n\t$(CC) -O0 -o bin/tool tool.c\n',
+    });
+    const spec = path.join(top, 'probe-spec.yml');
+    writeFileSync(spec, 'name: probes-only\nprobes: { run: true }\n');
+    const s = settings(source, { expect: ['tool'], spec });
+    const result = await runBuild(s);
+    const tool = result.artifacts.find((a) => a.path === 'bin/tool');
+    expect(tool?.copiedTo).toBeUndefined();
+    expect(tool?.copyError).toMatch(/folder bin on its path is a symbolic link/);
+    expect(filesContaining(s.outDir, MARKER)).toEqual([]);
+  }, 600_000);
+
   it('a build that replaces a committed source folder by a link: no patch holds the host file', async () => {
     const host = path.join(secretDir, 'patch');
     mkdirSync(host);
