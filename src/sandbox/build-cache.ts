@@ -15,7 +15,8 @@
  *   its hash (pkgAcqArchive in acquire-item.cc; tried: a same-size forged .deb was installed and its postinst
  *   ran), so a sandbox links into its archives/ only the cached files whose hash its own package index (signed,
  *   from the image or its own apt-get update) gives for a package, under that package's file name. A forged or
- *   stale file matches no index entry and is never offered.
+ *   stale file matches no index entry and is never offered. Reading the index takes a few tenths of a second,
+ *   so it happens on apt's first use (apt-get and apt wrappers in /usr/local/bin) and after each update.
  * - `incoming/<sandbox id>/`: the packages this sandbox downloaded (copied there before dpkg runs), read-write
  *   and its own. This process copies them into apt/ under their hash (regular files only, read without
  *   following links) when the next sandbox is made and when the sandbox is released. apt's lock stays private
@@ -369,6 +370,7 @@ if [ -s "$h" ]; then
   done < "$i"
 fi
 rm -f "$h" "$i"
+: > "$d/.buildbench-seeded"
 exit 0
 EOF
 cat > "$x/buildbench-ccache-links" <<'EOF'
@@ -389,7 +391,13 @@ printf '%s\\n' 'DPkg::Pre-Invoke { "/usr/local/libexec/buildbench-keep-debs"; };
   'DPkg::Post-Invoke { "/usr/local/libexec/buildbench-ccache-links"; };' \\
   'APT::Update::Post-Invoke-Success { "/usr/local/libexec/buildbench-seed-debs"; };' \\
   'Binary::apt::APT::Keep-Downloaded-Packages "true";' > /etc/apt/apt.conf.d/00buildbench-cache
-"$x/buildbench-seed-debs"
+# Reading the index costs a few tenths of a second, so it waits for apt's first use: apt-get and apt are
+# wrappers in /usr/local/bin (first on PATH) that seed once, then run the real one.
+for t in apt-get apt; do
+  [ -x "/usr/bin/$t" ] || continue
+  printf '#!/bin/sh\\n# buildbench: offers the build cache to apt on its first use here (see %s)\\n[ -e /var/cache/apt/archives/.buildbench-seeded ] || %s\\nexec /usr/bin/%s "$@"\\n' \\
+    "$x/buildbench-seed-debs" "$x/buildbench-seed-debs" "$t" > "/usr/local/bin/$t" && chmod 755 "/usr/local/bin/$t"
+done
 if ! command -v ccache >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
   q='-y -q --no-install-recommends'
