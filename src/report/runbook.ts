@@ -264,6 +264,11 @@ function evidenceSection(input: ReportInput): string[] {
     );
     for (const a of result.artifacts)
       out.push(`| ${code(a.path)} | ${KIND_LABEL[a.kind] ?? a.kind} | ${bytes(a.size)} |`);
+    const refused = result.artifacts.filter((a) => a.copyError);
+    if (refused.length > 0) out.push('');
+    // A copy is refused when the path no longer resolves inside the tree (a folder swapped for a link).
+    for (const a of refused)
+      out.push(`Not copied to \`artifacts/\`: ${code(a.path)} — ${code(a.copyError ?? '')}.`);
   } else {
     out.push('No new binary was built.');
   }

@@ -141,6 +141,9 @@ describe('host-side code and symbolic links (rootfs sandbox, real builds)', () =
     const tool = result.artifacts.find((a) => a.path === 'bin/tool');
     expect(tool?.copiedTo).toBeUndefined();
     expect(tool?.copyError).toMatch(/folder bin on its path is a symbolic link/);
+    expect(readFileSync(path.join(s.outDir, 'RUNBOOK.md'), 'utf8')).toMatch(
+      /Not copied to `artifacts\/`: `bin\/tool`/,
+    );
     expect(filesContaining(s.outDir, MARKER)).toEqual([]);
   }, 600_000);
 
