@@ -104,8 +104,8 @@ describeRootfs('rootfs sandbox', () => {
           'TERM',
           'WEIRD',
           '_',
-          // The build cache's one variable (ccache's store), when the settings have a build cache.
-          ...(settings.buildCache ? ['CCACHE_DIR'] : []),
+          // The build cache's variables (ccache's store, no configuration file, its size), when there is one.
+          ...(settings.buildCache ? ['CCACHE_CONFIGPATH', 'CCACHE_DIR', 'CCACHE_MAXSIZE'] : []),
         ].sort(),
       );
       const weird = await sandbox.exec('printf "%s|" "$WEIRD"', {
