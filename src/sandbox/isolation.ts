@@ -3,7 +3,7 @@
  * (cgroup v2, or the v1 controllers where a machine mounts those) the rootfs backend enforces.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rmdir, stat, writeFile } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -94,7 +94,7 @@ export async function createSandboxCgroups(
       await mkdir(parent, { recursive: true });
       await writeFile(join(parent, 'cgroup.subtree_control'), '+memory +pids');
       const dir = join(parent, id);
-      await mkdir(dir);
+      await mkdir(dir, { recursive: true });
       if (limits.memoryBytes !== undefined) {
         await writeFile(join(dir, 'memory.max'), String(limits.memoryBytes));
         await writeIfPresent(join(dir, 'memory.swap.max'), '0');
@@ -127,6 +127,35 @@ export async function createSandboxCgroups(
   } catch (error) {
     return { reason: `could not create the sandbox's cgroups: ${(error as Error).message}` };
   }
+}
+
+/**
+ * Removes the cgroups of sandboxes that are gone: empty ones under `buildbench/` made longer ago than
+ * `olderThanMs` (a killed buildbench leaves its sandbox's behind). A live sandbox whose cgroup this removes
+ * between two commands makes it again before the next one (`createSandboxCgroups` is idempotent).
+ */
+export async function sweepStaleCgroups(olderThanMs = 10 * 60_000, root = CGROUP_ROOT): Promise<number> {
+  const parents = existsSync(join(root, 'cgroup.controllers'))
+    ? [join(root, 'buildbench')]
+    : [join(root, 'memory', 'buildbench'), join(root, 'pids', 'buildbench')];
+  let removed = 0;
+  for (const parent of parents) {
+    for (const entry of await readdir(parent, { withFileTypes: true }).catch(() => [])) {
+      if (!entry.isDirectory()) continue;
+      const dir = join(parent, entry.name);
+      const procs = await readFile(join(dir, 'cgroup.procs'), 'utf8').catch(() => 'unknown');
+      const info = await stat(dir).catch(() => undefined);
+      if (procs.trim() !== '' || !info || Date.now() - info.mtimeMs < olderThanMs) continue;
+      if (
+        await rmdir(dir).then(
+          () => true,
+          () => false,
+        )
+      )
+        removed++;
+    }
+  }
+  return removed;
 }
 
 /** Removes the cgroups once their processes are gone (they leave a moment after the namespace ends). */

@@ -38,6 +38,7 @@ import {
 import {
   createSandboxCgroups,
   removeSandboxCgroups,
+  sweepStaleCgroups,
   type IsolationReport,
   type NetworkMode,
   type SandboxCgroups,
@@ -851,6 +852,7 @@ export class RootfsSandbox implements Sandbox {
     }
     checkTimeout(options.timeoutMs);
     const cwd = resolveSandboxCwd(this.workdir, options.cwd);
+    const cgroupProcs = await this.ensureCgroups();
     const run = (): ReturnType<typeof runInOverlay> =>
       runInOverlay({
         lowerdirs: this.layers.lowerdirs,
@@ -862,7 +864,7 @@ export class RootfsSandbox implements Sandbox {
         timeoutMs: options.timeoutMs,
         network: this.isolation.network.mode,
         mounts: this.mounts,
-        cgroupProcs: this.cgroups?.procs ?? [],
+        cgroupProcs,
         signal: combineSignals(options.signal, this.lifetime.signal),
         ...passThroughOptions(options),
       });
@@ -879,6 +881,17 @@ export class RootfsSandbox implements Sandbox {
       );
     }
     return result;
+  }
+
+  /** The cgroups a command joins, made again if a sweep removed them while the sandbox was idle. */
+  private async ensureCgroups(): Promise<string[]> {
+    if (!this.cgroups) return [];
+    const limits = { memoryBytes: this.isolation.limits.memoryBytes, pids: this.isolation.limits.pids };
+    if (this.cgroups.dirs.every((dir) => existsSync(dir))) return this.cgroups.procs;
+    const { cgroups, reason } = await createSandboxCgroups(this.id, limits);
+    if (!cgroups)
+      throw new SandboxError(`the sandbox's cgroups are gone and cannot be made again: ${reason}`);
+    return cgroups.procs;
   }
 
   async dispose(options: { keep?: boolean } = {}): Promise<void> {
@@ -942,6 +955,7 @@ export async function createRootfsSandbox(
   const notes: string[] = [];
   const network = await chooseNetwork(settings.network, notes);
   const limits = { memoryBytes: settings.memoryBytes, pids: settings.pids };
+  await sweepStaleCgroups().catch(() => 0);
   const { cgroups, reason } = await createSandboxCgroups(id, limits);
   if (!cgroups && reason && (limits.memoryBytes !== undefined || limits.pids !== undefined)) {
     notes.push(`limits not enforced: ${reason}`);

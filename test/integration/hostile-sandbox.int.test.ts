@@ -16,6 +16,7 @@ import path from 'node:path';
 import { runBuild } from '../../src/core/run-build.js';
 import { sandboxSettingsFrom, type BuildSettings } from '../../src/core/settings.js';
 import { dockerAnswers } from '../../src/sandbox/docker.js';
+import { createSandboxCgroups, sweepStaleCgroups } from '../../src/sandbox/isolation.js';
 import { createRootfsSandbox } from '../../src/sandbox/rootfs.js';
 import type { SandboxChoice } from '../../src/sandbox/types.js';
 import {
@@ -289,6 +290,29 @@ afterAll(async () => {
       });
       expect(memory.exitCode).not.toBe(0);
       expect(memory.output).not.toContain(String(600 * 1024 * 1024));
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+
+  it('sweeps the cgroups a killed run left, and a live sandbox makes its own again', async () => {
+    const sandbox = await createRootfsSandbox(
+      { ...sandboxTestSettings('rootfs'), pids: 64, network: 'none' },
+      { repoDir: repo, name: 'cgroup-sweep' },
+    );
+    try {
+      if (!sandbox.isolation.limits.enforced) return;
+      const left = await createSandboxCgroups(`left-behind-${tag}`, { pids: 10 });
+      const dirs = [...(left.cgroups?.dirs ?? [])];
+      expect(dirs.length).toBeGreaterThan(0);
+      expect(await sweepStaleCgroups(0)).toBeGreaterThanOrEqual(dirs.length);
+      for (const dir of dirs) expect(existsSync(dir)).toBe(false);
+      // the sweep also took this idle sandbox's cgroups: its next command has them again, limit included
+      const forks = await sandbox.exec(
+        'for i in $(seq 100); do sleep 5 & done 2>/dev/null; jobs -p | wc -l; kill $(jobs -p) 2>/dev/null; true',
+        { timeoutMs: 60_000 },
+      );
+      expect(Number(forks.output.trim().split('\n').pop())).toBeLessThan(64);
     } finally {
       await sandbox.dispose();
     }
