@@ -315,7 +315,7 @@ function environmentSection(input: ReportInput): string[] {
     ...isolationLines(result.sandbox.isolation),
     ...(result.sandbox.buildCache
       ? [
-          `- Build cache: ${code(result.sandbox.buildCache)} — package downloads and ccache shared between sandboxes (the replay's speed may come from it; the recipe does not need it).`,
+          `- Build cache: ${code(result.sandbox.buildCache)} — package downloads (each sandbox uses only those its package index gives the hash of) and this repository's own ccache store, shared between its sandboxes (the replay's speed may come from it; the recipe does not need it).`,
         ]
       : []),
     ...(result.sandbox.credentialsRemoved?.length

@@ -78,7 +78,7 @@ describe('RUNBOOK.md golden files', () => {
       },
     };
     expect(renderRunbook(cached)).toContain(
-      '- Build cache: `/root/.cache/buildbench/build-cache` — package downloads and ccache shared between sandboxes',
+      "- Build cache: `/root/.cache/buildbench/build-cache` — package downloads (each sandbox uses only those its package index gives the hash of) and this repository's own ccache store",
     );
   });
 
