@@ -19,7 +19,9 @@ import path from 'node:path';
 import { runBuild } from '../../src/core/run-build.js';
 import type { BuildResult } from '../../src/core/result.js';
 import { sandboxSettingsFrom, type BuildSettings } from '../../src/core/settings.js';
-import { hostMountsUnder } from '../helpers/sandbox.js';
+import { dockerAnswers } from '../../src/sandbox/docker.js';
+import type { SandboxChoice } from '../../src/sandbox/types.js';
+import { ensureTestDockerImage, hostMountsUnder, TEST_DOCKER_IMAGE } from '../helpers/sandbox.js';
 
 // Assembled at run time so no secret-shaped literal sits in the repository for scanners to flag.
 const GH_TOKEN = 'ghs_' + 'FAKEtokenFromActionsCheckout0123456789';
@@ -46,8 +48,8 @@ function git(cwd: string, ...args: string[]): void {
 }
 
 /** A small C project whose Makefile prints what a hostile build would want to exfiltrate. */
-function hostileRepo(): string {
-  const dir = path.join(root, 'hostile');
+function hostileRepo(name: string): string {
+  const dir = path.join(root, name);
   execFileSync('mkdir', ['-p', dir]);
   writeFileSync(path.join(dir, 'hello.c'), '#include <stdio.h>\nint main(void){puts("hi");return 0;}\n');
   writeFileSync(path.join(dir, 'README.md'), '# hostile\n');
@@ -93,7 +95,12 @@ function loudRepo(): string {
   return dir;
 }
 
-function settings(source: string, name: string, overrides: Partial<BuildSettings> = {}): BuildSettings {
+function settings(
+  source: string,
+  name: string,
+  overrides: Partial<BuildSettings> = {},
+  kind: SandboxChoice = 'rootfs',
+): BuildSettings {
   return {
     source,
     outDir: path.join(root, 'out', name),
@@ -104,7 +111,7 @@ function settings(source: string, name: string, overrides: Partial<BuildSettings
     expect: ['hello'],
     json: false,
     keep: false,
-    sandbox: sandboxSettingsFrom(process.env, 'rootfs', undefined),
+    sandbox: sandboxSettingsFrom(process.env, kind, kind === 'docker' ? TEST_DOCKER_IMAGE : undefined),
     ...overrides,
   };
 }
@@ -132,12 +139,16 @@ afterAll(() => {
   expect(hostMountsUnder(sandboxSettingsFrom(process.env, 'rootfs', undefined).workRoot)).toEqual([]);
 });
 
-describe('secrets never reach an output file (rootfs sandbox)', () => {
+const dockerUp = await dockerAnswers(5000);
+const kinds: SandboxChoice[] = dockerUp ? ['rootfs', 'docker'] : ['rootfs'];
+
+describe.each(kinds)('secrets never reach an output file (%s sandbox)', (kind) => {
   it(
     'a token planted in .git/config and secrets of the environment appear in no file of the out dir',
     async () => {
-      const repo = hostileRepo();
-      const s = settings(repo, 'hostile', { secretEnv: ['BB_TEST_DEPLOYMENT'] });
+      if (kind === 'docker') await ensureTestDockerImage();
+      const repo = hostileRepo(`hostile-${kind}`);
+      const s = settings(repo, `hostile-${kind}`, { secretEnv: ['BB_TEST_DEPLOYMENT'] }, kind);
       const result = await runBuild(s);
       expect(result.status).toBe('success');
 
