@@ -107,8 +107,8 @@ export class BoundedLogWriter {
         while (start < tail.length && start < 3 && (tail[start]! & 0xc0) === 0x80) start++;
         tail = tail.subarray(start);
         const marker =
-          `\n[... buildbench: ${dropped} bytes of output dropped here; this log keeps the first and last ` +
-          `${formatBytes(this.tailLimit)} of ${this.total} bytes (--max-log-size) ...]\n`;
+          `\n[... buildbench: ${dropped} bytes of output dropped here; a log keeps its first and last ` +
+          `${formatBytes(this.tailLimit)} (--max-log-size) ...]\n`;
         writeAll(fd, Buffer.from(marker, 'utf8'));
       }
       if (tail.length > 0) writeAll(fd, tail);
