@@ -49,7 +49,10 @@ export interface BuildResult {
   reason: string;
   metrics: Pick<Metrics, 'completion' | 'strict' | 'flexible'>;
   expected: Expected & { matched: string[]; missing: string[]; ignored: { name: string; why: string }[] };
-  /** `copyError`: why the binary was not copied to artifacts/ (a symbolic link on its path, …). */
+  /**
+   * `copiedTo`: where the copy is, relative to the output folder (for a name shown escaped, with `pathBase64`,
+   * the copy carries the real bytes). `copyError`: why the binary was not copied (a symbolic link on its path, …).
+   */
   artifacts: (Artifact & { copiedTo?: string; copyError?: string })[];
   /** The strategy's last claim (finish action), next to the verdict, for self-stop audits. */
   claim?: { claim: string; reason: string; turn: number };
