@@ -221,43 +221,92 @@ async function configFiles(gitDir: string, depth = 0): Promise<string[]> {
   return files;
 }
 
+/** Nested repositories are looked for this deep below the root (vendored clones: `third_party/x/.git`). */
+const NESTED_DEPTH = 6;
+/** At most this many folders are looked into for nested repositories. */
+const NESTED_FOLDERS = 20_000;
+
 /**
- * Removes credentials from the git configuration of the repository copy in `copyDir` (the sandbox's working
- * copy on this machine, never the user's checkout): `http.*.extraheader`, `credential.*`, userinfo in URL
- * values (`remote.*.url`, `pushurl`, `http.proxy`, …; an ssh user name is kept) and `url.<base>.insteadOf`
- * rewrites whose base embeds credentials. A `.git` file (`gitdir: …`) is followed only when it points inside
- * the copy; a symlinked config is left alone (both noted).
+ * The git folder of the checkout in `dir` (its `.git` folder, or where a `.git` file points when that lies
+ * inside `root`); undefined, with a note, when it is a symlink or points outside the copy.
  */
-export async function removeGitCredentials(copyDir: string): Promise<CredentialsRemoval> {
-  const root = await realpath(copyDir);
-  const dotGit = path.join(root, '.git');
-  const out: CredentialsRemoval = { removed: [], values: [], notes: [] };
+async function gitDirOf(root: string, dir: string, notes: string[]): Promise<string | undefined> {
+  const dotGit = path.join(dir, '.git');
+  const rel = path.relative(root, dotGit);
   let info;
   try {
     info = await lstat(dotGit);
   } catch {
-    return out; // not a git checkout
+    return undefined;
   }
-  let gitDir: string;
-  if (info.isDirectory()) gitDir = dotGit;
-  else if (info.isFile()) {
-    const text = await readFile(dotGit, 'utf8').catch(() => '');
-    const target = /^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1];
-    if (!target) return out;
-    const resolved = await realpath(path.resolve(root, target)).catch(() => undefined);
-    if (!resolved || !inside(root, resolved)) {
-      out.notes.push('.git is a file pointing outside the repository copy (gitdir: …); left alone');
-      return out;
+  if (info.isDirectory()) return dotGit;
+  if (!info.isFile()) {
+    notes.push(`${rel} is a symlink; left alone`);
+    return undefined;
+  }
+  const text = await readFile(dotGit, 'utf8').catch(() => '');
+  const target = /^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1];
+  if (!target) return undefined;
+  const resolved = await realpath(path.resolve(dir, target)).catch(() => undefined);
+  if (!resolved || !inside(root, resolved)) {
+    notes.push(`${rel} is a file pointing outside the repository copy (gitdir: …); left alone`);
+    return undefined;
+  }
+  return resolved;
+}
+
+/** Folders below `root` (not `root` itself, never through a symlink) that hold a `.git` entry. */
+async function nestedCheckouts(root: string): Promise<string[]> {
+  const found: string[] = [];
+  let level = [root];
+  let visited = 0;
+  for (let depth = 0; depth < NESTED_DEPTH && level.length > 0 && visited < NESTED_FOLDERS; depth++) {
+    const dirs = level.slice(0, NESTED_FOLDERS - visited);
+    visited += dirs.length;
+    const listed = await Promise.all(
+      dirs.map((dir) =>
+        readdir(dir, { withFileTypes: true }).then(
+          (entries) => ({ dir, entries }),
+          () => undefined,
+        ),
+      ),
+    );
+    level = [];
+    for (const item of listed) {
+      if (!item) continue;
+      if (item.dir !== root && item.entries.some((e) => e.name === '.git')) found.push(item.dir);
+      for (const entry of item.entries) {
+        if (entry.isDirectory() && entry.name !== '.git') level.push(path.join(item.dir, entry.name));
+      }
     }
-    gitDir = resolved;
-  } else {
-    out.notes.push('.git is a symlink; left alone');
-    return out;
   }
-  if ((await lstat(path.join(gitDir, 'config')).catch(() => undefined))?.isSymbolicLink()) {
-    out.notes.push('.git/config is a symlink; left alone');
+  return found;
+}
+
+/**
+ * Removes credentials from the git configuration of the repository copy in `copyDir` (the sandbox's working
+ * copy on this machine, never the user's checkout): `http.*.extraheader`, `credential.*`, userinfo in URL
+ * values (`remote.*.url`, `pushurl`, `http.proxy`, …; an ssh user name is kept) and `url.<base>.insteadOf`
+ * rewrites whose base embeds credentials — in the copy's own git folder, its submodules'
+ * (`.git/modules/**`) and nested checkouts' (`third_party/x/.git`, up to 6 folders deep). A `.git` file
+ * (`gitdir: …`) is followed only when it points inside the copy; a symlinked `.git` is left alone (both noted).
+ */
+export async function removeGitCredentials(copyDir: string): Promise<CredentialsRemoval> {
+  const root = await realpath(copyDir);
+  const out: CredentialsRemoval = { removed: [], values: [], notes: [] };
+  const gitDirs = new Set<string>();
+  for (const dir of [root, ...(await nestedCheckouts(root))]) {
+    const gitDir = await gitDirOf(root, dir, out.notes);
+    if (gitDir) gitDirs.add(gitDir);
   }
-  for (const file of await configFiles(gitDir)) {
+  const files = new Set<string>();
+  for (const gitDir of gitDirs) {
+    if ((await lstat(path.join(gitDir, 'config')).catch(() => undefined))?.isSymbolicLink()) {
+      out.notes.push(`${path.relative(root, path.join(gitDir, 'config'))} is a symlink; left alone`);
+    }
+    for (const file of await configFiles(gitDir)) files.add(file);
+  }
+  for (const file of files) {
     const { removed, values } = await cleanConfig(file);
     const rel = path.relative(root, file);
     const prefix = rel === '.git/config' ? '' : `${rel}: `;

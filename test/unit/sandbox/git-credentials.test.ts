@@ -102,8 +102,6 @@ describe('removeGitCredentials', () => {
     expect(result.removed).toEqual([]);
     expect(result.notes[0]).toMatch(/outside the repository copy/);
     expect(readFileSync(path.join(outside, '.git', 'config'), 'utf8')).toContain(BASIC);
-
-    expect(await removeGitCredentials(path.join(root))).toEqual({ removed: [], values: [], notes: [] });
   });
 
   it('follows a .git file that points inside the copy', async () => {
@@ -113,5 +111,17 @@ describe('removeGitCredentials', () => {
     const result = await removeGitCredentials(dir);
     expect(result.removed).toContain('.gitdir-moved/config: http.https://github.com/.extraheader');
     expect(readFileSync(path.join(dir, '.gitdir-moved', 'config'), 'utf8')).not.toContain(BASIC);
+  });
+
+  it('cleans nested checkouts too (a vendored clone in third_party/), not through symlinks', async () => {
+    const top = path.join(root, 'with-nested');
+    mkdirSync(top);
+    git(top, 'init', '-q', '.');
+    const dep = hostileCopy(path.join('with-nested', 'third_party', 'dep'));
+    execFileSync('ln', ['-s', dep, path.join(top, 'linked')]);
+    const result = await removeGitCredentials(top);
+    expect(result.removed).toContain('third_party/dep/.git/config: http.https://github.com/.extraheader');
+    expect(result.removed.some((name) => name.startsWith('linked'))).toBe(false);
+    expect(readFileSync(path.join(dep, '.git', 'config'), 'utf8')).not.toContain(BASIC);
   });
 });
