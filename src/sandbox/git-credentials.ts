@@ -123,11 +123,30 @@ async function edit(file: string, args: string[]): Promise<void> {
   }
 }
 
+/** The credential values in a config file this code must not change (read only, as `cleanConfig` sees them). */
+async function secretsIn(file: string): Promise<string[]> {
+  const entries = await listConfig(file).catch(() => [] as Entry[]);
+  return entries.flatMap(({ key, value }) => {
+    if (!value) return [];
+    const lower = key.toLowerCase();
+    if (lower.startsWith('http.') && lower.endsWith('.extraheader')) return headerSecrets(value);
+    if (lower.startsWith('credential.')) return [value];
+    return urlSecret(value)?.secrets ?? [];
+  });
+}
+
 /** Removes credentials from one config file; returns the names removed and the values. */
-async function cleanConfig(file: string): Promise<{ removed: string[]; values: string[] }> {
+async function cleanConfig(
+  file: string,
+  root: string,
+): Promise<{ removed: string[]; values: string[]; includes: string[] }> {
   const entries = await listConfig(file);
   const removed: string[] = [];
   const values: string[] = [];
+  // Included files: those inside the copy are cleaned in turn, those outside are no longer included
+  // (actions/checkout v6 keeps its token in such a file under RUNNER_TEMP; the host sandbox could read it).
+  const includes: string[] = [];
+  const outsideIncludes: Entry[] = [];
   const unset = new Set<string>();
   const sections = new Set<string>();
   const rewrites = new Set<string>();
@@ -137,6 +156,13 @@ async function cleanConfig(file: string): Promise<{ removed: string[]; values: s
     const lastDot = key.lastIndexOf('.');
     const section = key.slice(0, lastDot);
     const variable = lower.slice(lastDot + 1);
+    if ((lower === 'include.path' || (lower.startsWith('includeif.') && variable === 'path')) && value) {
+      const target = path.resolve(path.dirname(file), value);
+      const real = await realpath(target).catch(() => target);
+      if (!value.startsWith('~') && inside(root, real)) includes.push(real);
+      else outsideIncludes.push({ key, value });
+      continue;
+    }
     if (lower.startsWith('http.') && variable === 'extraheader') {
       unset.add(key);
       if (value) values.push(...headerSecrets(value));
@@ -173,6 +199,13 @@ async function cleanConfig(file: string): Promise<{ removed: string[]; values: s
     await edit(file, ['--remove-section', section]);
     removed.push(`${maskName(section)}.insteadof`);
   }
+  for (const { key, value } of outsideIncludes) {
+    await edit(file, ['--fixed-value', '--unset-all', key, value!]);
+    removed.push(`${key} (a file outside the copy)`);
+    // The file itself is left as it is, but the credentials in it join the redactor's values (the host
+    // sandbox can read it; an absolute path only, `~/` is not followed).
+    if (path.isAbsolute(value!) && (await isPlainFile(value!))) values.push(...(await secretsIn(value!)));
+  }
   for (const key of rewrites) {
     // Every value of the key, cleaned, in order (a remote may have several urls).
     const all = entries.filter((e) => e.key === key).map((e) => e.value ?? '');
@@ -180,7 +213,7 @@ async function cleanConfig(file: string): Promise<{ removed: string[]; values: s
     for (const value of all) await edit(file, ['--add', key, urlSecret(value)?.cleaned ?? value]);
     removed.push(`${maskName(key)} (userinfo)`);
   }
-  return { removed, values };
+  return { removed, values, includes };
 }
 
 function inside(root: string, target: string): boolean {
@@ -306,12 +339,19 @@ export async function removeGitCredentials(copyDir: string): Promise<Credentials
     }
     for (const file of await configFiles(gitDir)) files.add(file);
   }
-  for (const file of files) {
-    const { removed, values } = await cleanConfig(file);
+  const queue = [...files];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    const { removed, values, includes } = await cleanConfig(file, root);
     const rel = path.relative(root, file);
     const prefix = rel === '.git/config' ? '' : `${rel}: `;
     out.removed.push(...removed.map((name) => prefix + name));
     out.values.push(...values);
+    for (const included of includes) {
+      if (!files.has(included) && (await isPlainFile(included))) {
+        files.add(included);
+        queue.push(included);
+      }
+    }
   }
   out.values = [...new Set(out.values.filter((v) => v.length > 0))];
   return out;

@@ -124,4 +124,35 @@ describe('removeGitCredentials', () => {
     expect(result.removed.some((name) => name.startsWith('linked'))).toBe(false);
     expect(readFileSync(path.join(dep, '.git', 'config'), 'utf8')).not.toContain(BASIC);
   });
+
+  it('drops includes of files outside the copy (where actions/checkout v6 keeps its token) and cleans those inside', async () => {
+    const dir = path.join(root, 'includes');
+    mkdirSync(dir);
+    git(dir, 'init', '-q', '.');
+    const elsewhere = path.join(root, 'runner-temp');
+    mkdirSync(elsewhere);
+    const outside = path.join(elsewhere, 'git-credentials-1234.config');
+    writeFileSync(outside, `[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${BASIC}\n`);
+    writeFileSync(
+      path.join(dir, 'inside.inc'),
+      `[credential]\n\thelper = "!f() { echo password=${PASSWORD}; }; f"\n`,
+    );
+    git(dir, 'config', `includeIf.gitdir:${dir}/.git.path`, outside);
+    git(dir, 'config', 'include.path', '../inside.inc');
+    const result = await removeGitCredentials(dir);
+    expect(result.removed).toEqual(
+      expect.arrayContaining([
+        `includeif.gitdir:${dir}/.git.path (a file outside the copy)`,
+        'inside.inc: credential.helper',
+      ]),
+    );
+    const config = readFileSync(path.join(dir, '.git', 'config'), 'utf8');
+    expect(config).not.toContain(outside);
+    expect(config).toContain('../inside.inc');
+    expect(readFileSync(path.join(dir, 'inside.inc'), 'utf8')).not.toContain(PASSWORD);
+    expect(readFileSync(outside, 'utf8')).toContain(BASIC); // outside the copy: never touched
+    // ... but its values join the redactor's, as do the inside file's
+    expect(result.values).toEqual(expect.arrayContaining([BASIC, TOKEN]));
+    expect(result.values.some((v) => v.includes(PASSWORD))).toBe(true);
+  });
 });
