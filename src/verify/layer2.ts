@@ -353,25 +353,44 @@ function finishOutcome(
   return { name: check.name, passed, detail, exitCode, durationMs, results };
 }
 
+/**
+ * A fresh scratch folder `.buildbench/<kind>/<id>` in the tree the build wrote, made without following symbolic
+ * links: its path on this machine, inside the sandbox, and relative to the tree. A build that planted a link where it goes gets a
+ * `notRun` reason instead: nothing is written through the link, nothing runs.
+ */
+export async function makeScratchDir(
+  sandbox: Pick<Sandbox, 'hostWorkdir' | 'workdir'>,
+  kind: string,
+): Promise<{ hostDir: string; boxDir: string; rel: string } | { notRun: string }> {
+  const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  const rel = path.posix.join(SCRATCH_DIR, kind, id);
+  try {
+    const hostDir = await mkdirUnder(sandbox.hostWorkdir, rel);
+    return { hostDir, boxDir: path.posix.join(sandbox.workdir, rel), rel };
+  } catch (error) {
+    return { notRun: `not run: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
 /** Runs one check in the sandbox and judges it. */
 export async function runCheck(
   check: SpecCheck,
   sandbox: Sandbox,
   options: RunSpecOptions = {},
 ): Promise<CheckOutcome> {
-  const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
-  // The scratch folder is in the tree the build wrote: made and read without following symbolic links.
-  const rel = path.posix.join(SCRATCH_DIR, 'checks', id);
-  const root = sandbox.hostWorkdir;
-  let hostDir: string;
-  try {
-    hostDir = await mkdirUnder(root, rel);
-  } catch (error) {
-    // The build planted a link where the scratch folder goes: nothing is written through it, nothing runs.
-    const detail = `not run: ${error instanceof Error ? error.message : String(error)}`;
-    return { name: check.name, passed: false, detail, exitCode: null, durationMs: 0, results: [] };
+  const scratch = await makeScratchDir(sandbox, 'checks');
+  if ('notRun' in scratch) {
+    return {
+      name: check.name,
+      passed: false,
+      detail: scratch.notRun,
+      exitCode: null,
+      durationMs: 0,
+      results: [],
+    };
   }
-  const boxDir = path.posix.join(sandbox.workdir, rel);
+  const { hostDir, boxDir, rel } = scratch;
+  const root = sandbox.hostWorkdir;
   try {
     await writeFile(
       path.join(hostDir, 'cmd.sh'),

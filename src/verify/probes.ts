@@ -10,13 +10,12 @@
  *   read from the ELF section headers here — no readelf needed. For `ar` archives the member objects are
  *   looked at. Asked for when a debug build was requested (a spec's `probes.debug_info`).
  */
-import { randomBytes } from 'node:crypto';
 import { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
-import { mkdirUnder, openUnder, readFileUnder } from '../base/safe-fs.js';
+import { openUnder, readFileUnder } from '../base/safe-fs.js';
 import type { Sandbox } from '../sandbox/types.js';
-import { removeScratch, SCRATCH_DIR, shellQuote } from './layer2.js';
+import { makeScratchDir, removeScratch, shellQuote } from './layer2.js';
 import type { Artifact } from './types.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -314,19 +313,13 @@ export async function probeExecutables(
 ): Promise<ProbeResult[]> {
   if (paths.length === 0) return [];
   const limitMs = options.timeoutMs ?? 5000;
-  const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
   // The probed programs can rearrange the tree: the scratch folder is made and read without following links.
-  const rel = path.posix.join(SCRATCH_DIR, 'probes', id);
-  const root = sandbox.hostWorkdir;
-  let hostDir: string;
-  try {
-    hostDir = await mkdirUnder(root, rel);
-  } catch (error) {
-    // The build planted a link where the scratch folder goes: nothing is written through it, nothing runs.
-    const detail = `not run: ${error instanceof Error ? error.message : String(error)}`;
-    return paths.map((p) => ({ path: p, probe: 'run' as const, passed: false, detail }));
+  const scratch = await makeScratchDir(sandbox, 'probes');
+  if ('notRun' in scratch) {
+    return paths.map((p) => ({ path: p, probe: 'run' as const, passed: false, detail: scratch.notRun }));
   }
-  const boxDir = path.posix.join(sandbox.workdir, rel);
+  const { hostDir, boxDir, rel } = scratch;
+  const root = sandbox.hostWorkdir;
   const readScratch = async (name: string, max: number): Promise<string> =>
     (await readFileUnder(root, `${rel}/${name}`, { maxBytes: max }).catch(() => Buffer.alloc(0))).toString(
       'utf8',
