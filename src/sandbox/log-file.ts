@@ -8,6 +8,8 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
+import { incompleteUtf8Tail, skipUtf8Continuation, TailBuffer } from './process.js';
+
 /** Default bound of one log file: 20 MiB. */
 export const DEFAULT_MAX_LOG_BYTES = 20 * 1024 * 1024;
 
@@ -20,27 +22,12 @@ export interface BoundedLogSummary {
   dropped: number;
 }
 
-/** Length of a cut-off multi-byte UTF-8 sequence at the end of `buf` (0 when it ends on a character). */
-function incompleteUtf8Tail(buf: Buffer): number {
-  let i = buf.length - 1;
-  let continuation = 0;
-  while (i >= 0 && continuation < 3 && (buf[i]! & 0xc0) === 0x80) {
-    i--;
-    continuation++;
-  }
-  if (i < 0) return 0;
-  const lead = buf[i]!;
-  const need = lead >= 0xf0 ? 3 : lead >= 0xe0 ? 2 : lead >= 0xc0 ? 1 : 0;
-  return need > continuation ? continuation + 1 : 0;
-}
-
 export class BoundedLogWriter {
   private fd: number | undefined;
   private readonly headLimit: number;
   private readonly tailLimit: number;
   private headBytes = 0;
-  private tail: Buffer[] = [];
-  private tailBytes = 0;
+  private readonly tail: TailBuffer;
   private total = 0;
 
   /** Creates (or truncates) `path`, parent folders too. `maxBytes` below 2 KiB is raised to 2 KiB. */
@@ -51,6 +38,7 @@ export class BoundedLogWriter {
     const bound = Math.max(2048, Math.floor(maxBytes));
     this.headLimit = Math.floor(bound / 2);
     this.tailLimit = bound - this.headLimit;
+    this.tail = new TailBuffer(this.tailLimit);
     mkdirSync(dirname(path), { recursive: true });
     this.fd = openSync(path, 'w');
   }
@@ -70,49 +58,28 @@ export class BoundedLogWriter {
       // What did not fit in the head (a cut character included) goes to the tail.
       if (buf.length > 0) this.headBytes = this.headLimit;
     }
-    if (buf.length === 0) return;
-    if (buf.length >= this.tailLimit) {
-      this.tail = [Buffer.from(buf.subarray(buf.length - this.tailLimit))];
-      this.tailBytes = this.tailLimit;
-      return;
-    }
-    this.tail.push(Buffer.from(buf));
-    this.tailBytes += buf.length;
-    while (this.tailBytes > this.tailLimit) {
-      const first = this.tail[0]!;
-      const excess = this.tailBytes - this.tailLimit;
-      if (first.length <= excess) {
-        this.tail.shift();
-        this.tailBytes -= first.length;
-      } else {
-        this.tail[0] = first.subarray(excess);
-        this.tailBytes -= excess;
-      }
-    }
+    this.tail.push(buf);
   }
 
   /** Appends the tail (behind a marker line when bytes were dropped) and closes the file. Idempotent. */
   close(): BoundedLogSummary {
-    const written = this.headBytes + this.tailBytes;
+    const written = this.headBytes + this.tail.bytes;
     const dropped = Math.max(0, this.total - written);
     const summary = { bytes: this.total, truncated: dropped > 0, dropped };
     if (this.fd === undefined) return summary;
     const fd = this.fd;
     this.fd = undefined;
     try {
-      let tail = Buffer.concat(this.tail);
+      let tail = this.tail.concat();
       if (dropped > 0) {
         // The tail starts at a line of its own, on a whole character.
-        let start = 0;
-        while (start < tail.length && start < 3 && (tail[start]! & 0xc0) === 0x80) start++;
-        tail = tail.subarray(start);
+        tail = skipUtf8Continuation(tail);
         const marker =
           `\n[... buildbench: ${dropped} bytes of output dropped here; a log keeps its first and last ` +
           `${formatBytes(this.tailLimit)} (--max-log-size) ...]\n`;
         writeAll(fd, Buffer.from(marker, 'utf8'));
       }
       if (tail.length > 0) writeAll(fd, tail);
-      this.tail = [];
     } finally {
       closeSync(fd);
     }

@@ -59,8 +59,7 @@ export interface RunProcessOptions {
 export class OutputCapture {
   private readonly head: Buffer[] = [];
   private headSize = 0;
-  private tail: Buffer[] = [];
-  private tailSize = 0;
+  private readonly tail: TailBuffer;
   private total = 0;
 
   constructor(
@@ -72,6 +71,7 @@ export class OutputCapture {
         `output cap must be whole numbers of bytes >= 0, got head=${headBytes} tail=${tailBytes}`,
       );
     }
+    this.tail = new TailBuffer(tailBytes);
   }
 
   get totalBytes(): number {
@@ -91,31 +91,13 @@ export class OutputCapture {
       this.headSize += take;
       rest = rest.subarray(take);
     }
-    if (rest.length === 0 || this.tailBytes === 0) return;
-    if (rest.length >= this.tailBytes) {
-      this.tail = [Buffer.from(rest.subarray(rest.length - this.tailBytes))];
-      this.tailSize = this.tailBytes;
-      return;
-    }
-    this.tail.push(Buffer.from(rest));
-    this.tailSize += rest.length;
-    while (this.tailSize > this.tailBytes) {
-      const first = this.tail[0]!;
-      const excess = this.tailSize - this.tailBytes;
-      if (first.length <= excess) {
-        this.tail.shift();
-        this.tailSize -= first.length;
-      } else {
-        this.tail[0] = first.subarray(excess);
-        this.tailSize -= excess;
-      }
-    }
+    this.tail.push(rest);
   }
 
   /** The kept text; when bytes were dropped, a marker line replaces them. */
   text(logPath?: string): string {
     const head = Buffer.concat(this.head);
-    const tail = Buffer.concat(this.tail);
+    const tail = this.tail.concat();
     if (!this.truncated) return Buffer.concat([head, tail]).toString('utf8');
     const elided = this.total - head.length - tail.length;
     const where = logPath ? `the full output is in ${logPath}` : 'no log file was kept';
@@ -126,25 +108,68 @@ export class OutputCapture {
   }
 }
 
-/** Drops a multi-byte UTF-8 sequence cut off at the end of `buf`. */
-function trimIncompleteUtf8End(buf: Buffer): Buffer {
+/** Length of a cut-off multi-byte UTF-8 sequence at the end of `buf` (0 when it ends on a character). */
+export function incompleteUtf8Tail(buf: Buffer): number {
   let i = buf.length - 1;
   let continuation = 0;
   while (i >= 0 && continuation < 3 && (buf[i]! & 0xc0) === 0x80) {
     i--;
     continuation++;
   }
-  if (i < 0) return buf;
+  if (i < 0) return 0;
   const lead = buf[i]!;
   const need = lead >= 0xf0 ? 3 : lead >= 0xe0 ? 2 : lead >= 0xc0 ? 1 : 0;
-  return need > continuation ? buf.subarray(0, i) : buf;
+  return need > continuation ? continuation + 1 : 0;
+}
+
+/** Drops a multi-byte UTF-8 sequence cut off at the end of `buf`. */
+function trimIncompleteUtf8End(buf: Buffer): Buffer {
+  return buf.subarray(0, buf.length - incompleteUtf8Tail(buf));
 }
 
 /** Skips UTF-8 continuation bytes at the start of `buf` (the tail may start inside a character). */
-function skipUtf8Continuation(buf: Buffer): Buffer {
+export function skipUtf8Continuation(buf: Buffer): Buffer {
   let i = 0;
   while (i < buf.length && i < 3 && (buf[i]! & 0xc0) === 0x80) i++;
   return buf.subarray(i);
+}
+
+/** The last `limit` bytes of a stream, as a list of chunks (copied: the caller may reuse its buffers). */
+export class TailBuffer {
+  private chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(readonly limit: number) {}
+
+  get bytes(): number {
+    return this.size;
+  }
+
+  push(buf: Buffer): void {
+    if (buf.length === 0 || this.limit === 0) return;
+    if (buf.length >= this.limit) {
+      this.chunks = [Buffer.from(buf.subarray(buf.length - this.limit))];
+      this.size = this.limit;
+      return;
+    }
+    this.chunks.push(Buffer.from(buf));
+    this.size += buf.length;
+    while (this.size > this.limit) {
+      const first = this.chunks[0]!;
+      const excess = this.size - this.limit;
+      if (first.length <= excess) {
+        this.chunks.shift();
+        this.size -= first.length;
+      } else {
+        this.chunks[0] = first.subarray(excess);
+        this.size -= excess;
+      }
+    }
+  }
+
+  concat(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
 }
 
 function signalNumber(signal: NodeJS.Signals): number {
