@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { defaultSandboxSettings } from '../../src/sandbox/factory.js';
-import { importRootfsImage, isCurrentRootfsImage } from '../../src/sandbox/docker.js';
+import { dockerAnswers, importRootfsImage, isCurrentRootfsImage } from '../../src/sandbox/docker.js';
 import { rootfsProblems } from '../../src/sandbox/rootfs.js';
 import type { SandboxChoice, SandboxSettings } from '../../src/sandbox/types.js';
 
@@ -30,6 +30,25 @@ export function sandboxTestSettings(
 /** Why the rootfs backend cannot run here ('' when it can). */
 export async function rootfsUnavailableReason(): Promise<string> {
   return (await rootfsProblems(sandboxTestSettings('rootfs'))).join('; ');
+}
+
+/**
+ * Which backends the integration tests can use here: why rootfs cannot run ('' when it can), and whether a
+ * Docker engine answers. BUILDBENCH_REQUIRE_ROOTFS=1 / BUILDBENCH_REQUIRE_DOCKER=1 (CI) turn a missing
+ * backend into an error instead of skipped tests.
+ */
+export async function sandboxBackendsHere(): Promise<{ rootfsUnavailable: string; dockerUp: boolean }> {
+  const rootfsUnavailable = await rootfsUnavailableReason();
+  if (rootfsUnavailable && process.env.BUILDBENCH_REQUIRE_ROOTFS === '1') {
+    throw new Error(
+      `BUILDBENCH_REQUIRE_ROOTFS=1 but the rootfs sandbox cannot run here: ${rootfsUnavailable}`,
+    );
+  }
+  const dockerUp = await dockerAnswers(5000);
+  if (!dockerUp && process.env.BUILDBENCH_REQUIRE_DOCKER === '1') {
+    throw new Error('BUILDBENCH_REQUIRE_DOCKER=1 but no Docker engine answers `docker info`');
+  }
+  return { rootfsUnavailable, dockerUp };
 }
 
 /** A tiny repository with a .git folder and a source file. */

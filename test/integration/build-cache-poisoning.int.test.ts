@@ -12,20 +12,19 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { createDockerSandbox, dockerAnswers } from '../../src/sandbox/docker.js';
+import { createDockerSandbox } from '../../src/sandbox/docker.js';
 import { createRootfsSandbox } from '../../src/sandbox/rootfs.js';
 import type { CreateSandboxRequest, Sandbox, SandboxSettings } from '../../src/sandbox/types.js';
 import {
   ensureTestDockerImage,
   LAYER_CREATION_TIMEOUT_MS,
   makeFixtureRepo,
-  rootfsUnavailableReason,
+  sandboxBackendsHere,
   sandboxTestSettings,
   TEST_DOCKER_IMAGE,
 } from '../helpers/sandbox.js';
 
-const rootfsUnavailable = await rootfsUnavailableReason();
-const dockerAvailable = await dockerAnswers(5000);
+const { rootfsUnavailable, dockerUp: dockerAvailable } = await sandboxBackendsHere();
 
 /** What the hostile repository's Makefile runs. */
 const POISON_SH = String.raw`#!/bin/sh

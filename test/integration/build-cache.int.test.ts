@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { createDockerSandbox, dockerAnswers } from '../../src/sandbox/docker.js';
+import { createDockerSandbox } from '../../src/sandbox/docker.js';
 import { createRootfsSandbox } from '../../src/sandbox/rootfs.js';
 import type { Sandbox, SandboxSettings } from '../../src/sandbox/types.js';
 import {
@@ -18,16 +18,12 @@ import {
   ensureTestDockerImage,
   LAYER_CREATION_TIMEOUT_MS,
   makeFixtureRepo,
-  rootfsUnavailableReason,
+  sandboxBackendsHere,
   sandboxTestSettings,
   TEST_DOCKER_IMAGE,
 } from '../helpers/sandbox.js';
 
-const rootfsUnavailable = await rootfsUnavailableReason();
-const dockerAvailable = await dockerAnswers(5000);
-if (!dockerAvailable && process.env.BUILDBENCH_REQUIRE_DOCKER === '1') {
-  throw new Error('BUILDBENCH_REQUIRE_DOCKER=1 but no Docker engine answers `docker info`');
-}
+const { rootfsUnavailable, dockerUp: dockerAvailable } = await sandboxBackendsHere();
 
 /** A small package with dependencies of its own (3 .deb files). */
 const PACKAGE = 'libjq-dev';

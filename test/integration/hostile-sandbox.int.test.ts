@@ -15,7 +15,6 @@ import path from 'node:path';
 
 import { runBuild } from '../../src/core/run-build.js';
 import { sandboxSettingsFrom, type BuildSettings } from '../../src/core/settings.js';
-import { dockerAnswers } from '../../src/sandbox/docker.js';
 import { createSandboxCgroups, sweepStaleCgroups } from '../../src/sandbox/isolation.js';
 import { createRootfsSandbox } from '../../src/sandbox/rootfs.js';
 import type { SandboxChoice } from '../../src/sandbox/types.js';
@@ -23,17 +22,13 @@ import {
   ensureTestDockerImage,
   hostMountsUnder,
   makeFixtureRepo,
-  rootfsUnavailableReason,
+  sandboxBackendsHere,
   sandboxTestSettings,
   TEST_DOCKER_IMAGE,
 } from '../helpers/sandbox.js';
 
-const unavailable = await rootfsUnavailableReason();
-if (unavailable && process.env.BUILDBENCH_REQUIRE_ROOTFS === '1') {
-  throw new Error(`BUILDBENCH_REQUIRE_ROOTFS=1 but the rootfs sandbox cannot run here: ${unavailable}`);
-}
+const { rootfsUnavailable: unavailable, dockerUp } = await sandboxBackendsHere();
 if (unavailable) console.warn(`skipping the hostile-build tests: ${unavailable}`);
-const dockerUp = await dockerAnswers(5000);
 const backends: SandboxChoice[] = [
   ...(unavailable ? [] : (['rootfs'] as const)),
   ...(dockerUp ? (['docker'] as const) : []),
