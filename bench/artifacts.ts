@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-import { mapLimit } from '../src/util/concurrency.js';
+import { mapLimit } from '../src/base/concurrency.js';
 import { scanNewArtifacts, snapshotTree, type ClassifiedStamp } from '../src/verify/artifacts.js';
 
 export interface BenchResult {

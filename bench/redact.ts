@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 
 import { chunk, lcg, type BenchResult } from './logparse.js';
-import { runProcess } from '../src/sandbox/process.js';
+import { runProcess } from '../src/base/process.js';
 import { execWithPolicy } from '../src/sandbox/output-policy.js';
 import type { ExecOptions, ExecResult } from '../src/sandbox/types.js';
 import { collectSecretValues, createRedactor, createStreamRedactor } from '../src/trajectory/redact.js';

@@ -15,7 +15,7 @@ import { basename, join } from 'node:path';
 
 import * as actionsCache from '@actions/cache';
 
-import { errorMessage } from '../core/errors.js';
+import { errorMessage } from '../base/errors.js';
 import { rootfsPaths } from '../sandbox/rootfs.js';
 import type { SandboxKind, SandboxSettings } from '../sandbox/types.js';
 

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { ConfigError } from '../core/errors.js';
+import { ConfigError } from '../base/errors.js';
 
 export interface ActionContext {
   eventName: string;

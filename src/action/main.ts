@@ -11,7 +11,7 @@ import path from 'node:path';
 
 import * as core from '@actions/core';
 
-import { ConfigError, errorMessage } from '../core/errors.js';
+import { ConfigError, errorMessage } from '../base/errors.js';
 import { createProgressPrinter } from '../core/progress.js';
 import type { BuildResult } from '../core/result.js';
 import { runBuild, type RunBuildOptions } from '../core/run-build.js';

@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 
-import { errorMessage } from '../core/errors.js';
+import { errorMessage } from '../base/errors.js';
 import { findExecutable, removeTree } from '../sandbox/common.js';
-import { runProcess } from '../sandbox/process.js';
+import { runProcess } from '../base/process.js';
 
 export const STATE_IS_POST = 'isPost';
 export const STATE_WORK_ROOT = 'workRoot';

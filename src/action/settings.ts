@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { ConfigError } from '../core/errors.js';
+import { ConfigError } from '../base/errors.js';
 import {
   parseDuration,
   parsePositiveInt,

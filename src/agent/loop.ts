@@ -3,9 +3,9 @@ import type { Action, Observation, Strategy, TurnContext, TurnRecord, Verdict } 
 import type { Sandbox } from '../sandbox/types.js';
 import type { Finding, LogAnalysis } from '../knowledge/types.js';
 import type { Artifact } from '../verify/types.js';
-import type { EventBus } from '../core/events.js';
-import type { RunStatus } from '../core/result.js';
-import { SandboxError } from '../core/errors.js';
+import type { EventBus } from './events.js';
+import type { RunStatus } from '../base/status.js';
+import { SandboxError } from '../base/errors.js';
 
 export interface LoopDeps {
   strategy: Strategy;

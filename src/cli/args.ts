@@ -6,7 +6,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-import { ConfigError, errorMessage } from '../core/errors.js';
+import { ConfigError, errorMessage } from '../base/errors.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

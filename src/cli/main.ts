@@ -14,7 +14,7 @@ import {
   STRATEGY_CHOICES,
   type BuildSettings,
 } from '../core/settings.js';
-import { ConfigError, errorMessage } from '../core/errors.js';
+import { ConfigError, errorMessage } from '../base/errors.js';
 import type { ModelSettings } from '../agent/strategies/model.js';
 import { runBuild } from '../core/run-build.js';
 import { createProgressPrinter } from '../core/progress.js';

@@ -1,7 +1,7 @@
 /** `buildbench verify`: flags → VerifySettings → runVerify → a pass/fail table (or JSON) and the exit status. */
 import path from 'node:path';
 
-import { ConfigError } from '../core/errors.js';
+import { ConfigError } from '../base/errors.js';
 import {
   runVerify,
   VERIFY_SANDBOX_CHOICES,

@@ -1,4 +1,4 @@
-import type { RunEvent } from './events.js';
+import type { RunEvent } from '../agent/events.js';
 
 /** Progress on stderr for long work: phase, turn, elapsed. One line per event, no terminal tricks. */
 export function createProgressPrinter(

@@ -1,22 +1,10 @@
+import type { RunStatus } from '../base/status.js';
 import type { IsolationReport } from '../sandbox/isolation.js';
 import type { Artifact, Expected, Metrics } from '../verify/types.js';
 import type { ExcludedArtifact } from '../verify/policy.js';
 import type { Verification } from '../verify/verification.js';
 import type { Finding } from '../knowledge/types.js';
 import type { BuildSystem } from '../repo/types.js';
-
-/** The closed set of outcomes (SWE-agent style exit statuses). */
-export const RUN_STATUSES = [
-  'success',
-  'partial',
-  'failed',
-  'limits_exceeded',
-  'stuck',
-  'sandbox_error',
-  'provider_error',
-  'cancelled',
-] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export const RESULT_SCHEMA = 'buildbench.result/v1';
 

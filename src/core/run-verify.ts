@@ -29,7 +29,7 @@ import { loadSpec, type Layer2Spec } from '../verify/spec.js';
 import type { Artifact, Expected, Metrics } from '../verify/types.js';
 import { BuildVerifier } from '../verify/verifier.js';
 import type { Verification } from '../verify/verification.js';
-import { ConfigError, errorMessage } from './errors.js';
+import { ConfigError, errorMessage } from '../base/errors.js';
 import type { BuildResult } from './result.js';
 import { expectedFrom } from './run-build.js';
 

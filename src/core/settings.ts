@@ -1,4 +1,4 @@
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../base/errors.js';
 import { SANDBOX_CHOICES, type SandboxChoice, type SandboxSettings } from '../sandbox/types.js';
 import { buildCacheFrom, defaultSandboxSettings } from '../sandbox/factory.js';
 import { DEFAULT_PIDS_LIMIT, defaultMemoryLimit, NETWORK_MODES } from '../sandbox/isolation.js';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../base/errors.js';
 
 /** A repository on this machine, ready to be copied into a sandbox. */
 export interface ResolvedSource {

@@ -8,9 +8,10 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError } from '../base/errors.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Finding } from './types.js';
+import { shellQuote } from '../base/shell.js';
 
 export type NeedKind =
   'header' | 'library' | 'pkgconfig' | 'cmake' | 'command' | 'python-module' | 'file' | 'm4-macro';
@@ -364,10 +365,6 @@ export function queryFor(need: Need): NeedQuery | undefined {
 export function buildAptFilePattern(queries: readonly NeedQuery[]): string {
   const tails = [...new Set(queries.flatMap((q) => q.tails))];
   return `^/(?:\\S*/)?(?:${tails.join('|')})$`;
-}
-
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 const MARK = '@@buildbench';

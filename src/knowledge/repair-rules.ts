@@ -2,7 +2,8 @@ import path from 'node:path';
 import { readFileUnder } from '../base/safe-fs.js';
 import type { Finding } from './types.js';
 import type { PackageNeed, Repair, RepairInput, RepairKnowledge, StrategyServices } from './repair.js';
-import { shq, type Recipe } from '../agent/strategies/recipes.js';
+import { shq } from '../base/shell.js';
+import type { Recipe } from '../recipe/recipes.js';
 
 /**
  * The repair knowledge base: general knowledge that maps a layer-1 finding (an error signature) to a fix.

@@ -1,6 +1,6 @@
 import type { Finding } from './types.js';
 import type { RepoInfo } from '../repo/types.js';
-import type { Recipe, RecipeFixes } from '../agent/strategies/recipes.js';
+import type { Recipe, RecipeFixes } from '../recipe/recipes.js';
 
 /** What the repair knowledge sees: the failure and the recipe that produced it. */
 export interface RepairInput {

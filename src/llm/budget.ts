@@ -3,7 +3,7 @@
  * model once the budget is spent (or when the next prompt alone would overrun it), so no strategy can spend
  * past it by forgetting to check.
  */
-import { BuildbenchError } from '../core/errors.js';
+import { BuildbenchError } from '../base/errors.js';
 import type { CompletionRequest, CompletionResult, LlmProvider } from './types.js';
 
 export interface BudgetLimits {

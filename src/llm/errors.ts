@@ -1,4 +1,4 @@
-import { CancelledError, ProviderError } from '../core/errors.js';
+import { CancelledError, ProviderError } from '../base/errors.js';
 
 /** What kind of failure an SDK reported, read from its error classes by each provider. */
 export type SdkFailure =

@@ -1,5 +1,5 @@
 /** Picks and configures a model provider from `--model provider:model`, flags and the environment. */
-import { ConfigError } from '../core/errors.js';
+import { ConfigError } from '../base/errors.js';
 import { AnthropicProvider, ANTHROPIC_DEFAULT_BASE_URL } from './anthropic.js';
 import { OpenAiProvider, OPENAI_DEFAULT_BASE_URL } from './openai.js';
 import { loadPriceTable, PriceTable } from './prices.js';

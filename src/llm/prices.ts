@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError } from '../base/errors.js';
 import type { TokenUsage } from './types.js';
 
 /**

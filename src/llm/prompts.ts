@@ -4,7 +4,7 @@
  * are, never scanned for further placeholders.
  */
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError } from '../base/errors.js';
 
 /** `src/llm/` and the compiled `lib/llm/` are both two levels below the repository root. */
 export const DEFAULT_PROMPTS_DIR = new URL('../../prompts', import.meta.url);

@@ -3,7 +3,8 @@
 import { looksLikeQmake } from './parsers/qmake.js';
 import { ancestorsOf, baseOf, depthOf, dirOf, isVendoredPath, roleOfDir } from './paths.js';
 import type { BuildSystem, BuildSystemKind } from './types.js';
-import { isExecutableFile, mapLimit, readSmallText, type RepoTree } from './walk.js';
+import { mapLimit } from '../base/concurrency.js';
+import { isExecutableFile, readSmallText, type RepoTree } from './walk.js';
 
 /** Same directory: the first kind here is tried first. */
 export const KIND_PRIORITY: readonly BuildSystemKind[] = [

@@ -2,7 +2,8 @@
 
 import { baseOf, depthOf, dirOf, isVendoredPath } from './paths.js';
 import type { DocFile } from './types.js';
-import { mapLimit, readSmallText } from './walk.js';
+import { mapLimit } from '../base/concurrency.js';
+import { readSmallText } from './walk.js';
 
 const DOC_EXTENSIONS = new Set([
   '',

@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
-import { ConfigError } from '../core/errors.js';
+import { ConfigError } from '../base/errors.js';
 import { detectBuildSystems } from './build-systems.js';
 import { findDocs } from './docs.js';
 import { countLanguages, findMainSources } from './languages.js';

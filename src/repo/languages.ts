@@ -1,7 +1,8 @@
 /** Source languages by file extension, and the C/C++ files that define `main`. */
 
 import { baseOf, depthOf } from './paths.js';
-import { mapLimit, readSmallText } from './walk.js';
+import { mapLimit } from '../base/concurrency.js';
+import { readSmallText } from './walk.js';
 
 const EXTENSIONS: Record<string, string> = {
   '.c': 'c',

@@ -11,7 +11,8 @@ import { qmakeTargets } from './parsers/qmake.js';
 import type { BuildSystemKind, ExpectedTarget } from './types.js';
 
 export { dedupeTargets };
-import { mapLimit, readSmallText } from './walk.js';
+import { mapLimit } from '../base/concurrency.js';
+import { readSmallText } from './walk.js';
 
 export interface InferOptions {
   /** Directories to leave out (git submodules); vendored directories (third_party, vendor, …) always are. */

@@ -9,7 +9,7 @@
  * recipe fails its replay, the full sequence of scripts up to the successful one replaces it (`mode: 'full'`).
  */
 import type { StepPurpose } from '../agent/types.js';
-import { shq } from '../agent/strategies/recipes.js';
+import { shq } from '../base/shell.js';
 import { successfulTurn, type ReportTurn } from './turns.js';
 
 export interface RecipeStep {

@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
 import { writeFileUnder } from '../base/safe-fs.js';
-import { errorMessage } from '../core/errors.js';
+import { errorMessage } from '../base/errors.js';
 import type { ReplayOutcome } from '../core/result.js';
 import { createSandbox as defaultCreateSandbox } from '../sandbox/factory.js';
 import type { CreateSandboxRequest, Sandbox, SandboxSettings } from '../sandbox/types.js';

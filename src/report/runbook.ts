@@ -11,7 +11,7 @@ import type { IsolationReport } from '../sandbox/isolation.js';
 import { access, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { ConfigError, errorMessage } from '../core/errors.js';
+import { ConfigError, errorMessage } from '../base/errors.js';
 import type { BuildResult, ReplayOutcome } from '../core/result.js';
 import { readTrajectory } from '../trajectory/recorder.js';
 import { fullSequenceRecipe, minimiseRecipe, packagesInScript, type FinalRecipe } from './recipe.js';

@@ -4,7 +4,7 @@
  * round, at most `maxRounds` rounds, refining each time. Without a model: the build sections of the ranked doc
  * files. Every source visited is recorded; a page that cannot be fetched is recorded and retrieval goes on.
  */
-import { CancelledError, errorMessage } from '../core/errors.js';
+import { CancelledError, errorMessage } from '../base/errors.js';
 import { renderPrompt, quoteUntrusted, type RenderOptions } from '../llm/prompts.js';
 import { askForTool } from '../llm/tool-call.js';
 import type { LlmProvider, ToolSpec } from '../llm/types.js';

@@ -31,7 +31,7 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, rm, unlink, utimes } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
-import { CancelledError } from '../core/errors.js';
+import { CancelledError } from '../base/errors.js';
 import { baseSandboxEnv, SANDBOX_PATH } from './common.js';
 import type { CreateSandboxRequest, Sandbox } from './types.js';
 

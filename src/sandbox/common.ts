@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { delimiter, isAbsolute, posix, resolve } from 'node:path';
 
-import { ConfigError, SandboxError } from '../core/errors.js';
-import { resolveCommand, runProcess } from './process.js';
+import { ConfigError, SandboxError } from '../base/errors.js';
+import { resolveCommand, runProcess } from '../base/process.js';
 import type { ExecOptions, ExecResult } from './types.js';
 
 /** PATH inside rootfs and docker sandboxes. */

@@ -8,7 +8,7 @@ import { mkdtemp, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 
-import { CancelledError, SandboxError } from '../core/errors.js';
+import { CancelledError, SandboxError } from '../base/errors.js';
 import {
   checkMountablePath,
   checkTimeout,
@@ -33,7 +33,7 @@ import {
   setUpBuildCache,
 } from './build-cache.js';
 import { dockerIsolation, dockerIsolationArgs, type IsolationReport } from './isolation.js';
-import { runProcess, TIMEOUT_EXIT_CODE } from './process.js';
+import { runProcess, TIMEOUT_EXIT_CODE } from '../base/process.js';
 import { ensureRootfsLayers, rootfsPaths } from './rootfs.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
 

@@ -2,7 +2,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 
-import { ConfigError, SandboxError } from '../core/errors.js';
+import { ConfigError, SandboxError } from '../base/errors.js';
 import { createDockerSandbox, dockerAnswers } from './docker.js';
 import { createHostSandbox } from './host.js';
 import { createRootfsSandbox, rootfsMissingPackages, rootfsProblems } from './rootfs.js';
@@ -10,7 +10,7 @@ import { checkMountablePath, findExecutable } from './common.js';
 import { removeGitCredentials } from './git-credentials.js';
 import { withOutputPolicy } from './output-policy.js';
 import { DEFAULT_PIDS_LIMIT, defaultMemoryLimit } from './isolation.js';
-import { runProcess } from './process.js';
+import { runProcess } from '../base/process.js';
 import { ensureSandboxFolders, markKeptOnDispose, sweepWorkRoot } from './work-dirs.js';
 import {
   SANDBOX_CHOICES,

@@ -10,8 +10,8 @@
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 
-import { SandboxError } from '../core/errors.js';
-import { runProcess } from './process.js';
+import { SandboxError } from '../base/errors.js';
+import { runProcess } from '../base/process.js';
 
 export interface CredentialsRemoval {
   /**

@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, posix } from 'node:path';
 
-import { CancelledError, ConfigError, SandboxError } from '../core/errors.js';
+import { CancelledError, ConfigError, SandboxError } from '../base/errors.js';
 import {
   baseSandboxEnv,
   checkTimeout,
@@ -24,7 +24,7 @@ import {
 } from './common.js';
 import { writeOwnerRecord } from './work-dirs.js';
 import { HOST_ISOLATION } from './isolation.js';
-import { runProcess } from './process.js';
+import { runProcess } from '../base/process.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
 
 /** `host:<os id>-<version>` from /etc/os-release, e.g. `host:debian-12`. */

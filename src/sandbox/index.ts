@@ -1,5 +1,5 @@
 export * from './types.js';
-export * from './process.js';
+export * from '../base/process.js';
 export * from './common.js';
 export * from './rootfs.js';
 export * from './docker.js';

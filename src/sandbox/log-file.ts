@@ -8,7 +8,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-import { incompleteUtf8Tail, skipUtf8Continuation, TailBuffer } from './process.js';
+import { incompleteUtf8Tail, skipUtf8Continuation, TailBuffer } from '../base/process.js';
 
 /** Default bound of one log file: 20 MiB. */
 export const DEFAULT_MAX_LOG_BYTES = 20 * 1024 * 1024;

@@ -4,9 +4,9 @@
  * bounded log file (head and tail, see log-file.ts), the in-memory output and the caller's `onOutput`. No
  * backend ever writes a log file itself, so none can write an unredacted or unbounded one.
  */
-import { SandboxError } from '../core/errors.js';
+import { SandboxError } from '../base/errors.js';
 import { BoundedLogWriter, DEFAULT_MAX_LOG_BYTES } from './log-file.js';
-import { OutputCapture } from './process.js';
+import { OutputCapture } from '../base/process.js';
 import type { ExecOptions, ExecResult, OutputPolicy, Sandbox } from './types.js';
 
 /** An error whose message went through `redact` (SandboxError messages quote a command's last lines). */

@@ -11,7 +11,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { CancelledError, ConfigError, SandboxError } from '../core/errors.js';
+import { CancelledError, ConfigError, SandboxError } from '../base/errors.js';
 import {
   checkMountablePath,
   checkTimeout,
@@ -43,7 +43,7 @@ import {
   type NetworkMode,
   type SandboxCgroups,
 } from './isolation.js';
-import { runProcess } from './process.js';
+import { runProcess } from '../base/process.js';
 import { buildSeccompFilter, DENIED_SYSCALLS, seccompArch } from './seccomp.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
 

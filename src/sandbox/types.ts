@@ -3,6 +3,7 @@
  * Every backend keeps the repository's working copy on this machine (`hostWorkdir`), visible inside the
  * sandbox at `workdir`, so scanning and reading files never needs a round trip through the sandbox.
  */
+import type { ProcessResult } from '../base/process.js';
 import type { IsolationReport, NetworkMode } from './isolation.js';
 
 export type SandboxKind = 'rootfs' | 'docker' | 'host';
@@ -27,22 +28,8 @@ export interface ExecOptions {
   onOutput?: (chunk: string) => void;
 }
 
-export interface ExecResult {
-  /** Exit status; 128 + signal number when killed by a signal; 124 on timeout. */
-  exitCode: number;
-  timedOut: boolean;
-  cancelled: boolean;
-  durationMs: number;
-  /** stdout and stderr interleaved, capped: the head and tail are kept, the middle replaced by a marker line. */
-  output: string;
-  /** True when `output` lost bytes to the cap (the full text is in `logPath`). */
-  truncated: boolean;
-  /** Bytes the command printed in all. */
-  totalBytes: number;
-  logPath?: string;
-  /** True when the log file kept only the head and tail of the output (`OutputPolicy.maxLogBytes`). */
-  logTruncated?: boolean;
-}
+/** One command's outcome; the same shape as a host process's (`ProcessResult` in src/base/process.ts). */
+export type ExecResult = ProcessResult;
 
 export interface Sandbox {
   readonly kind: SandboxKind;

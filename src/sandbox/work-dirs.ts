@@ -26,7 +26,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 
 import { makeDirectory, MakeDirError } from '../base/make-dir.js';
-import { ConfigError, errorMessage } from '../core/errors.js';
+import { ConfigError, errorMessage } from '../base/errors.js';
 import { removeTree } from './common.js';
 import type { Sandbox, SandboxSettings } from './types.js';
 

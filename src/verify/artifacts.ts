@@ -10,7 +10,7 @@ import { closeSync, lstatSync, readdirSync, readSync, type Dirent } from 'node:f
 import * as path from 'node:path';
 
 import { nameKey, openUnderSync } from '../base/safe-fs.js';
-import { TimeSlicer } from '../util/concurrency.js';
+import { TimeSlicer } from '../base/concurrency.js';
 import type { Artifact, ArtifactKind, FileStamp, TreeSnapshot } from './types.js';
 
 /**

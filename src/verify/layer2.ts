@@ -21,6 +21,7 @@ import path from 'node:path';
 import { mkdirUnder, openUnder } from '../base/safe-fs.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Layer2Spec, SpecCheck } from './spec.js';
+import { shellQuote } from '../base/shell.js';
 
 export interface ExpectationResult {
   /** `exit_code`, `files[0]`, `stdout`, `port`, `gpu`, `serial_log`, … */
@@ -57,11 +58,6 @@ export const SCRATCH_DIR = '.buildbench';
 /** Bytes of each stream read back for pattern matching (the tail, when a stream is longer). */
 const MAX_STREAM_BYTES = 8 * 1024 * 1024;
 const MAX_DETAIL = 600;
-
-/** `'…'` for bash, safe for any string without NUL bytes. */
-export function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
 
 const seconds = (ms: number): string => String(Math.round(ms) / 1000);
 

@@ -15,7 +15,8 @@ import path from 'node:path';
 
 import { openUnder, readFileUnder } from '../base/safe-fs.js';
 import type { Sandbox } from '../sandbox/types.js';
-import { makeScratchDir, removeScratch, shellQuote } from './layer2.js';
+import { shellQuote } from '../base/shell.js';
+import { makeScratchDir, removeScratch } from './layer2.js';
 import type { Artifact } from './types.js';
 
 // ---------------------------------------------------------------------------------------------------------

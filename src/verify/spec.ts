@@ -35,7 +35,7 @@
 import { readFile } from 'node:fs/promises';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair } from 'yaml';
 
-import { ConfigError, errorMessage } from '../core/errors.js';
+import { ConfigError, errorMessage } from '../base/errors.js';
 
 export interface SpecFile {
   path: string;

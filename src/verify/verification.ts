@@ -4,7 +4,7 @@
  * strategy claimed when it asked to finish next to what the verifiers said, so a benchmark can count wrong
  * self-stops (OSS-Build-Agent / BUILD-BENCH style).
  */
-import type { RunStatus } from '../core/result.js';
+import type { RunStatus } from '../base/status.js';
 import { describeExclusion, type ExcludedArtifact } from './policy.js';
 import { artifactBaseName } from './scoring.js';
 import type { Expected, Metrics } from './types.js';

@@ -14,7 +14,7 @@
  * Probes the spec did not ask for are advisory: recorded, never changing the verdict.
  */
 import type { Verdict } from '../agent/types.js';
-import { errorMessage } from '../core/errors.js';
+import { errorMessage } from '../base/errors.js';
 import type { Sandbox } from '../sandbox/types.js';
 import { scanNewArtifacts, type ClassifiedStamp, type ExcludeFn } from './artifacts.js';
 import { excludeBuildScratch } from './exclude.js';

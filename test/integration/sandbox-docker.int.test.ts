@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { SandboxError } from '../../src/core/errors.js';
+import { SandboxError } from '../../src/base/errors.js';
 import {
   createDockerSandbox,
   docker,

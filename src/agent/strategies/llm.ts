@@ -8,7 +8,7 @@
  */
 import type { RepoInfo } from '../../repo/types.js';
 import type { Action, Strategy, TurnContext } from '../types.js';
-import { CancelledError, ProviderError, errorMessage } from '../../core/errors.js';
+import { CancelledError, ProviderError, errorMessage } from '../../base/errors.js';
 import {
   Budget,
   BudgetExceededError,

@@ -3,7 +3,7 @@
  * sandbox exists: a bad spec or a missing key is a ConfigError) and `createLlmStrategy` (the `llm` or `hybrid`
  * strategy on top of it).
  */
-import { ConfigError } from '../../core/errors.js';
+import { ConfigError } from '../../base/errors.js';
 import { Budget, meteredProvider, type BudgetLimits, type LlmUsage } from '../../llm/budget.js';
 import { createProvider } from '../../llm/factory.js';
 import type { LlmProvider } from '../../llm/types.js';

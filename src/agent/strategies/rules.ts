@@ -1,5 +1,12 @@
 import type { Action, ScriptRecipe, Strategy, TurnContext, TurnRecord } from '../types.js';
-import { candidateRecipes, emptyFixes, renderScript, shq, type Recipe, type RecipeFixes } from './recipes.js';
+import { shq } from '../../base/shell.js';
+import {
+  candidateRecipes,
+  emptyFixes,
+  renderScript,
+  type Recipe,
+  type RecipeFixes,
+} from '../../recipe/recipes.js';
 import {
   applyRepair,
   NO_KNOWLEDGE,

@@ -6,7 +6,7 @@ import nock from '../../helpers/nock.js';
 import { run, type ActionDeps } from '../../../src/action/main.js';
 import type { PostDeps } from '../../../src/action/post.js';
 import { createGitHubClient } from '../../../src/github/client.js';
-import { ConfigError } from '../../../src/core/errors.js';
+import { ConfigError } from '../../../src/base/errors.js';
 import type { BuildResult } from '../../../src/core/result.js';
 import type { BuildSettings } from '../../../src/core/settings.js';
 import { failedResult, fakeEngine, fakeResult } from '../../fakes/build-result.js';

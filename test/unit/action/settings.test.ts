@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { ConfigError, errorMessage } from '../../../src/core/errors.js';
+import { ConfigError, errorMessage } from '../../../src/base/errors.js';
 import { readActionSettings, toBuildSettings, type InputName } from '../../../src/action/settings.js';
 
 function workspace(): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 
 import { parseBuildArgs } from '../../../src/cli/main.js';
-import { ConfigError } from '../../../src/core/errors.js';
+import { ConfigError } from '../../../src/base/errors.js';
 import { parseSecretEnv, parseSize } from '../../../src/core/settings.js';
 
 describe('parseSize', () => {

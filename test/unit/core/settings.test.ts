@@ -6,7 +6,7 @@ import {
   repoNameOf,
   parseChoice,
 } from '../../../src/core/settings.js';
-import { ConfigError } from '../../../src/core/errors.js';
+import { ConfigError } from '../../../src/base/errors.js';
 
 describe('settings parsing', () => {
   it('parses durations in seconds, minutes and hours', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ConfigError } from '../../../src/core/errors.js';
+import { ConfigError } from '../../../src/base/errors.js';
 import { analyzeLog } from '../../../src/knowledge/log-parser.js';
 import {
   buildAptFilePattern,

@@ -19,7 +19,7 @@ import {
   type RepairInput,
   type StrategyServices,
 } from '../../../src/knowledge/repair.js';
-import { recipeFor, emptyFixes } from '../../../src/agent/strategies/recipes.js';
+import { recipeFor, emptyFixes } from '../../../src/recipe/recipes.js';
 import { repoInfo, system } from '../../fakes/repo-info.js';
 
 /** A package index that knows a few files, like apt-file would. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RuleKnowledge } from '../../../src/knowledge/repair-rules.js';
 import { analyzeLog } from '../../../src/knowledge/log-parser.js';
-import { emptyFixes, recipeFor } from '../../../src/agent/strategies/recipes.js';
+import { emptyFixes, recipeFor } from '../../../src/recipe/recipes.js';
 import { repoInfo, system } from '../../fakes/repo-info.js';
 
 /** Runs repair prelude lines the way the recipe script does: bash with `set -eo pipefail`. */

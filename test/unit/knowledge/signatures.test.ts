@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError } from '../../../src/core/errors.js';
+import { ConfigError } from '../../../src/base/errors.js';
 import {
   CATEGORY_TIER,
   FINDING_CATEGORIES,

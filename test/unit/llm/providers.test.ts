@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { FakeLlmServer } from '../../fakes/fake-llm-server.js';
 import { createProvider } from '../../../src/llm/factory.js';
 import { parsePriceTable } from '../../../src/llm/prices.js';
-import { CancelledError, ConfigError, ProviderError } from '../../../src/core/errors.js';
+import { CancelledError, ConfigError, ProviderError } from '../../../src/base/errors.js';
 import type { CompletionRequest, LlmProvider, ToolSpec } from '../../../src/llm/types.js';
 
 const KEY = 'sk-test-0123456789abcdefghij';

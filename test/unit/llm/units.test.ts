@@ -7,7 +7,7 @@ import { promptVariables, quoteUntrusted, renderPrompt, renderTemplate } from '.
 import { Budget, BudgetExceededError, meteredProvider } from '../../../src/llm/budget.js';
 import { askForTool, pickCall } from '../../../src/llm/tool-call.js';
 import { parseModelSpec } from '../../../src/llm/factory.js';
-import { ConfigError } from '../../../src/core/errors.js';
+import { ConfigError } from '../../../src/base/errors.js';
 import type { CompletionRequest, CompletionResult, LlmProvider } from '../../../src/llm/types.js';
 
 const reply = (partial: Partial<CompletionResult>): CompletionResult => ({

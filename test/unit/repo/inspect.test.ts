@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { chmodSync } from 'node:fs';
 import path from 'node:path';
 
-import { ConfigError } from '../../../src/core/errors.js';
+import { ConfigError } from '../../../src/base/errors.js';
 import { inspectRepo } from '../../../src/repo/inspect.js';
 import type { ExpectedTarget, RepoInfo } from '../../../src/repo/types.js';
 import { fixture, removeTree, tempTree } from './fixtures.js';

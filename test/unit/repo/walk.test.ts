@@ -4,7 +4,8 @@ import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { inspectRepo } from '../../../src/repo/inspect.js';
-import { isExecutableFile, mapLimit, readSmallText, walkTree } from '../../../src/repo/walk.js';
+import { mapLimit } from '../../../src/base/concurrency.js';
+import { isExecutableFile, readSmallText, walkTree } from '../../../src/repo/walk.js';
 import { removeTree, tempTree } from './fixtures.js';
 
 describe('walkTree', () => {

@@ -16,7 +16,7 @@ import { parseDockerfile } from '../../../src/report/dockerfile.js';
 import { turnsFromTrajectory } from '../../../src/report/turns.js';
 import { readTrajectory } from '../../../src/trajectory/recorder.js';
 import { BASELINE_SCRIPT } from '../../../src/agent/strategies/baseline.js';
-import { candidateRecipes, emptyFixes, renderScript } from '../../../src/agent/strategies/recipes.js';
+import { candidateRecipes, emptyFixes, renderScript } from '../../../src/recipe/recipes.js';
 import { repoInfo, system } from '../../fakes/repo-info.js';
 import { finding, scriptRecipe, turn } from './helpers.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { run } from '../../../src/cli/main.js';
-import { ConfigError } from '../../../src/core/errors.js';
+import { ConfigError } from '../../../src/base/errors.js';
 import type { BuildResult } from '../../../src/core/result.js';
 import { turnsFromTrajectory } from '../../../src/report/turns.js';
 import type { TrajectoryEvent } from '../../../src/trajectory/recorder.js';

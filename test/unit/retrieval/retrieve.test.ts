@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { offlineInstructions, retrieveInstructions } from '../../../src/retrieval/retrieve.js';
 import { inspectRepo } from '../../../src/repo/inspect.js';
 import type { RepoInfo } from '../../../src/repo/types.js';
-import { ProviderError } from '../../../src/core/errors.js';
+import { ProviderError } from '../../../src/base/errors.js';
 import { ScriptedProvider, type ScriptedReply } from '../../fakes/scripted-provider.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/retrieval/', import.meta.url));

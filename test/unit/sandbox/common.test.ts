@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 
-import { ConfigError } from '../../../src/core/errors.js';
+import { ConfigError } from '../../../src/base/errors.js';
 import {
   baseSandboxEnv,
   checkMountablePath,

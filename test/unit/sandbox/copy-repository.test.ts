@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { SandboxError } from '../../../src/core/errors.js';
+import { SandboxError } from '../../../src/base/errors.js';
 import { copyRepository, describeCopyFailure } from '../../../src/sandbox/common.js';
 
 const top = mkdtempSync(path.join(tmpdir(), 'bb-copy-repo-'));

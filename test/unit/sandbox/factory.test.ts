@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 
-import { ConfigError, SandboxError } from '../../../src/core/errors.js';
+import { ConfigError, SandboxError } from '../../../src/base/errors.js';
 import {
   defaultSandboxSettings,
   parseSandboxChoice,

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { ConfigError } from '../../../src/core/errors.js';
+import { ConfigError } from '../../../src/base/errors.js';
 import { defaultSandboxSettings } from '../../../src/sandbox/factory.js';
 import { createHostSandbox, hostImageName } from '../../../src/sandbox/host.js';
 import type { SandboxSettings } from '../../../src/sandbox/types.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { SandboxError } from '../../../src/core/errors.js';
+import { SandboxError } from '../../../src/base/errors.js';
 import { createHostSandbox } from '../../../src/sandbox/host.js';
 import { defaultSandboxSettings } from '../../../src/sandbox/factory.js';
 import { withOutputPolicy } from '../../../src/sandbox/output-policy.js';

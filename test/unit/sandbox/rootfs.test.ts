@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { CancelledError, ConfigError } from '../../../src/core/errors.js';
+import { CancelledError, ConfigError } from '../../../src/base/errors.js';
 import { rootfsPaths, sourcesList, withCreationLock } from '../../../src/sandbox/rootfs.js';
 
 let dir: string;

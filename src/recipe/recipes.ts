@@ -1,5 +1,7 @@
 import path from 'node:path';
-import type { BuildSystem, RepoInfo } from '../../repo/types.js';
+
+import { shq } from '../base/shell.js';
+import type { BuildSystem, RepoInfo } from '../repo/types.js';
 
 /** One way to build the repository: a sequence of shell steps run from the repository root. */
 export interface Recipe {
@@ -46,11 +48,6 @@ const CC_TOOLS: ToolNeed[] = [
   { command: 'cc', pkg: 'build-essential' },
   { command: 'make', pkg: 'make' },
 ];
-
-/** Quote for bash single-quoted context. */
-export function shq(text: string): string {
-  return /^[A-Za-z0-9_./:=,+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
 
 function inDir(dir: string, command: string): string {
   return dir === '' ? command : `cd ${shq(dir)} && ${command}`;

@@ -1,5 +1,5 @@
-import type { Action, Observation } from '../agent/types.js';
-import type { RunStatus } from './result.js';
+import type { Action, Observation } from './types.js';
+import type { RunStatus } from '../base/status.js';
 
 /** Events of one run. Observers (recorder, progress display) subscribe; the loop only emits. */
 export type RunEvent =

@@ -17,8 +17,24 @@ import { StringDecoder } from 'node:string_decoder';
 import { constants as osConstants } from 'node:os';
 import type { Readable } from 'node:stream';
 
-import { SandboxError } from '../core/errors.js';
-import type { ExecResult } from './types.js';
+import { SandboxError } from './errors.js';
+
+export interface ProcessResult {
+  /** Exit status; 128 + signal number when killed by a signal; 124 on timeout. */
+  exitCode: number;
+  timedOut: boolean;
+  cancelled: boolean;
+  durationMs: number;
+  /** stdout and stderr interleaved, capped: the head and tail are kept, the middle replaced by a marker line. */
+  output: string;
+  /** True when `output` lost bytes to the cap (the full text is in `logPath`). */
+  truncated: boolean;
+  /** Bytes the command printed in all. */
+  totalBytes: number;
+  logPath?: string;
+  /** True when the log file kept only the head and tail of the output (`OutputPolicy.maxLogBytes`). */
+  logTruncated?: boolean;
+}
 
 export const DEFAULT_HEAD_BYTES = 48 * 1024;
 export const DEFAULT_TAIL_BYTES = 48 * 1024;
@@ -220,7 +236,7 @@ export function runProcess(
   command: string,
   args: readonly string[],
   options: RunProcessOptions = {},
-): Promise<ExecResult> {
+): Promise<ProcessResult> {
   const started = Date.now();
   const capture = new OutputCapture(options.headBytes, options.tailBytes);
   const mergeStderr = options.mergeStderr ?? true;
@@ -271,7 +287,7 @@ export function runProcess(
     ? ['/bin/sh', ['-c', 'exec 2>&1; exec "$@"', 'sh', program, ...args]]
     : [program, [...args]];
 
-  return new Promise<ExecResult>((resolve, reject) => {
+  return new Promise<ProcessResult>((resolve, reject) => {
     const child = spawn(file, argv, {
       cwd: options.cwd,
       env,
@@ -356,7 +372,7 @@ export function runProcess(
           : exitSignal
             ? 128 + signalNumber(exitSignal)
             : (exitCode ?? 1);
-      const result: ExecResult = {
+      const result: ProcessResult = {
         exitCode: code,
         timedOut,
         cancelled,

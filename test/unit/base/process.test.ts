@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { SandboxError } from '../../../src/core/errors.js';
-import { OutputCapture, runProcess } from '../../../src/sandbox/process.js';
+import { SandboxError } from '../../../src/base/errors.js';
+import { OutputCapture, runProcess } from '../../../src/base/process.js';
 
 /** True while `pid` exists and is not a zombie. */
 function alive(pid: number): boolean {

@@ -3,13 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  candidateRecipes,
-  emptyFixes,
-  recipeFor,
-  renderScript,
-  shq,
-} from '../../../src/agent/strategies/recipes.js';
+import { shq } from '../../../src/base/shell.js';
+import { candidateRecipes, emptyFixes, recipeFor, renderScript } from '../../../src/recipe/recipes.js';
 import { repoInfo, system } from '../../fakes/repo-info.js';
 
 function bashSyntaxOk(script: string): boolean {
