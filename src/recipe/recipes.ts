@@ -1,11 +1,18 @@
 import path from 'node:path';
 
 import { shq } from '../base/shell.js';
-import type { BuildSystem, RepoInfo } from '../repo/types.js';
+import type { BuildSystem, BuildSystemKind, RepoInfo } from '../repo/types.js';
 
 /** One way to build the repository: a sequence of shell steps run from the repository root. */
 export interface Recipe {
   id: string;
+  /** The build system the recipe drives; `direct` for direct compilation without one. */
+  system: BuildSystemKind | 'direct';
+  /**
+   * The out-of-tree build directory, relative to the repository root (`build`, `src/builddir`), for the
+   * systems that build out of tree (cmake, meson); absent for in-tree builds.
+   */
+  buildDir?: string;
   /** Short label, e.g. `cmake (src/)`. */
   label: string;
   /** Why this recipe: the evidence from inspection. */
@@ -59,12 +66,13 @@ const JOBS = '-j"${BB_JOBS:-$(nproc)}"';
 export function recipeFor(system: BuildSystem): Recipe | undefined {
   const dir = system.dir;
   const where = dir === '' ? '' : ` (${dir}/)`;
-  const base = { dir, evidence: `${system.file} found` };
+  const base = { dir, system: system.kind, evidence: `${system.file} found` };
   switch (system.kind) {
     case 'cmake': {
       const build = dir === '' ? 'build' : `${dir}/build`;
       return {
         ...base,
+        buildDir: build,
         id: `cmake:${dir}`,
         label: `cmake${where}`,
         tools: [...CC_TOOLS, { command: 'cmake', pkg: 'cmake' }],
@@ -122,6 +130,7 @@ export function recipeFor(system: BuildSystem): Recipe | undefined {
       const build = dir === '' ? 'builddir' : `${dir}/builddir`;
       return {
         ...base,
+        buildDir: build,
         id: `meson:${dir}`,
         label: `meson${where}`,
         tools: [
@@ -232,6 +241,7 @@ export function directCompileRecipe(repo: RepoInfo): Recipe | undefined {
   }
   return {
     id: 'direct',
+    system: 'direct',
     label: 'direct compilation',
     evidence: `no build system; ${repo.mainSources.length} source file(s) define main()`,
     dir: '',

@@ -29,6 +29,32 @@ describe('recipes', () => {
     expect(sub.steps[0]!.command).toBe('cmake -S project -B project/build @CONFIGURE_ARGS@');
   });
 
+  it('names its build system and, for out-of-tree builds, its build directory', () => {
+    expect(recipeFor(system('cmake'))).toMatchObject({ system: 'cmake', buildDir: 'build' });
+    expect(recipeFor(system('cmake', 'project'))).toMatchObject({
+      system: 'cmake',
+      buildDir: 'project/build',
+    });
+    expect(recipeFor(system('meson'))).toMatchObject({ system: 'meson', buildDir: 'builddir' });
+    expect(recipeFor(system('meson', 'sub'))).toMatchObject({ system: 'meson', buildDir: 'sub/builddir' });
+    for (const kind of [
+      'autotools',
+      'configure',
+      'make',
+      'qmake',
+      'scons',
+      'cargo',
+      'setup.py',
+      'bazel',
+    ] as const) {
+      const recipe = recipeFor(system(kind, 'sub', `sub/${kind}.file`))!;
+      expect(recipe.system).toBe(kind);
+      expect(recipe.buildDir).toBeUndefined();
+    }
+    expect(recipeFor(system('script', '', 'build.sh'))!.system).toBe('script');
+    expect(candidateRecipes(repoInfo({ mainSources: ['main.c'] }))[0]!.system).toBe('direct');
+  });
+
   it('generates configure with autoreconf or the autogen script when it is missing', () => {
     const bare = recipeFor(system('autotools', '', 'configure.ac', { hasConfigure: false }))!;
     expect(bare.steps.map((s) => s.purpose)).toEqual(['generate', 'configure', 'build']);
