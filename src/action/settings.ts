@@ -9,24 +9,24 @@ import path from 'node:path';
 
 import { ConfigError } from '../base/errors.js';
 import {
-  parseDuration,
+  parseChoice,
   parsePositiveInt,
-  parseSecretEnv,
   parseSize,
   repoNameOf,
+  resolveRunSettings,
+  ACTION_DOOR,
+  BUILD_DEFAULTS,
   sandboxSettingsFrom,
   withSandboxLimits,
   defaultSandboxLimits,
   withoutLimits,
   type SandboxLimits,
   SANDBOX_CHOICES,
-  STRATEGY_CHOICES,
   type BuildSettings,
   type StrategyChoice,
 } from '../core/settings.js';
 import { isGitUrl } from '../core/source.js';
 import type { ModelSettings } from '../agent/strategies/model.js';
-import { parseModelSpec } from '../llm/factory.js';
 import type { SandboxChoice } from '../sandbox/types.js';
 
 export const MODES = ['build', 'task', 'matrix', 'aggregate'] as const;
@@ -46,9 +46,9 @@ export const INPUT_DEFAULTS = {
   'base-url': '',
   sandbox: '',
   image: '',
-  'max-turns': '10',
-  timeout: '1h',
-  'turn-timeout': '30m',
+  'max-turns': `${BUILD_DEFAULTS.maxTurns}`,
+  timeout: BUILD_DEFAULTS.timeout,
+  'turn-timeout': BUILD_DEFAULTS.turnTimeout,
   'max-tokens': '',
   'max-cost': '',
   expect: '',
@@ -60,7 +60,7 @@ export const INPUT_DEFAULTS = {
   'allow-fork-code': 'false',
   cache: 'true',
   'secret-env': '',
-  'max-log-size': '20M',
+  'max-log-size': BUILD_DEFAULTS.maxLogSize,
   network: '',
   memory: '',
   pids: '',
@@ -117,49 +117,6 @@ function parseBoolean(value: string, name: InputName): boolean {
   throw new ConfigError(`input ${name}: '${value}' is not a boolean; expected true or false`);
 }
 
-function parseChoiceInput<T extends string>(value: string, choices: readonly T[], name: InputName): T {
-  if (!(choices as readonly string[]).includes(value)) {
-    throw new ConfigError(`input ${name}: '${value}' is not valid; expected one of ${choices.join(', ')}`);
-  }
-  return value as T;
-}
-
-function parsePositiveNumber(value: string, name: InputName, what: string): number {
-  const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(n) || n <= 0) {
-    throw new ConfigError(`input ${name}: '${value}' is not valid; expected ${what}`);
-  }
-  return n;
-}
-
-function parseUrl(value: string, name: InputName): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(`input ${name}: '${value}' is not a URL; expected http(s)://host[:port]/path`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(
-      `input ${name}: '${value}' is not an http(s) URL; expected http(s)://host[:port]/path`,
-    );
-  }
-  return value;
-}
-
-function parseNames(value: string, name: InputName): string[] {
-  const names = value
-    .split(/[,\n]/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-  if (names.length === 0) {
-    throw new ConfigError(
-      `input ${name}: '${value}' names no file; expected a comma-separated list such as foo,libfoo.so`,
-    );
-  }
-  return names;
-}
-
 /** `path` (relative to the workspace) must be a directory; a git URL is kept as it is. */
 function parseSource(value: string, workspace: string): { source: string; sourceInWorkspace?: string } {
   if (isGitUrl(value)) return { source: value };
@@ -181,46 +138,6 @@ function parseSource(value: string, workspace: string): { source: string; source
   const rel = path.relative(path.resolve(workspace), dir);
   const inside = rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
   return { source: dir, ...(inside ? { sourceInWorkspace: rel.split(path.sep).join('/') } : {}) };
-}
-
-/**
- * The model inputs, or undefined when no model is named (then the other model inputs are an error, as in
- * the CLI: they would be silently ignored).
- */
-function parseModel(input: (name: InputName) => string): ModelSettings | undefined {
-  const model = input('model');
-  const apiKey = input('api-key');
-  const baseUrl = input('base-url');
-  const maxTokens = input('max-tokens');
-  const maxCost = input('max-cost');
-  if (!model) {
-    const stray = (['api-key', 'base-url', 'max-tokens', 'max-cost'] as const).find(
-      (name) => input(name) !== '',
-    );
-    if (stray)
-      throw new ConfigError(
-        `input ${stray} is set but input model is empty`,
-        'set input model to provider:model, e.g. openai:gpt-4o-mini',
-      );
-    return undefined;
-  }
-  try {
-    parseModelSpec(model);
-  } catch {
-    throw new ConfigError(
-      `input model: '${model}' is not valid`,
-      'expected provider:model with provider openai or anthropic, e.g. openai:gpt-4o-mini or anthropic:claude-sonnet-4-5',
-    );
-  }
-  return {
-    model,
-    ...(apiKey ? { apiKey } : {}),
-    ...(baseUrl ? { baseUrl: parseUrl(baseUrl, 'base-url') } : {}),
-    ...(maxTokens ? { maxTokens: parsePositiveInt(maxTokens, 'input max-tokens', 1e9) } : {}),
-    ...(maxCost
-      ? { maxCostUsd: parsePositiveNumber(maxCost, 'max-cost', 'a positive amount in US dollars, e.g. 2.50') }
-      : {}),
-  };
 }
 
 /** `verifier` (relative to the workspace) must be a file; the engine parses it. */
@@ -251,34 +168,37 @@ export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): A
   };
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
 
-  const mode = parseChoiceInput(input('mode'), MODES, 'mode');
+  const mode = parseChoice(input('mode'), MODES, 'input mode');
   const { source, sourceInWorkspace } = parseSource(input('path'), workspace);
 
-  const model = parseModel(input);
-  // With a model the default is hybrid (rules first, the model takes over); without one, rules.
-  const strategy = parseChoiceInput(
-    input('strategy') || (model ? 'hybrid' : 'rules'),
-    STRATEGY_CHOICES,
-    'strategy',
+  const run = resolveRunSettings(
+    {
+      strategy: input('strategy'),
+      model: input('model'),
+      'api-key': input('api-key'),
+      'base-url': input('base-url'),
+      'max-tokens': input('max-tokens'),
+      'max-cost': input('max-cost'),
+      'max-turns': input('max-turns'),
+      timeout: input('timeout'),
+      'turn-timeout': input('turn-timeout'),
+      ...(input('expect') ? { expect: input('expect') } : {}),
+      'secret-env': [input('secret-env')],
+      'max-log-size': input('max-log-size'),
+    },
+    env,
+    ACTION_DOOR,
+    workspace,
   );
-  if ((strategy === 'llm' || strategy === 'hybrid') && !model) {
-    throw new ConfigError(
-      `input strategy: '${strategy}' needs a model`,
-      'set input model to provider:model, e.g. openai:gpt-4o-mini',
-    );
-  }
 
   const sandboxText = input('sandbox');
   const sandbox: SandboxChoice = sandboxText
-    ? parseChoiceInput(sandboxText, SANDBOX_CHOICES, 'sandbox')
+    ? parseChoice(sandboxText, SANDBOX_CHOICES, 'input sandbox')
     : env.RUNNER_ENVIRONMENT === 'github-hosted'
       ? 'docker'
       : 'auto';
   const image = input('image');
 
-  const timeoutMs = parseDuration(input('timeout'), 'input timeout');
-  const turnTimeoutMs = parseDuration(input('turn-timeout'), 'input turn-timeout');
-  const expectText = input('expect');
   const verifier = input('verifier');
   const commentId = input('comment-id');
   const token = input('token');
@@ -301,14 +221,14 @@ export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): A
     mode,
     source,
     ...(sourceInWorkspace !== undefined ? { sourceInWorkspace } : {}),
-    strategy,
-    ...(model ? { model } : {}),
+    strategy: run.strategy,
+    ...(run.model ? { model: run.model } : {}),
     sandbox,
     ...(image ? { image } : {}),
-    maxTurns: parsePositiveInt(input('max-turns'), 'input max-turns', 100),
-    timeoutMs,
-    turnTimeoutMs: Math.min(turnTimeoutMs, timeoutMs),
-    expect: expectText ? parseNames(expectText, 'expect') : [],
+    maxTurns: run.maxTurns,
+    timeoutMs: run.timeoutMs,
+    turnTimeoutMs: run.turnTimeoutMs,
+    expect: run.expect,
     ...(verifier ? { verifier: parseVerifier(verifier, workspace) } : {}),
     openPullRequest,
     pullRequestPartial: parseBoolean(input('pull-request-partial'), 'pull-request-partial'),
@@ -318,14 +238,8 @@ export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): A
       : {}),
     allowForkCode: parseBoolean(input('allow-fork-code'), 'allow-fork-code'),
     cache: parseBoolean(input('cache'), 'cache'),
-    secretEnv: [
-      ...parseSecretEnv(
-        env.BUILDBENCH_SECRET_ENV ? [env.BUILDBENCH_SECRET_ENV] : [],
-        'BUILDBENCH_SECRET_ENV',
-      ),
-      ...parseSecretEnv([input('secret-env')], 'input secret-env'),
-    ],
-    maxLogBytes: parseSize(input('max-log-size'), 'input max-log-size'),
+    secretEnv: run.secretEnv,
+    maxLogBytes: run.maxLogBytes ?? parseSize(BUILD_DEFAULTS.maxLogSize, 'input max-log-size'),
     limits: withSandboxLimits(
       defaultSandboxLimits(),
       {

@@ -1,24 +1,18 @@
 import path from 'node:path';
 import {
   parseChoice,
-  parseDuration,
-  parseExpect,
-  parsePositiveInt,
-  parsePositiveNumber,
-  parseSecretEnv,
-  parseSize,
   repoNameOf,
+  resolveRunSettings,
   sandboxSettingsFrom,
   withSandboxLimits,
+  CLI_DOOR,
   SANDBOX_CHOICES,
-  STRATEGY_CHOICES,
   type BuildSettings,
 } from '../core/settings.js';
 import { ConfigError, errorMessage } from '../base/errors.js';
-import type { ModelSettings } from '../agent/strategies/model.js';
 import { runBuild } from '../core/run-build.js';
 import { createProgressPrinter } from '../core/progress.js';
-import type { BuildResult } from '../core/result.js';
+import type { BuildResult } from '../report/result.js';
 import { VERSION } from '../core/version.js';
 import { runVerifyCommand } from './verify.js';
 import { parseCliArgs } from './args.js';
@@ -133,33 +127,11 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
   }
   const source = positionals[0]!;
   const sandbox = parseChoice(values.sandbox ?? 'auto', SANDBOX_CHOICES, '--sandbox');
-  const timeoutMs = values.timeout !== undefined ? parseDuration(values.timeout, '--timeout') : 3_600_000;
-  const turnTimeoutMs =
-    values['turn-timeout'] !== undefined
-      ? parseDuration(values['turn-timeout'], '--turn-timeout')
-      : 1_800_000;
-  const model = modelSettingsFrom(values, io.cwd, io.env);
-  // With a model the default is hybrid (rules first, the model takes over); without one, rules.
-  const strategy = parseChoice(
-    values.strategy ?? (model ? 'hybrid' : 'rules'),
-    STRATEGY_CHOICES,
-    '--strategy',
-  );
-  if ((strategy === 'llm' || strategy === 'hybrid') && !model) {
-    throw new ConfigError(
-      `--strategy ${strategy} needs a model`,
-      'pass --model provider:model, e.g. --model openai:gpt-4o-mini',
-    );
-  }
+  const run = resolveRunSettings(values, io.env, CLI_DOOR, io.cwd);
   return {
     source,
     outDir: path.resolve(io.cwd, values.out ?? path.join('buildbench-out', repoNameOf(source))),
-    strategy,
-    maxTurns:
-      values['max-turns'] !== undefined ? parsePositiveInt(values['max-turns'], '--max-turns', 100) : 10,
-    timeoutMs,
-    turnTimeoutMs: Math.min(turnTimeoutMs, timeoutMs),
-    expect: parseExpect(values.expect),
+    ...run,
     json: values.json ?? false,
     keep: values.keep ?? false,
     sandbox: withSandboxLimits(
@@ -174,59 +146,6 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
       values,
     ),
     ...(values.spec !== undefined ? { spec: path.resolve(io.cwd, values.spec) } : {}),
-    secretEnv: [
-      ...parseSecretEnv(
-        io.env.BUILDBENCH_SECRET_ENV ? [io.env.BUILDBENCH_SECRET_ENV] : [],
-        'BUILDBENCH_SECRET_ENV',
-      ),
-      ...parseSecretEnv(values['secret-env'] ?? [], '--secret-env'),
-    ],
-    ...(values['max-log-size'] !== undefined
-      ? { maxLogBytes: parseSize(values['max-log-size'], '--max-log-size') }
-      : {}),
-    ...(model ? { model } : {}),
-  };
-}
-
-/** The model flags, or undefined when no --model was given (the other model flags then make no sense). */
-function modelSettingsFrom(
-  values: {
-    model?: string;
-    'api-key'?: string;
-    'base-url'?: string;
-    'max-tokens'?: string;
-    'max-cost'?: string;
-    prices?: string;
-  },
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): ModelSettings | undefined {
-  if (values.model === undefined) {
-    const stray = (['api-key', 'base-url', 'max-tokens', 'max-cost', 'prices'] as const).find(
-      (k) => values[k] !== undefined,
-    );
-    if (stray)
-      throw new ConfigError(
-        `--${stray} needs --model`,
-        'pass --model provider:model, e.g. --model openai:gpt-4o-mini',
-      );
-    return undefined;
-  }
-  // The provider's usual variables, read from the CLI's environment (the key stays in this process).
-  const prefix = values.model.startsWith('anthropic:') ? 'ANTHROPIC' : 'OPENAI';
-  const apiKey = values['api-key'] ?? env[`${prefix}_API_KEY`];
-  const baseUrl = values['base-url'] ?? env[`${prefix}_BASE_URL`];
-  return {
-    model: values.model,
-    ...(apiKey ? { apiKey } : {}),
-    ...(baseUrl ? { baseUrl } : {}),
-    ...(values['max-tokens'] !== undefined
-      ? { maxTokens: parsePositiveInt(values['max-tokens'], '--max-tokens', 1e9) }
-      : {}),
-    ...(values['max-cost'] !== undefined
-      ? { maxCostUsd: parsePositiveNumber(values['max-cost'], '--max-cost') }
-      : {}),
-    ...(values.prices !== undefined ? { prices: path.resolve(cwd, values.prices) } : {}),
   };
 }
 

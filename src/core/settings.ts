@@ -1,4 +1,12 @@
+import path from 'node:path';
+
 import { ConfigError } from '../base/errors.js';
+import {
+  CLI_MODEL_OPTION_NAMES,
+  parseModelSpec,
+  resolveApiKey,
+  type ModelOptionNames,
+} from '../llm/factory.js';
 import { SANDBOX_CHOICES, type SandboxChoice, type SandboxSettings } from '../sandbox/types.js';
 import { buildCacheFrom, defaultSandboxSettings } from '../sandbox/factory.js';
 import { DEFAULT_PIDS_LIMIT, defaultMemoryLimit, NETWORK_MODES } from '../sandbox/isolation.js';
@@ -75,17 +83,9 @@ export function parseChoice<T extends string>(value: string, choices: readonly T
   return value as T;
 }
 
+/** `--expect`: undefined → no names; otherwise a non-empty list (see `parseNameList`). */
 export function parseExpect(value: string | undefined): string[] {
-  if (value === undefined) return [];
-  const names = value
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-  if (names.length === 0)
-    throw new ConfigError(
-      `--expect: '${value}' names no file; expected a comma-separated list such as foo,libfoo.so`,
-    );
-  return names;
+  return value === undefined ? [] : parseNameList(value, '--expect');
 }
 
 /** A repository name from a path or URL: `https://github.com/a/b.git` → `b`. */
@@ -124,15 +124,6 @@ export function sandboxSettingsFrom(
 }
 
 export { SANDBOX_CHOICES };
-
-/** Parses a positive number of dollars (`--max-cost 0.50`). */
-export function parsePositiveNumber(value: string, flag: string): number {
-  const n = Number(value.trim());
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !Number.isFinite(n) || n <= 0) {
-    throw new ConfigError(`${flag}: '${value}' is not valid; expected a positive number such as 0.5`);
-  }
-  return n;
-}
 
 const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
@@ -222,4 +213,202 @@ export function parseSecretEnv(lists: readonly string[], flag: string): string[]
     );
   }
   return [...new Set(names)];
+}
+
+// ── One resolver for the settings every front door shares ──────────────────────────────────────────────
+
+/** The defaults of a build, written once: the CLI applies them, the action's inputs default to them. */
+export const BUILD_DEFAULTS = {
+  maxTurns: 10,
+  /** The most turns a run may be given. */
+  maxTurnsLimit: 100,
+  timeout: '1h',
+  turnTimeout: '30m',
+  maxLogSize: '20M',
+} as const;
+
+/** The settings the CLI's flags and the action's inputs share, by their common (kebab-case) name. */
+export interface RawRunSettings {
+  strategy?: string;
+  model?: string;
+  'api-key'?: string;
+  'base-url'?: string;
+  'max-tokens'?: string;
+  'max-cost'?: string;
+  prices?: string;
+  'max-turns'?: string;
+  timeout?: string;
+  'turn-timeout'?: string;
+  expect?: string;
+  /** Lists of variable names (`--secret-env` may repeat). */
+  'secret-env'?: readonly string[];
+  'max-log-size'?: string;
+}
+
+type SettingKey = keyof RawRunSettings;
+
+/** How a front door spells its settings in messages. */
+export interface FrontDoor {
+  /** `--max-turns` or `input max-turns`. */
+  name(key: SettingKey): string;
+  /** The hint that tells how to set a setting: `pass --model provider:model`, `set input model to …`. */
+  set(key: SettingKey, example: string): string;
+  /** The message for a model setting given without a model. */
+  withoutModel(key: SettingKey): string;
+  /** The model options' names, for the provider's messages. */
+  modelNames: ModelOptionNames;
+}
+
+export const CLI_DOOR: FrontDoor = {
+  name: (key) => `--${key}`,
+  set: (key, example) => `pass --${key} ${example}`,
+  withoutModel: (key) => `--${key} needs --model`,
+  modelNames: CLI_MODEL_OPTION_NAMES,
+};
+
+export const ACTION_DOOR: FrontDoor = {
+  name: (key) => `input ${key}`,
+  set: (key, example) => `set input ${key} to ${example}`,
+  withoutModel: (key) => `input ${key} is set but input model is empty`,
+  modelNames: {
+    model: 'input model',
+    apiKey: 'input api-key',
+    baseUrl: 'input base-url',
+    giveApiKey: 'set input api-key',
+  },
+};
+
+/** What `resolveRunSettings` decides: the part of `BuildSettings` every front door fills the same way. */
+export type RunSettings = Pick<
+  BuildSettings,
+  'strategy' | 'maxTurns' | 'timeoutMs' | 'turnTimeoutMs' | 'expect' | 'model' | 'maxLogBytes'
+> & { secretEnv: string[] };
+
+const MODEL_EXAMPLE = 'provider:model, e.g. openai:gpt-4o-mini';
+const MODEL_KEYS = ['api-key', 'base-url', 'max-tokens', 'max-cost', 'prices'] as const;
+
+/**
+ * The shared settings from raw flag or input values: the defaults, "llm and hybrid need a model", the model
+ * options and their checks. `cwd` resolves `--prices`. Throws a ConfigError naming the flag or the input.
+ * The API key comes from the flag or input, else the provider's variable in `env` (`resolveApiKey`).
+ */
+export function resolveRunSettings(
+  raw: RawRunSettings,
+  env: NodeJS.ProcessEnv,
+  door: FrontDoor,
+  cwd: string,
+): RunSettings {
+  const model = resolveModel(raw, env, door, cwd);
+  // With a model the default is hybrid (rules first, the model takes over); without one, rules.
+  const strategy = parseChoice(
+    raw.strategy || (model ? 'hybrid' : 'rules'),
+    STRATEGY_CHOICES,
+    door.name('strategy'),
+  );
+  if ((strategy === 'llm' || strategy === 'hybrid') && !model) {
+    throw new ConfigError(
+      `${door.name('strategy')}: '${strategy}' needs a model`,
+      door.set('model', MODEL_EXAMPLE),
+    );
+  }
+  const timeoutMs = parseDuration(raw.timeout || BUILD_DEFAULTS.timeout, door.name('timeout'));
+  const turnTimeoutMs = parseDuration(
+    raw['turn-timeout'] || BUILD_DEFAULTS.turnTimeout,
+    door.name('turn-timeout'),
+  );
+  return {
+    strategy,
+    maxTurns: raw['max-turns']
+      ? parsePositiveInt(raw['max-turns'], door.name('max-turns'), BUILD_DEFAULTS.maxTurnsLimit)
+      : BUILD_DEFAULTS.maxTurns,
+    timeoutMs,
+    turnTimeoutMs: Math.min(turnTimeoutMs, timeoutMs),
+    expect: raw.expect !== undefined ? parseNameList(raw.expect, door.name('expect')) : [],
+    secretEnv: [
+      ...parseSecretEnv(
+        env.BUILDBENCH_SECRET_ENV ? [env.BUILDBENCH_SECRET_ENV] : [],
+        'BUILDBENCH_SECRET_ENV',
+      ),
+      ...parseSecretEnv(raw['secret-env'] ?? [], door.name('secret-env')),
+    ],
+    ...(raw['max-log-size']
+      ? { maxLogBytes: parseSize(raw['max-log-size'], door.name('max-log-size')) }
+      : {}),
+    ...(model ? { model } : {}),
+  };
+}
+
+/** The model options, or undefined when no model is named (then another model option is an error). */
+function resolveModel(
+  raw: RawRunSettings,
+  env: NodeJS.ProcessEnv,
+  door: FrontDoor,
+  cwd: string,
+): ModelSettings | undefined {
+  if (!raw.model) {
+    const stray = MODEL_KEYS.find((key) => raw[key]);
+    if (stray) throw new ConfigError(door.withoutModel(stray), door.set('model', MODEL_EXAMPLE));
+    return undefined;
+  }
+  try {
+    parseModelSpec(raw.model);
+  } catch {
+    throw new ConfigError(
+      `${door.name('model')}: '${raw.model}' is not valid`,
+      'expected provider:model with provider openai or anthropic, e.g. openai:gpt-4o-mini or anthropic:claude-sonnet-4-5',
+    );
+  }
+  const baseUrl = raw['base-url'];
+  // The key is looked up here, once, in the front door's environment; it stays in this process.
+  const key = resolveApiKey(raw.model, raw['api-key'], env, door.modelNames);
+  return {
+    model: raw.model,
+    ...(key.key ? { apiKey: key.key, apiKeySource: key.source } : {}),
+    ...(baseUrl ? { baseUrl: parseHttpUrl(baseUrl, door.name('base-url')) } : {}),
+    ...(raw['max-tokens']
+      ? { maxTokens: parsePositiveInt(raw['max-tokens'], door.name('max-tokens'), 1e9) }
+      : {}),
+    ...(raw['max-cost'] ? { maxCostUsd: parseDollars(raw['max-cost'], door.name('max-cost')) } : {}),
+    ...(raw.prices ? { prices: path.resolve(cwd, raw.prices) } : {}),
+    names: door.modelNames,
+  };
+}
+
+/** A positive amount of dollars (`--max-cost 0.50`). */
+export function parseDollars(value: string, flag: string): number {
+  const text = value.trim();
+  const n = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(n) || n <= 0) {
+    throw new ConfigError(
+      `${flag}: '${value}' is not valid; expected a positive amount in US dollars, e.g. 2.50`,
+    );
+  }
+  return n;
+}
+
+/** An http(s) URL, as given. */
+export function parseHttpUrl(value: string, flag: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${flag}: '${value}' is not a URL; expected http(s)://host[:port]/path`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${flag}: '${value}' is not an http(s) URL; expected http(s)://host[:port]/path`);
+  }
+  return value;
+}
+
+/** A comma- (or newline-) separated list of file names (`--expect foo,libfoo.so`); an empty list is an error. */
+export function parseNameList(value: string, flag: string): string[] {
+  const names = value
+    .split(/[,\n]/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  if (names.length === 0)
+    throw new ConfigError(
+      `${flag}: '${value}' names no file; expected a comma-separated list such as foo,libfoo.so`,
+    );
+  return names;
 }

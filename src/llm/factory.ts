@@ -29,6 +29,50 @@ export interface CreateProviderOptions {
   maxRetries?: number;
   /** Stream replies over SSE (default false). */
   stream?: boolean;
+  /** How the front door spells the model options in messages (default: the CLI's flags). */
+  names?: ModelOptionNames;
+  /** Where `apiKey` came from when the front door looked it up (default: `names.apiKey`). */
+  apiKeySource?: string;
+}
+
+/** The spelling of the model options in messages: `--api-key` for the CLI, `input api-key` for the action. */
+export interface ModelOptionNames {
+  model: string;
+  apiKey: string;
+  baseUrl: string;
+  /** The hint that tells how to give a key: `pass --api-key`, `set input api-key`. */
+  giveApiKey: string;
+}
+
+export const CLI_MODEL_OPTION_NAMES: ModelOptionNames = {
+  model: '--model',
+  apiKey: '--api-key',
+  baseUrl: '--base-url',
+  giveApiKey: 'pass --api-key',
+};
+
+/** The environment variables of a provider: its key and its base URL. */
+export function providerVariables(provider: ProviderName): { key: string; baseUrl: string } {
+  return provider === 'openai'
+    ? { key: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' }
+    : { key: 'ANTHROPIC_API_KEY', baseUrl: 'ANTHROPIC_BASE_URL' };
+}
+
+/**
+ * The API key for `spec`: the one given (`--api-key`, input api-key), else the provider's variable. The only
+ * place the key is looked up; `source` names where it came from, for messages (never the value).
+ */
+export function resolveApiKey(
+  spec: string,
+  given: string | undefined,
+  env: NodeJS.ProcessEnv,
+  names: ModelOptionNames = CLI_MODEL_OPTION_NAMES,
+): { key: string | undefined; source: string; variable: string } {
+  const variable = providerVariables(parseModelSpec(spec).provider).key;
+  const fromGiven = given !== undefined && given.trim() !== '';
+  return fromGiven
+    ? { key: given.trim(), source: names.apiKey, variable }
+    : { key: env[variable]?.trim() || undefined, source: variable, variable };
 }
 
 export const DEFAULT_TIMEOUT_MS = 10 * 60_000;
@@ -49,7 +93,7 @@ export function parseModelSpec(spec: string): ModelSpec {
   return { provider: provider as ProviderName, model };
 }
 
-function validBaseUrl(value: string, source: string): string {
+function validBaseUrl(value: string, source: string, giveApiKey: string): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -68,7 +112,7 @@ function validBaseUrl(value: string, source: string): string {
   if (url.username || url.password) {
     throw new ConfigError(
       `${source}: the URL must not carry credentials`,
-      'pass the key with --api-key or the API key variable',
+      `${giveApiKey} or set the API key variable instead`,
     );
   }
   return value.replace(/\/+$/, '');
@@ -85,28 +129,28 @@ export function createProvider(options: CreateProviderOptions): LlmProvider {
   const prices = options.prices instanceof PriceTable ? options.prices : loadPriceTable(options.prices);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  const keyVar = provider === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY';
-  const urlVar = provider === 'openai' ? 'OPENAI_BASE_URL' : 'ANTHROPIC_BASE_URL';
-  const fromFlag = options.apiKey !== undefined && options.apiKey.trim() !== '';
-  const apiKey = fromFlag ? options.apiKey!.trim() : env[keyVar]?.trim() || undefined;
-  const keySource = fromFlag ? '--api-key' : keyVar;
+  const names = options.names ?? CLI_MODEL_OPTION_NAMES;
+  const resolved = resolveApiKey(options.spec, options.apiKey, env, names);
+  const { key: apiKey, variable: keyVar } = resolved;
+  const keySource = options.apiKey?.trim() ? (options.apiKeySource ?? resolved.source) : resolved.source;
+  const urlVar = providerVariables(provider).baseUrl;
 
   const givenUrl = options.baseUrl?.trim()
-    ? { value: options.baseUrl.trim(), source: '--base-url' }
+    ? { value: options.baseUrl.trim(), source: names.baseUrl }
     : env[urlVar]?.trim()
       ? { value: env[urlVar].trim(), source: urlVar }
       : undefined;
   const baseUrl = givenUrl
-    ? validBaseUrl(givenUrl.value, givenUrl.source)
+    ? validBaseUrl(givenUrl.value, givenUrl.source, names.giveApiKey)
     : provider === 'openai'
       ? OPENAI_DEFAULT_BASE_URL
       : ANTHROPIC_DEFAULT_BASE_URL;
   const customOpenAi =
     provider === 'openai' && givenUrl !== undefined && new URL(baseUrl).hostname !== 'api.openai.com';
 
-  if (!apiKey && !customOpenAi) {
-    throw new ConfigError(`--model ${options.spec}: no API key`, `set ${keyVar} or pass --api-key`);
-  }
+  const noKey = (): ConfigError =>
+    new ConfigError(`${names.model} ${options.spec}: no API key`, `set ${keyVar} or ${names.giveApiKey}`);
+  if (!apiKey && !customOpenAi) throw noKey();
   if (provider === 'openai') {
     return new OpenAiProvider({
       model,
@@ -120,9 +164,10 @@ export function createProvider(options: CreateProviderOptions): LlmProvider {
       keySource,
     });
   }
+  if (!apiKey) throw noKey();
   return new AnthropicProvider({
     model,
-    apiKey: apiKey!,
+    apiKey,
     baseUrl,
     prices,
     timeoutMs,

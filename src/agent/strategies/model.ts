@@ -5,7 +5,7 @@
  */
 import { ConfigError } from '../../base/errors.js';
 import { Budget, meteredProvider, type BudgetLimits, type LlmUsage } from '../../llm/budget.js';
-import { createProvider } from '../../llm/factory.js';
+import { createProvider, resolveApiKey, type ModelOptionNames } from '../../llm/factory.js';
 import type { LlmProvider } from '../../llm/types.js';
 import type { RepairKnowledge, StrategyServices } from '../../knowledge/repair.js';
 import { HybridStrategy, type HybridOptions } from './hybrid.js';
@@ -28,6 +28,10 @@ export interface ModelSettings {
   timeoutMs?: number;
   maxRetries?: number;
   stream?: boolean;
+  /** Where `apiKey` came from (`--api-key`, `input api-key`, `OPENAI_API_KEY`), for messages. */
+  apiKeySource?: string;
+  /** How the front door spells the model options in messages (default: the CLI's flags). */
+  names?: ModelOptionNames;
 }
 
 /** One model for one run: the metered provider, its budget, and the secrets that must never leave the process. */
@@ -60,10 +64,11 @@ export function createModelSession(settings: ModelSettings, env: NodeJS.ProcessE
     timeoutMs: settings.timeoutMs,
     maxRetries: settings.maxRetries,
     stream: settings.stream,
+    ...(settings.names ? { names: settings.names } : {}),
+    ...(settings.apiKeySource ? { apiKeySource: settings.apiKeySource } : {}),
   });
   const budget = new Budget(limits);
-  const keyVar = raw.name === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
-  const key = settings.apiKey?.trim() || env[keyVar]?.trim();
+  const { key } = resolveApiKey(settings.model, settings.apiKey, env);
   return { provider: meteredProvider(raw, budget), budget, secrets: key ? [key] : [] };
 }
 

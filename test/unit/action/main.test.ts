@@ -1,4 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import { ACTION_DOOR } from '../../../src/core/settings.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import nock from '../../helpers/nock.js';
@@ -7,7 +8,7 @@ import { run, type ActionDeps } from '../../../src/action/main.js';
 import type { PostDeps } from '../../../src/action/post.js';
 import { createGitHubClient } from '../../../src/github/client.js';
 import { ConfigError } from '../../../src/base/errors.js';
-import type { BuildResult } from '../../../src/core/result.js';
+import type { BuildResult } from '../../../src/report/result.js';
 import type { BuildSettings } from '../../../src/core/settings.js';
 import { failedResult, fakeEngine, fakeResult } from '../../fakes/build-result.js';
 import { setUpActionEnv, type ActionEnv } from '../../helpers/action.js';
@@ -66,7 +67,12 @@ describe('the action (main step)', () => {
     });
     expect(settings.sandbox.workRoot.startsWith(path.join(env.runnerTemp, 'buildbench-work-'))).toBe(true);
     // The key goes to the engine's model session (kept in this process), never into the sandbox settings.
-    expect(settings.model).toEqual({ model: 'openai:gpt-test', apiKey: 'sk-test-secret-0123456789abcdef' });
+    expect(settings.model).toEqual({
+      model: 'openai:gpt-test',
+      apiKey: 'sk-test-secret-0123456789abcdef',
+      apiKeySource: 'input api-key',
+      names: ACTION_DOOR.modelNames,
+    });
     expect(JSON.stringify(settings.sandbox)).not.toContain('sk-test-secret');
 
     const outDir = path.join(env.runnerTemp, 'buildbench-out', 'hello');

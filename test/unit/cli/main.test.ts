@@ -147,7 +147,7 @@ describe('cli: an option where a value should be', () => {
       [['--max-turns', '-1'], /^buildbench: --max-turns: '-1' is not valid; expected a whole number/],
       [
         ['--model', 'openai:m', '--max-cost', '-0.5'],
-        /^buildbench: --max-cost: '-0.5' is not valid; expected a positive number/,
+        /^buildbench: --max-cost: '-0.5' is not valid; expected a positive amount in US dollars/,
       ],
     ];
     for (const [flags, expected] of cases) {
