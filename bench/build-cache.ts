@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { runBuild } from '../src/core/run-build.js';
-import type { BuildResult } from '../src/core/result.js';
+import type { BuildResult } from '../src/report/result.js';
 import { sandboxSettingsFrom } from '../src/core/settings.js';
 import { rootfsProblems } from '../src/sandbox/index.js';
 import type { SandboxSettings } from '../src/sandbox/types.js';

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-import type { BuildResult } from '../core/result.js';
+import type { BuildResult } from '../report/result.js';
 
 export const MAX_ERROR_ANNOTATIONS = 10;
 export const MAX_WARNING_ANNOTATIONS = 10;

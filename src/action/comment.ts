@@ -2,7 +2,7 @@
  * comment-id: the bot (or a person) leaves a comment saying a build started and passes its id; the action
  * rewrites that one comment with the outcome. Updating, never adding, keeps one sticky comment per build.
  */
-import type { BuildResult } from '../core/result.js';
+import type { BuildResult } from '../report/result.js';
 import type { GitHubClient } from '../github/client.js';
 import { md } from './summary.js';
 

@@ -13,7 +13,7 @@ import * as core from '@actions/core';
 
 import { ConfigError, errorMessage } from '../base/errors.js';
 import { createProgressPrinter } from '../core/progress.js';
-import type { BuildResult } from '../core/result.js';
+import type { BuildResult } from '../report/result.js';
 import { runBuild, type RunBuildOptions } from '../core/run-build.js';
 import type { BuildSettings } from '../core/settings.js';
 import { createGitHubClient, type GitHubClient } from '../github/client.js';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 
 import { readFileUnder } from '../base/safe-fs.js';
-import type { BuildResult } from '../core/result.js';
+import type { BuildResult } from '../report/result.js';
 import { httpStatus, type GitHubClient } from '../github/client.js';
 import { md } from './summary.js';
 

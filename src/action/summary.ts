@@ -2,7 +2,7 @@
  * The job summary: what was built, how it was verified, why it failed. GitHub refuses a step summary over
  * 1 MiB, so sections are added in order of importance and the rest is cut on purpose, with a note.
  */
-import type { BuildResult } from '../core/result.js';
+import type { BuildResult } from '../report/result.js';
 
 /** GitHub's limit for one step's summary. */
 export const SUMMARY_LIMIT_BYTES = 1024 * 1024;

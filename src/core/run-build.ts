@@ -5,7 +5,7 @@ import { repoNameOf } from './settings.js';
 import { EventBus, type RunEvent } from '../agent/events.js';
 import { ConfigError, SandboxError, errorMessage } from '../base/errors.js';
 import type { RunStatus } from '../base/status.js';
-import { RESULT_SCHEMA, type BuildResult, type TurnSummary } from './result.js';
+import { RESULT_SCHEMA, type BuildResult, type TurnSummary } from '../report/result.js';
 import { resolveSource, type ResolvedSource } from './source.js';
 import { VERSION } from './version.js';
 import { copyFileNoFollow, relComponents } from '../base/safe-fs.js';

@@ -30,7 +30,7 @@ import type { Artifact, Expected, Metrics } from '../verify/types.js';
 import { BuildVerifier } from '../verify/verifier.js';
 import type { Verification } from '../verify/verification.js';
 import { ConfigError, errorMessage } from '../base/errors.js';
-import type { BuildResult } from './result.js';
+import type { BuildResult } from '../report/result.js';
 import { expectedFrom } from './run-build.js';
 
 export const VERIFY_SANDBOX_CHOICES = ['auto', 'rootfs', 'host', 'none'] as const;

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { TurnRecord } from '../agent/types.js';
 import { errorMessage } from '../base/errors.js';
 import type { RunStatus } from '../base/status.js';
-import type { ReplayOutcome, ResultPatch, ResultRecipe } from '../core/result.js';
+import type { ReplayOutcome, ResultPatch, ResultRecipe } from './result.js';
 import type { CreateSandboxRequest, Sandbox, SandboxKind, SandboxSettings } from '../sandbox/types.js';
 import type { Expected } from '../verify/types.js';
 import { collectPatches, type SkippedFile } from './patches.js';

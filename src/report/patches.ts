@@ -20,7 +20,7 @@ import {
   readlinkUnder,
   UnsafePathError,
 } from '../base/safe-fs.js';
-import type { ResultPatch } from '../core/result.js';
+import type { ResultPatch } from './result.js';
 import { snapshotTree } from '../verify/artifacts.js';
 import { answeredFinding, type ReportTurn } from './turns.js';
 

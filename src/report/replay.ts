@@ -8,7 +8,7 @@ import path from 'node:path';
 
 import { writeFileUnder } from '../base/safe-fs.js';
 import { errorMessage } from '../base/errors.js';
-import type { ReplayOutcome } from '../core/result.js';
+import type { ReplayOutcome } from './result.js';
 import { createSandbox as defaultCreateSandbox } from '../sandbox/factory.js';
 import type { CreateSandboxRequest, Sandbox, SandboxSettings } from '../sandbox/types.js';
 import type { Verdict } from '../agent/types.js';

@@ -12,7 +12,7 @@ import { access, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { ConfigError, errorMessage } from '../base/errors.js';
-import type { BuildResult, ReplayOutcome } from '../core/result.js';
+import type { BuildResult, ReplayOutcome } from './result.js';
 import { readTrajectory } from '../trajectory/recorder.js';
 import { fullSequenceRecipe, minimiseRecipe, packagesInScript, type FinalRecipe } from './recipe.js';
 import { answeredFinding, turnsFromTrajectory, type ReportClaim, type ReportTurn } from './turns.js';

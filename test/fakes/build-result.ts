@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { RESULT_SCHEMA, type BuildResult } from '../../src/core/result.js';
+import { RESULT_SCHEMA, type BuildResult } from '../../src/report/result.js';
 import type { BuildSettings } from '../../src/core/settings.js';
 
 /** A BuildResult as the engine returns it; `overrides` replace top-level fields. */

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { run } from '../../src/action/main.js';
-import type { BuildResult } from '../../src/core/result.js';
+import type { BuildResult } from '../../src/report/result.js';
 import { docker, dockerAnswers } from '../../src/sandbox/docker.js';
 import {
   startFakeCacheServer,

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { run } from '../../src/action/main.js';
-import type { BuildResult } from '../../src/core/result.js';
+import type { BuildResult } from '../../src/report/result.js';
 import { setUpActionEnv, type ActionEnv } from '../helpers/action.js';
 import { docker, dockerAnswers } from '../../src/sandbox/docker.js';
 import { ensureTestDockerImage, rootfsUnavailableReason, TEST_DOCKER_IMAGE } from '../helpers/sandbox.js';

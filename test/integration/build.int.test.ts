@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runBuild } from '../../src/core/run-build.js';
 import { sandboxSettingsFrom, type BuildSettings } from '../../src/core/settings.js';
-import type { BuildResult } from '../../src/core/result.js';
+import type { BuildResult } from '../../src/report/result.js';
 import type { SandboxChoice } from '../../src/sandbox/types.js';
 import { dockerAnswers } from '../../src/sandbox/docker.js';
 import {

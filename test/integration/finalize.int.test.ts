@@ -14,8 +14,8 @@ import path from 'node:path';
 import { run } from '../../src/cli/main.js';
 import { runBuild } from '../../src/core/run-build.js';
 import { sandboxSettingsFrom, type BuildSettings } from '../../src/core/settings.js';
-import type { BuildResult } from '../../src/core/result.js';
-import { parseDockerfile } from '../../src/report/dockerfile.js';
+import type { BuildResult } from '../../src/report/result.js';
+import { parseDockerfile } from '../helpers/dockerfile.js';
 import { docker, dockerAnswers } from '../../src/sandbox/docker.js';
 import { hostMountsUnder, rootfsUnavailableReason, TEST_DOCKER_IMAGE } from '../helpers/sandbox.js';
 

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { run } from '../../src/cli/main.js';
-import type { BuildResult } from '../../src/core/result.js';
+import type { BuildResult } from '../../src/report/result.js';
 import { FakeLlmServer } from '../fakes/fake-llm-server.js';
 import { oneScriptModel as scriptedModel } from '../fakes/serve-fake-llm.js';
 

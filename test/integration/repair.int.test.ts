@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runBuild } from '../../src/core/run-build.js';
 import { sandboxSettingsFrom, type BuildSettings } from '../../src/core/settings.js';
-import type { BuildResult } from '../../src/core/result.js';
+import type { BuildResult } from '../../src/report/result.js';
 import { hostMountsUnder } from '../helpers/sandbox.js';
 
 const FIXTURES = path.resolve('test/fixtures/repos');

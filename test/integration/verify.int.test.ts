@@ -13,7 +13,7 @@ import path from 'node:path';
 
 import type { Action, Strategy, TurnContext } from '../../src/agent/types.js';
 import { run } from '../../src/cli/main.js';
-import type { BuildResult } from '../../src/core/result.js';
+import type { BuildResult } from '../../src/report/result.js';
 import { runBuild } from '../../src/core/run-build.js';
 import type { VerifyReport } from '../../src/core/run-verify.js';
 import { sandboxSettingsFrom, type BuildSettings } from '../../src/core/settings.js';

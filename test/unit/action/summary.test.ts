@@ -9,7 +9,7 @@ import {
   MAX_WARNING_ANNOTATIONS,
 } from '../../../src/action/annotations.js';
 import { fitSummary, renderSummary, SUMMARY_LIMIT_BYTES } from '../../../src/action/summary.js';
-import type { BuildResult } from '../../../src/core/result.js';
+import type { BuildResult } from '../../../src/report/result.js';
 import { failedResult, fakeResult } from '../../fakes/build-result.js';
 
 const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');

@@ -12,7 +12,7 @@ import {
   renderBuildSh,
   renderDockerfile,
 } from '../../../src/report/recipe.js';
-import { parseDockerfile } from '../../../src/report/dockerfile.js';
+import { parseDockerfile } from '../../helpers/dockerfile.js';
 import { turnsFromTrajectory } from '../../../src/report/turns.js';
 import { readTrajectory } from '../../../src/trajectory/recorder.js';
 import { BASELINE_SCRIPT } from '../../../src/agent/strategies/baseline.js';

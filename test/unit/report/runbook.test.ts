@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import { run } from '../../../src/cli/main.js';
 import { ConfigError } from '../../../src/base/errors.js';
-import type { BuildResult } from '../../../src/core/result.js';
+import type { BuildResult } from '../../../src/report/result.js';
 import { turnsFromTrajectory } from '../../../src/report/turns.js';
 import type { TrajectoryEvent } from '../../../src/trajectory/recorder.js';
 import {

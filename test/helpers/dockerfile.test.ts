@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 
-import { parseDockerfile, parseKeyValues } from '../../../src/report/dockerfile.js';
+import { parseDockerfile, parseKeyValues } from './dockerfile.js';
 
 describe('parseDockerfile', () => {
   it('reads instructions, joins continuation lines and drops comments inside them', () => {
