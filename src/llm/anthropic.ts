@@ -5,16 +5,10 @@ import Anthropic, {
   APIError,
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
+import { completionResult, ANTHROPIC_STOP_REASONS } from './completion.js';
 import type { PriceTable } from './prices.js';
 import { toProviderError, type SdkFailure } from './errors.js';
-import type {
-  ChatMessage,
-  CompletionRequest,
-  CompletionResult,
-  LlmProvider,
-  StopReason,
-  ToolCall,
-} from './types.js';
+import type { ChatMessage, CompletionRequest, CompletionResult, LlmProvider, ToolCall } from './types.js';
 
 type MessageParam = Anthropic.Messages.MessageParam;
 type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
@@ -147,17 +141,15 @@ export class AnthropicProvider implements LlmProvider {
     output: number,
     stop: string | undefined,
   ): CompletionResult {
-    const usage = { inputTokens: input, outputTokens: output };
-    const cost = this.options.prices.cost('anthropic', this.model, usage);
-    return {
-      text: text === '' ? undefined : text,
-      toolCalls,
-      usage,
-      costUsd: cost ?? 0,
-      priced: cost !== undefined,
-      stopReason: stopReason(stop),
-      rawStopReason: stop,
-    };
+    return completionResult(
+      { text, toolCalls, inputTokens: input, outputTokens: output, stop: stop },
+      {
+        prices: this.options.prices,
+        provider: 'anthropic',
+        model: this.model,
+        stopReasons: ANTHROPIC_STOP_REASONS,
+      },
+    );
   }
 }
 
@@ -166,20 +158,6 @@ function parseJson(raw: string): unknown {
     return JSON.parse(raw) as unknown;
   } catch {
     return raw;
-  }
-}
-
-function stopReason(stop: string | undefined): StopReason {
-  switch (stop) {
-    case 'end_turn':
-    case 'stop_sequence':
-      return 'end';
-    case 'tool_use':
-      return 'tool_calls';
-    case 'max_tokens':
-      return 'max_tokens';
-    default:
-      return 'other';
   }
 }
 

@@ -3,16 +3,10 @@
  * server (vLLM, Ollama, llama.cpp, LiteLLM) given its base URL. Retries and timeouts belong to the client.
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { completionResult, OPENAI_STOP_REASONS } from './completion.js';
 import type { PriceTable } from './prices.js';
 import { toProviderError, type SdkFailure } from './errors.js';
-import type {
-  ChatMessage,
-  CompletionRequest,
-  CompletionResult,
-  LlmProvider,
-  StopReason,
-  ToolCall,
-} from './types.js';
+import type { ChatMessage, CompletionRequest, CompletionResult, LlmProvider, ToolCall } from './types.js';
 
 type ChatCompletionChunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 type ChatCompletionCreateParamsBase = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
@@ -157,31 +151,15 @@ export class OpenAiProvider implements LlmProvider {
     output: number,
     finish: string | undefined,
   ): CompletionResult {
-    const usage = { inputTokens: input, outputTokens: output };
-    const cost = this.options.prices.cost('openai', this.model, usage);
-    return {
-      text: text === '' ? undefined : text,
-      toolCalls,
-      usage,
-      costUsd: cost ?? 0,
-      priced: cost !== undefined,
-      stopReason: stopReason(finish),
-      rawStopReason: finish,
-    };
-  }
-}
-
-function stopReason(finish: string | undefined): StopReason {
-  switch (finish) {
-    case 'stop':
-      return 'end';
-    case 'tool_calls':
-    case 'function_call':
-      return 'tool_calls';
-    case 'length':
-      return 'max_tokens';
-    default:
-      return 'other';
+    return completionResult(
+      { text, toolCalls, inputTokens: input, outputTokens: output, stop: finish },
+      {
+        prices: this.options.prices,
+        provider: 'openai',
+        model: this.model,
+        stopReasons: OPENAI_STOP_REASONS,
+      },
+    );
   }
 }
 
