@@ -1,3 +1,9 @@
+/**
+ * src/cli/ — the command-line front door (floor 5). It owns argv: `build` flags become one `BuildSettings`
+ * through the shared resolver (core/settings.ts `resolveRunSettings` with the CLI's spelling of each flag),
+ * `report` and `verify` their own small settings; then one call into core, one error boundary (one line, exit
+ * 2 for usage and configuration errors, never a stack trace), SIGINT/SIGTERM handling and the exit codes.
+ */
 import path from 'node:path';
 import {
   parseChoice,

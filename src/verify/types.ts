@@ -1,3 +1,11 @@
+/**
+ * src/verify/ — judging (floor 1). It owns what counts as built: the artifact scan and ELF classification,
+ * the scoring policy (vendored, submodule, test and scratch directories set aside), BUILD-BENCH's completion
+ * / strict / flexible scores, layer-2 verifier specs and functional probes, and the verdict the loop's
+ * stop-gate reads (`verifier.ts` puts them behind one object). It judges a tree; it does not decide the
+ * run's status (core/status.ts does, from its verdicts).
+ */
+
 /** Artifacts a build produced and how they score. */
 
 export type ArtifactKind = 'executable' | 'shared_library' | 'static_library' | 'elf_other';
