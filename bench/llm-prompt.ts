@@ -17,7 +17,7 @@ import { runAgentLoop } from '../src/agent/loop.js';
 import { LlmStrategy, type ModelCall } from '../src/agent/strategies/llm.js';
 import type { Verdict } from '../src/agent/types.js';
 import { EventBus } from '../src/agent/events.js';
-import { analyzeLog } from '../src/knowledge/log-parser.js';
+import { analyzeLog } from '../src/knowledge/diagnose/log-parser.js';
 import type { CompletionRequest, CompletionResult, LlmProvider } from '../src/llm/types.js';
 import type { RepoInfo } from '../src/repo/types.js';
 import type { ExecOptions, ExecResult, Sandbox } from '../src/sandbox/types.js';

@@ -12,8 +12,8 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 
-import { analyzeLog, analyzeLogStream } from '../src/knowledge/log-parser.js';
-import { defaultSignatureCatalog } from '../src/knowledge/signatures.js';
+import { analyzeLog, analyzeLogStream } from '../src/knowledge/diagnose/log-parser.js';
+import { defaultSignatureCatalog } from '../src/knowledge/diagnose/signatures.js';
 
 export interface BenchResult {
   name: string;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Action, Observation, Strategy, TurnContext, TurnRecord, Verdict } from './types.js';
 import type { Sandbox } from '../sandbox/types.js';
-import type { Finding, LogAnalysis } from '../knowledge/types.js';
+import type { Finding, LogAnalysis } from '../knowledge/diagnose/types.js';
 import type { Artifact } from '../verify/types.js';
 import type { EventBus } from './events.js';
 import type { RunStatus } from '../base/status.js';

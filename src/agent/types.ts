@@ -1,6 +1,6 @@
 import type { ExecResult } from '../sandbox/types.js';
 import type { RepoInfo } from '../repo/types.js';
-import type { Finding } from '../knowledge/types.js';
+import type { Finding } from '../knowledge/diagnose/types.js';
 import type { Artifact, Expected, Metrics } from '../verify/types.js';
 
 /** What a strategy asks the harness to do next. */

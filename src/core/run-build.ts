@@ -14,7 +14,7 @@ import type { Sandbox, SandboxSettings } from '../sandbox/types.js';
 import { DEFAULT_MAX_LOG_BYTES } from '../sandbox/log-file.js';
 import { inspectRepo } from '../repo/inspect.js';
 import type { RepoInfo } from '../repo/types.js';
-import { analyzeLog, analyzeLogFile } from '../knowledge/log-parser.js';
+import { analyzeLog, analyzeLogFile } from '../knowledge/diagnose/log-parser.js';
 import { createKnowledge, createServices } from '../knowledge/index.js';
 import { snapshotTree } from '../verify/artifacts.js';
 import { normalizeExpected } from '../verify/scoring.js';

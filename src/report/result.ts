@@ -3,7 +3,7 @@ import type { IsolationReport } from '../sandbox/isolation.js';
 import type { Artifact, Expected, Metrics } from '../verify/types.js';
 import type { ExcludedArtifact } from '../verify/policy.js';
 import type { Verification } from '../verify/verification.js';
-import type { Finding } from '../knowledge/types.js';
+import type { Finding } from '../knowledge/diagnose/types.js';
 import type { BuildSystem } from '../repo/types.js';
 
 export const RESULT_SCHEMA = 'buildbench.result/v1';

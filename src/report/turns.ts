@@ -3,7 +3,7 @@
  * `runBuild`) or from trajectory.jsonl (`buildbench report`, which never sees live state).
  */
 import type { ScriptRecipe, TurnRecord } from '../agent/types.js';
-import type { Finding } from '../knowledge/types.js';
+import type { Finding } from '../knowledge/diagnose/types.js';
 import type { TrajectoryEvent } from '../trajectory/recorder.js';
 
 export interface ReportTurn {

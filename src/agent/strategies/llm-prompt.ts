@@ -8,7 +8,7 @@ import { readdir } from 'node:fs/promises';
 import type { RepoInfo } from '../../repo/types.js';
 import type { TurnContext, TurnRecord } from '../types.js';
 import type { Expected } from '../../verify/types.js';
-import { normalizeLogLine } from '../../knowledge/log-parser.js';
+import { normalizeLogLine } from '../../knowledge/diagnose/log-parser.js';
 import { quoteUntrusted, renderPrompt, type RenderOptions } from '../../llm/prompts.js';
 
 /** How much of each part a compaction level keeps. */

@@ -9,7 +9,7 @@ import {
   renderHistory,
 } from '../../../src/agent/strategies/llm-prompt.js';
 import type { TurnContext, TurnRecord } from '../../../src/agent/types.js';
-import type { Finding } from '../../../src/knowledge/types.js';
+import type { Finding } from '../../../src/knowledge/diagnose/types.js';
 import { repoInfo, system } from '../../fakes/repo-info.js';
 
 const finding = (message: string, id = 'missing-header', line = 1000): Finding => ({

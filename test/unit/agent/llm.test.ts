@@ -6,7 +6,7 @@ import { HybridStrategy } from '../../../src/agent/strategies/hybrid.js';
 import type { Strategy, Verdict } from '../../../src/agent/types.js';
 import { EventBus } from '../../../src/agent/events.js';
 import { ProviderError } from '../../../src/base/errors.js';
-import { analyzeLog } from '../../../src/knowledge/log-parser.js';
+import { analyzeLog } from '../../../src/knowledge/diagnose/log-parser.js';
 import { NO_KNOWLEDGE } from '../../../src/knowledge/repair.js';
 import { Budget } from '../../../src/llm/budget.js';
 import { FakeSandbox } from '../../fakes/fake-sandbox.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { runAgentLoop, type LoopDeps } from '../../../src/agent/loop.js';
 import type { Action, Strategy, TurnContext, Verdict } from '../../../src/agent/types.js';
 import { EventBus, type RunEvent } from '../../../src/agent/events.js';
-import type { Finding, LogAnalysis } from '../../../src/knowledge/types.js';
+import type { Finding, LogAnalysis } from '../../../src/knowledge/diagnose/types.js';
 import { FakeSandbox } from '../../fakes/fake-sandbox.js';
 import { repoInfo } from '../../fakes/repo-info.js';
 

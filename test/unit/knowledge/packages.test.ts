@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../../src/base/errors.js';
-import { analyzeLog } from '../../../src/knowledge/log-parser.js';
+import { analyzeLog } from '../../../src/knowledge/diagnose/log-parser.js';
 import {
   buildAptFilePattern,
   buildLookupScript,
@@ -23,7 +23,7 @@ import {
   type NeedQuery,
   type PackageIndexRunner,
 } from '../../../src/knowledge/packages.js';
-import type { Finding } from '../../../src/knowledge/types.js';
+import type { Finding } from '../../../src/knowledge/diagnose/types.js';
 import { FakeSandbox } from '../../fakes/fake-sandbox.js';
 
 const fixture = (name: string): string =>

@@ -11,8 +11,8 @@ import {
   namesInProse,
   newerCmakeCommand,
 } from '../../../src/knowledge/repair-rules.js';
-import { defaultSignatureCatalog } from '../../../src/knowledge/signatures.js';
-import { analyzeLog } from '../../../src/knowledge/log-parser.js';
+import { defaultSignatureCatalog } from '../../../src/knowledge/diagnose/signatures.js';
+import { analyzeLog } from '../../../src/knowledge/diagnose/log-parser.js';
 import {
   applyRepair,
   type PackageNeed,

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RuleKnowledge } from '../../../src/knowledge/repair-rules.js';
-import { analyzeLog } from '../../../src/knowledge/log-parser.js';
+import { analyzeLog } from '../../../src/knowledge/diagnose/log-parser.js';
 import { emptyFixes, recipeFor } from '../../../src/recipe/recipes.js';
 import { repoInfo, system } from '../../fakes/repo-info.js';
 

@@ -4,24 +4,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from '../base/errors.js';
-import type { FindingCategory } from './types.js';
+import { ConfigError } from '../../base/errors.js';
+import { FINDING_CATEGORIES, type FindingCategory } from './types.js';
 
-export const FINDING_CATEGORIES: readonly FindingCategory[] = [
-  'missing-dependency',
-  'compile-error',
-  'link-error',
-  'toolchain-drift',
-  'layout',
-  'configure-error',
-  'runtime-crash',
-  'oom',
-  'timeout',
-  'gpu',
-  'network',
-  'permission',
-  'build-failed',
-];
+export { FINDING_CATEGORIES };
 
 /**
  * Causal tier by category: 1 = causes (a missing dependency, a configure error, the environment),
@@ -44,8 +30,8 @@ export const CATEGORY_TIER: Readonly<Record<FindingCategory, number>> = {
   'build-failed': 3,
 };
 
-/** Where the catalog shipped with the tool lives (works from `src/knowledge/` and from `lib/knowledge/`). */
-export const DEFAULT_SIGNATURES_URL = new URL('../../verifiers/signatures.yaml', import.meta.url);
+/** Where the catalog shipped with the tool lives (three folders up from `src/knowledge/diagnose/`; ncc copies it into dist/). */
+export const DEFAULT_SIGNATURES_URL = new URL('../../../verifiers/signatures.yaml', import.meta.url);
 
 /** A look-back: captures taken from one of the previous `lines` lines (nearest first). */
 export interface LookbehindSpec {

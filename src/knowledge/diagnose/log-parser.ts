@@ -1,4 +1,9 @@
 /**
+ * `knowledge/diagnose/` owns diagnosis: what a build log says went wrong. The failure signatures are data
+ * (`verifiers/signatures.yaml`, compiled by `signatures.ts`), this parser applies them to a log and picks the
+ * root cause, and `types.ts` holds the `Finding` and `LogAnalysis` shapes that the loop, the repair rules and
+ * the reports read. Nothing here proposes a fix (that is `knowledge/repair/`).
+ *
  * Layer-1 log parser: applies the signature catalog to a build log line by line, in bounded memory,
  * and picks the root cause. Works on a whole string, a stream or a file.
  *

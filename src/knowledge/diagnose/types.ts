@@ -1,19 +1,23 @@
 /** Layer-1 findings: what a build log says went wrong. Shared by strategies, verifiers, reports and the bot. */
 
-export type FindingCategory =
-  | 'missing-dependency'
-  | 'compile-error'
-  | 'link-error'
-  | 'toolchain-drift'
-  | 'layout'
-  | 'configure-error'
-  | 'runtime-crash'
-  | 'oom'
-  | 'timeout'
-  | 'gpu'
-  | 'network'
-  | 'permission'
-  | 'build-failed';
+/** What kind of failure a finding is; the signature catalog may only use these. */
+export const FINDING_CATEGORIES = [
+  'missing-dependency',
+  'compile-error',
+  'link-error',
+  'toolchain-drift',
+  'layout',
+  'configure-error',
+  'runtime-crash',
+  'oom',
+  'timeout',
+  'gpu',
+  'network',
+  'permission',
+  'build-failed',
+] as const;
+
+export type FindingCategory = (typeof FINDING_CATEGORIES)[number];
 
 export interface Finding {
   /** The catalog signature id, e.g. `missing-header`. */

@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError } from '../../../src/base/errors.js';
+import { ConfigError } from '../../../../src/base/errors.js';
 import {
   CATEGORY_TIER,
   FINDING_CATEGORIES,
   defaultSignatureCatalog,
   parseSignatureCatalog,
   renderMessage,
-} from '../../../src/knowledge/signatures.js';
+} from '../../../../src/knowledge/diagnose/signatures.js';
 import { NOISE_LINES, SIGNATURE_CASES } from './signature-cases.js';
 
 const catalog = defaultSignatureCatalog();

@@ -8,10 +8,10 @@ import {
   analyzeLogFile,
   analyzeLogStream,
   normalizeLogLine,
-} from '../../../src/knowledge/log-parser.js';
+} from '../../../../src/knowledge/diagnose/log-parser.js';
 
 const fixture = (name: string): string =>
-  fileURLToPath(new URL(`../../fixtures/logs/${name}`, import.meta.url));
+  fileURLToPath(new URL(`../../../fixtures/logs/${name}`, import.meta.url));
 const read = (name: string): string => readFileSync(fixture(name), 'utf8');
 
 describe('root cause on recorded-style logs', () => {
