@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../base/errors.js';
 import type { Sandbox } from '../sandbox/types.js';
-import type { Finding } from './types.js';
+import type { Finding } from './diagnose/types.js';
 import { shellQuote } from '../base/shell.js';
 
 export type NeedKind =

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { readFileUnder } from '../base/safe-fs.js';
-import type { Finding } from './types.js';
+import type { Finding } from './diagnose/types.js';
 import type { PackageNeed, Repair, RepairInput, RepairKnowledge, StrategyServices } from './repair.js';
 import { shq } from '../base/shell.js';
 import type { Recipe } from '../recipe/recipes.js';

@@ -1,4 +1,4 @@
-import type { Finding } from './types.js';
+import type { Finding } from './diagnose/types.js';
 import type { RepoInfo } from '../repo/types.js';
 import type { Recipe, RecipeFixes } from '../recipe/recipes.js';
 
