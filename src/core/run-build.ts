@@ -38,7 +38,7 @@ import {
   createStreamRedactor,
   redactDeep,
 } from '../trajectory/redact.js';
-import { BUILD_SH, DOCKERFILE, finalizeRun, type FinalizeOutput } from '../report/finalize.js';
+import { BUILD_SH, DOCKERFILE, finalizeRun, type FinalizeOutput } from '../finalize/finalize.js';
 import { writeRunbook } from '../report/runbook.js';
 import { makeDirectory, MakeDirError, refusal } from '../base/make-dir.js';
 

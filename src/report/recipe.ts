@@ -10,7 +10,7 @@
  */
 import type { StepPurpose } from '../agent/types.js';
 import { shq } from '../base/shell.js';
-import { successfulTurn, type ReportTurn } from './turns.js';
+import { successfulTurn, type ReportTurn } from '../finalize/turns.js';
 
 export interface RecipeStep {
   purpose: StepPurpose;

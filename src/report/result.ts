@@ -5,6 +5,8 @@ import type { ExcludedArtifact } from '../verify/policy.js';
 import type { Verification } from '../verify/verification.js';
 import type { Finding } from '../knowledge/diagnose/types.js';
 import type { BuildSystem } from '../repo/types.js';
+import type { ResultRecipe } from '../finalize/finalize.js';
+import type { ResultPatch } from '../finalize/patches.js';
 
 export const RESULT_SCHEMA = 'buildbench.result/v1';
 
@@ -84,58 +86,4 @@ export interface BuildResult {
   llm?: { model: string } & Record<string, unknown>;
   /** Where the build instructions came from (scored against BUILD-BENCH's labelled instruction URLs). */
   retrieval?: { mode: string; sufficient: boolean; rounds: number; sources: unknown[]; notes: string[] };
-}
-
-/** How a recipe replay in a fresh sandbox ended. Only `passed` makes a recipe verified. */
-export type ReplayStatus = 'passed' | 'failed' | 'skipped' | 'error';
-
-export interface ReplayOutcome {
-  status: ReplayStatus;
-  /** One sentence: why the replay ended the way it did. */
-  reason: string;
-  metrics: Pick<Metrics, 'completion' | 'strict' | 'flexible'>;
-  durationMs: number;
-  exitCode?: number | null;
-  timedOut?: boolean;
-  /** Expected names the replay did not produce. */
-  missing?: string[];
-  /** New binaries the replay produced. */
-  artifacts?: number;
-  /** `cc --version`'s first line in the replay sandbox, when it printed one. */
-  compiler?: string;
-  /** The replay's complete output, relative to the output directory. */
-  log?: string;
-  /** Bytes build.sh printed in all, and whether the log kept only its head and tail. */
-  logBytes?: number;
-  logTruncated?: boolean;
-}
-
-export interface ResultRecipe {
-  /** True only when the recipe passed its replay in a fresh sandbox. */
-  verified: boolean;
-  /** `minimal`: the successful turn's script plus state earlier turns left; `full`: every script up to it. */
-  mode: 'minimal' | 'full';
-  /** True when the minimal recipe failed its replay and the full sequence replaced it. */
-  fallback: boolean;
-  /** The turn whose verifiers passed. */
-  turn: number;
-  replay: ReplayOutcome;
-  /** The minimal recipe's replay, when it failed and the full sequence was tried. */
-  minimalReplay?: ReplayOutcome;
-  /** The image the Dockerfile starts FROM (the sandbox's base). */
-  baseImage: string;
-  /** Paths relative to the output directory. */
-  files: { buildSh: string; dockerfile: string; patches: string[] };
-}
-
-export interface ResultPatch {
-  /** The patch file, relative to the output directory (`patches/0001-….patch`). */
-  file: string;
-  /** Repository files it changes. */
-  paths: string[];
-  subject: string;
-  /** Which error it fixed and why, or what changed the file when no repair claims it. */
-  reason: string;
-  /** The turn whose script made the change, when known. */
-  turn?: number;
 }

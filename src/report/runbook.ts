@@ -12,10 +12,12 @@ import { access, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { ConfigError, errorMessage } from '../base/errors.js';
-import type { BuildResult, ReplayOutcome } from './result.js';
+import type { ReplayOutcome } from '../finalize/replay.js';
+import type { BuildResult } from './result.js';
 import { readTrajectory } from '../trajectory/recorder.js';
 import { fullSequenceRecipe, minimiseRecipe, packagesInScript, type FinalRecipe } from './recipe.js';
-import { answeredFinding, turnsFromTrajectory, type ReportClaim, type ReportTurn } from './turns.js';
+import { answeredFinding, type ReportTurn } from '../finalize/turns.js';
+import { turnsFromTrajectory, type ReportClaim } from './turns.js';
 
 export const RUNBOOK = 'RUNBOOK.md';
 

@@ -1,34 +1,11 @@
 /**
- * One view of a run's turns for finalize and reports, built either from the live history (finalize, inside
- * `runBuild`) or from trajectory.jsonl (`buildbench report`, which never sees live state).
+ * The turns and claims of a run read back from trajectory.jsonl, in the same `ReportTurn` view finalize
+ * builds from the live history, so `buildbench report` renders what the run rendered.
  */
-import type { ScriptRecipe, TurnRecord } from '../agent/types.js';
+import type { ScriptRecipe } from '../agent/types.js';
 import type { Finding } from '../knowledge/diagnose/types.js';
+import type { ReportTurn } from '../finalize/turns.js';
 import type { TrajectoryEvent } from '../trajectory/recorder.js';
-
-export interface ReportTurn {
-  turn: number;
-  purpose: string;
-  reason: string;
-  /** The whole script (redacted when it comes from the trajectory). */
-  script: string;
-  recipe?: ScriptRecipe;
-  /** Source edits the script makes, with their reason. */
-  patches?: { file: string; reason: string }[];
-  /** Undefined when the turn never finished (the run was killed during it). */
-  exitCode?: number | null;
-  timedOut: boolean;
-  durationMs?: number;
-  truncated?: boolean;
-  rootCause?: Finding;
-  /** The verifiers passed after this turn. */
-  passed: boolean;
-  /** New binaries in the tree after this turn (cumulative). */
-  artifacts: number;
-  failures: string[];
-  notes: string[];
-  logPath?: string;
-}
 
 /** A `finish` action of the strategy and whether the verifiers let it stand. */
 export interface ReportClaim {
@@ -36,33 +13,6 @@ export interface ReportClaim {
   claim: string;
   reason: string;
   accepted?: boolean;
-}
-
-export function turnsFromHistory(history: readonly TurnRecord[]): ReportTurn[] {
-  const turns: ReportTurn[] = [];
-  for (const record of history) {
-    if (record.action.kind !== 'run') continue;
-    const o = record.observation;
-    turns.push({
-      turn: record.turn,
-      purpose: record.action.purpose,
-      reason: record.action.reason,
-      script: record.action.script,
-      recipe: record.action.recipe,
-      patches: record.action.patches,
-      exitCode: o ? o.exec.exitCode : undefined,
-      timedOut: o?.exec.timedOut ?? false,
-      durationMs: o?.exec.durationMs,
-      truncated: o?.exec.truncated,
-      rootCause: o?.rootCause,
-      passed: o?.verdict.passed ?? false,
-      artifacts: o?.artifacts.length ?? 0,
-      failures: o?.verdict.failures ?? [],
-      notes: [...record.notes],
-      logPath: o?.logPath,
-    });
-  }
-  return turns;
 }
 
 type Json = Record<string, unknown>;
@@ -143,25 +93,4 @@ export function turnsFromTrajectory(events: readonly TrajectoryEvent[]): {
     }
   }
   return { turns: [...byTurn.values()].sort((a, b) => a.turn - b.turn), claims };
-}
-
-/** The turn whose verifiers passed (the last one, which ends a successful run), if any. */
-export function successfulTurn(turns: readonly ReportTurn[]): ReportTurn | undefined {
-  for (let i = turns.length - 1; i >= 0; i--) if (turns[i]!.passed) return turns[i];
-  return undefined;
-}
-
-/** The root cause the turn before `turn` ended with: the error a repair in `turn` answers. */
-export function answeredFinding(
-  turns: readonly ReportTurn[],
-  turn: number,
-): { turn: number; finding: Finding } | undefined {
-  let previous: ReportTurn | undefined;
-  for (const t of turns) {
-    if (t.turn >= turn) break;
-    previous = t;
-  }
-  return previous?.rootCause && previous.exitCode !== 0
-    ? { turn: previous.turn, finding: previous.rootCause }
-    : undefined;
 }

@@ -18,7 +18,7 @@ import { readTrajectory } from '../../../src/trajectory/recorder.js';
 import { BASELINE_SCRIPT } from '../../../src/agent/strategies/baseline.js';
 import { candidateRecipes, emptyFixes, renderScript } from '../../../src/recipe/recipes.js';
 import { repoInfo, system } from '../../fakes/repo-info.js';
-import { finding, scriptRecipe, turn } from './helpers.js';
+import { finding, scriptRecipe, turn } from '../finalize/helpers.js';
 
 const META = { repo: 'demo', version: '9.9.9', baseImage: 'debian:bookworm' };
 

@@ -12,19 +12,36 @@ import path from 'node:path';
 import type { TurnRecord } from '../agent/types.js';
 import { errorMessage } from '../base/errors.js';
 import type { RunStatus } from '../base/status.js';
-import type { ReplayOutcome, ResultPatch, ResultRecipe } from './result.js';
 import type { CreateSandboxRequest, Sandbox, SandboxKind, SandboxSettings } from '../sandbox/types.js';
 import type { Expected } from '../verify/types.js';
-import { collectPatches, type SkippedFile } from './patches.js';
+import { collectPatches, type ResultPatch, type SkippedFile } from './patches.js';
 import {
   fullSequenceRecipe,
   minimiseRecipe,
   renderBuildSh,
   renderDockerfile,
   type FinalRecipe,
-} from './recipe.js';
-import { replayOutcome, replayRecipe, type ReplayJudge } from './replay.js';
+} from '../report/recipe.js';
+import { replayOutcome, replayRecipe, type ReplayJudge, type ReplayOutcome } from './replay.js';
 import { turnsFromHistory, type ReportTurn } from './turns.js';
+
+export interface ResultRecipe {
+  /** True only when the recipe passed its replay in a fresh sandbox. */
+  verified: boolean;
+  /** `minimal`: the successful turn's script plus state earlier turns left; `full`: every script up to it. */
+  mode: 'minimal' | 'full';
+  /** True when the minimal recipe failed its replay and the full sequence replaced it. */
+  fallback: boolean;
+  /** The turn whose verifiers passed. */
+  turn: number;
+  replay: ReplayOutcome;
+  /** The minimal recipe's replay, when it failed and the full sequence was tried. */
+  minimalReplay?: ReplayOutcome;
+  /** The image the Dockerfile starts FROM (the sandbox's base). */
+  baseImage: string;
+  /** Paths relative to the output directory. */
+  files: { buildSh: string; dockerfile: string; patches: string[] };
+}
 
 export const BUILD_SH = 'build.sh';
 export const DOCKERFILE = 'Dockerfile';

@@ -8,14 +8,37 @@ import path from 'node:path';
 
 import { writeFileUnder } from '../base/safe-fs.js';
 import { errorMessage } from '../base/errors.js';
-import type { ReplayOutcome } from './result.js';
 import { createSandbox as defaultCreateSandbox } from '../sandbox/factory.js';
 import type { CreateSandboxRequest, Sandbox, SandboxSettings } from '../sandbox/types.js';
-import type { Verdict } from '../agent/types.js';
 import { scanNewArtifacts, snapshotTree } from '../verify/artifacts.js';
 import { excludeBuildScratch } from '../verify/exclude.js';
-import type { Artifact, Expected, TreeSnapshot } from '../verify/types.js';
+import type { Verdict } from '../agent/types.js';
+import type { Artifact, Expected, Metrics, TreeSnapshot } from '../verify/types.js';
 import { judgeArtifacts } from '../verify/verdict.js';
+
+/** How a recipe replay in a fresh sandbox ended. Only `passed` makes a recipe verified. */
+export type ReplayStatus = 'passed' | 'failed' | 'skipped' | 'error';
+
+export interface ReplayOutcome {
+  status: ReplayStatus;
+  /** One sentence: why the replay ended the way it did. */
+  reason: string;
+  metrics: Pick<Metrics, 'completion' | 'strict' | 'flexible'>;
+  durationMs: number;
+  exitCode?: number | null;
+  timedOut?: boolean;
+  /** Expected names the replay did not produce. */
+  missing?: string[];
+  /** New binaries the replay produced. */
+  artifacts?: number;
+  /** `cc --version`'s first line in the replay sandbox, when it printed one. */
+  compiler?: string;
+  /** The replay's complete output, relative to the output directory. */
+  log?: string;
+  /** Bytes build.sh printed in all, and whether the log kept only its head and tail. */
+  logBytes?: number;
+  logTruncated?: boolean;
+}
 
 /**
  * Where the recipe files are placed in the replay's working copy: buildbench's scratch folder, which the

@@ -23,7 +23,7 @@ import {
   renderPatch,
   rfc2822,
   slugify,
-} from '../../../src/report/patches.js';
+} from '../../../src/finalize/patches.js';
 import { finding, scriptRecipe, turn } from './helpers.js';
 
 const GIT_ENV = {

@@ -1,6 +1,6 @@
 import type { ScriptRecipe } from '../../../src/agent/types.js';
 import type { Finding } from '../../../src/knowledge/diagnose/types.js';
-import type { ReportTurn } from '../../../src/report/turns.js';
+import type { ReportTurn } from '../../../src/finalize/turns.js';
 
 export function finding(id: string, message: string, hint?: string): Finding {
   return {

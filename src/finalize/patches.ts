@@ -20,9 +20,20 @@ import {
   readlinkUnder,
   UnsafePathError,
 } from '../base/safe-fs.js';
-import type { ResultPatch } from './result.js';
 import { snapshotTree } from '../verify/artifacts.js';
 import { answeredFinding, type ReportTurn } from './turns.js';
+
+export interface ResultPatch {
+  /** The patch file, relative to the output directory (`patches/0001-….patch`). */
+  file: string;
+  /** Repository files it changes. */
+  paths: string[];
+  subject: string;
+  /** Which error it fixed and why, or what changed the file when no repair claims it. */
+  reason: string;
+  /** The turn whose script made the change, when known. */
+  turn?: number;
+}
 
 export interface ChangedFile {
   /** Relative to the repository root, '/'-separated. */

@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import type { TurnRecord } from '../../../src/agent/types.js';
-import { finalizeRun, type FinalizeInput } from '../../../src/report/finalize.js';
-import { REPLAY_DIR } from '../../../src/report/replay.js';
+import { finalizeRun, type FinalizeInput } from '../../../src/finalize/finalize.js';
+import { REPLAY_DIR } from '../../../src/finalize/replay.js';
 import type {
   CreateSandboxRequest,
   ExecOptions,
