@@ -17,14 +17,14 @@ import type { RepoInfo } from '../repo/types.js';
 import { analyzeLog, analyzeLogFile } from '../knowledge/diagnose/log-parser.js';
 import { createKnowledge, createServices } from '../knowledge/index.js';
 import { snapshotTree } from '../verify/artifacts.js';
-import { normalizeExpected } from '../verify/scoring.js';
+import { expectedFrom } from '../verify/scoring.js';
 import { excludeBuildScratch } from '../verify/exclude.js';
 import { saveSnapshot, SNAPSHOT_FILE } from '../verify/baseline.js';
 import { scoringPolicyFor } from '../verify/policy.js';
 import { prepareSpec } from '../verify/spec.js';
 import { BuildVerifier } from '../verify/verifier.js';
 import { settleStatus, type Claim, type ClaimRecord } from '../verify/verification.js';
-import type { Artifact, Expected } from '../verify/types.js';
+import type { Artifact } from '../verify/types.js';
 import { runAgentLoop, type LoopOutcome } from '../agent/loop.js';
 import type { Strategy } from '../agent/types.js';
 import { createStrategy } from '../agent/strategies/factory.js';
@@ -48,27 +48,6 @@ export interface RunBuildOptions {
   listeners?: ((event: RunEvent) => void)[];
   /** Replaces the strategy named in the settings (tests: a scripted strategy). */
   strategy?: Strategy;
-}
-
-/** Inferred targets used for strict scoring when no names were given. */
-const INFERRED_CONFIDENCE = 0.7;
-
-export function expectedFrom(
-  settings: Pick<BuildSettings, 'expect'>,
-  repo: RepoInfo,
-): Expected & { ignored: { name: string; why: string }[] } {
-  if (settings.expect.length > 0) {
-    const { names, ignored } = normalizeExpected(settings.expect);
-    return { names, source: 'cli', ignored };
-  }
-  const inferred = repo.expectedTargets
-    .filter((t) => t.role === 'main' && t.confidence >= INFERRED_CONFIDENCE)
-    .map((t) => t.name);
-  if (inferred.length > 0) {
-    const { names, ignored } = normalizeExpected([...new Set(inferred)]);
-    return { names, source: 'inferred', ignored };
-  }
-  return { names: [], source: 'none', ignored: [] };
 }
 
 /**

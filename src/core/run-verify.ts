@@ -11,27 +11,24 @@
  *   from its build files; files git tracks are not new. Checks run only with `--sandbox host`, in place.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 import { inspectRepo } from '../repo/inspect.js';
-import { HostSandbox } from '../sandbox/host.js';
-import { RootfsSandbox, rootfsPaths, rootfsProblems } from '../sandbox/rootfs.js';
-import { makeSandboxId } from '../sandbox/common.js';
-import { writeOwnerRecord } from '../sandbox/work-dirs.js';
+import type { RepoInfo } from '../repo/types.js';
+import { createInPlaceHostSandbox } from '../sandbox/host.js';
+import { reenterKeptRootfs } from '../sandbox/rootfs.js';
 import type { Sandbox, SandboxSettings } from '../sandbox/types.js';
 import { baselineFor, type BaselineKind } from '../verify/baseline.js';
 import type { ExcludedArtifact } from '../verify/policy.js';
 import { scoringPolicyFor } from '../verify/policy.js';
-import { normalizeExpected } from '../verify/scoring.js';
+import { expectedFrom, normalizeExpected } from '../verify/scoring.js';
 import { loadSpec, type Layer2Spec } from '../verify/spec.js';
 import type { Artifact, Expected, Metrics } from '../verify/types.js';
 import { BuildVerifier } from '../verify/verifier.js';
 import type { Verification } from '../verify/verification.js';
 import { ConfigError, errorMessage } from '../base/errors.js';
 import type { BuildResult } from '../report/result.js';
-import { expectedFrom } from './run-build.js';
 
 export const VERIFY_SANDBOX_CHOICES = ['auto', 'rootfs', 'host', 'none'] as const;
 export type VerifySandboxChoice = (typeof VERIFY_SANDBOX_CHOICES)[number];
@@ -83,66 +80,6 @@ export function keptTreeOf(result: Pick<BuildResult, 'sandbox'>): string | undef
   if (result.sandbox.keptWorkdir) return result.sandbox.keptWorkdir;
   const m = /repository copy in (\/[^\s,()]+)/.exec(result.sandbox.keptAt ?? '');
   return m?.[1];
-}
-
-/** A host sandbox whose working copy is an existing folder (nothing is copied; dispose leaves it alone). */
-class InPlaceHostSandbox extends HostSandbox {
-  constructor(
-    id: string,
-    buildDir: string,
-    private readonly tree: string,
-  ) {
-    super(id, buildDir);
-  }
-
-  override get hostWorkdir(): string {
-    return this.tree;
-  }
-
-  override describeLocation(): string {
-    return `${this.tree} (commands run directly on this machine)`;
-  }
-}
-
-async function inPlaceHost(tree: string, settings: SandboxSettings): Promise<Sandbox> {
-  const id = makeSandboxId(`verify-${path.basename(tree)}`);
-  const buildDir = path.join(existsSync(settings.workRoot) ? settings.workRoot : tmpdir(), id);
-  await writeOwnerRecord(buildDir, 'verify');
-  await mkdir(path.join(buildDir, 'cmd'), { recursive: true });
-  return new InPlaceHostSandbox(id, buildDir, tree);
-}
-
-/** The kept rootfs sandbox entered again, or why not. Dispose it with `{ keep: true }`. */
-async function keptRootfs(
-  tree: string,
-  result: BuildResult,
-  settings: SandboxSettings,
-): Promise<{ sandbox?: Sandbox; why?: string }> {
-  if (result.sandbox.kind !== 'rootfs')
-    return { why: `the build ran in the ${result.sandbox.kind} sandbox, not rootfs` };
-  const buildDir = path.dirname(tree);
-  if (path.basename(tree) !== 'workspace' || !existsSync(path.join(buildDir, 'upper'))) {
-    return { why: `${buildDir} is not a kept rootfs build folder` };
-  }
-  const problems = await rootfsProblems(settings);
-  if (problems.length > 0) return { why: problems.join('; ') };
-  const suite = /^debian:([a-z][a-z0-9-]*)$/.exec(result.sandbox.image)?.[1] ?? settings.suite;
-  let paths;
-  try {
-    paths = rootfsPaths(settings.cacheDir, suite);
-  } catch (error) {
-    return { why: errorMessage(error) };
-  }
-  if (!existsSync(path.join(paths.baseDir, 'READY')) || !existsSync(path.join(paths.toolchainDir, 'READY'))) {
-    return { why: `the rootfs layers for Debian ${suite} are no longer cached in ${settings.cacheDir}` };
-  }
-  const layers = {
-    suite,
-    baseRoot: paths.baseRoot,
-    toolchainRoot: paths.toolchainRoot,
-    lowerdirs: [paths.toolchainRoot, paths.baseRoot],
-  };
-  return { sandbox: new RootfsSandbox(path.basename(buildDir), buildDir, layers) };
 }
 
 /** A value as a person reads it in an error: `null`, `missing`, `a list`, `the string "…"`, `the number 3`. */
@@ -217,11 +154,16 @@ async function readResult(file: string): Promise<BuildResult> {
   return checkResultShape(value, file);
 }
 
-/** Re-runs the verifiers. Throws ConfigError for anything the user must fix (exit 2). */
-export async function runVerify(
-  settings: VerifySettings,
-  options: { signal?: AbortSignal } = {},
-): Promise<VerifyReport> {
+/** What verify looks at: the folder given, the build's result.json when it has one, and the tree to scan. */
+interface VerifyTarget {
+  target: string;
+  resultFile: string;
+  result?: BuildResult;
+  tree: string;
+  snapshotFile?: string;
+}
+
+async function locateTree(settings: VerifySettings): Promise<VerifyTarget> {
   const target = path.resolve(settings.target);
   if (!(await isDirectory(target))) {
     throw new ConfigError(
@@ -229,92 +171,113 @@ export async function runVerify(
       'expected an output folder or a build tree',
     );
   }
-  const notes: string[] = [];
   const resultFile = path.join(target, 'result.json');
-  const result = existsSync(resultFile) ? await readResult(resultFile) : undefined;
-
-  let tree = target;
-  let snapshotFile: string | undefined;
-  if (result) {
-    const kept = keptTreeOf(result);
-    if (!kept) {
-      throw new ConfigError(
-        `verify: ${resultFile} names no kept build tree`,
-        'run buildbench build with --keep, or pass the build tree itself',
-      );
-    }
-    if (!(await isDirectory(kept)))
-      throw new ConfigError(`verify: the kept build tree ${kept} no longer exists`);
-    tree = kept;
-    if (result.files?.snapshot) snapshotFile = path.join(target, result.files.snapshot);
+  if (!existsSync(resultFile)) return { target, resultFile, tree: target };
+  const result = await readResult(resultFile);
+  const kept = keptTreeOf(result);
+  if (!kept) {
+    throw new ConfigError(
+      `verify: ${resultFile} names no kept build tree`,
+      'run buildbench build with --keep, or pass the build tree itself',
+    );
   }
+  if (!(await isDirectory(kept)))
+    throw new ConfigError(`verify: the kept build tree ${kept} no longer exists`);
+  const snapshotFile = result.files?.snapshot ? path.join(target, result.files.snapshot) : undefined;
+  return { target, resultFile, result, tree: kept, ...(snapshotFile ? { snapshotFile } : {}) };
+}
 
+/** The spec given, else the one the build used (when it is still there). */
+async function chooseSpec(
+  settings: VerifySettings,
+  result: BuildResult | undefined,
+  notes: string[],
+): Promise<Layer2Spec | undefined> {
   let specFile = settings.spec;
   if (specFile === undefined && result?.verification?.spec && existsSync(result.verification.spec.file)) {
     specFile = result.verification.spec.file;
     notes.push(`using the spec the build used: ${specFile}`);
   }
-  const spec: Layer2Spec | undefined = specFile !== undefined ? await loadSpec(specFile) : undefined;
+  return specFile !== undefined ? loadSpec(specFile) : undefined;
+}
 
-  const info = await inspectRepo(tree);
-  let expected: Expected;
-  if (settings.expect.length > 0) {
-    expected = { names: normalizeExpected(settings.expect).names, source: 'cli' };
-  } else if (result) {
-    if (!result.expected) {
+/** `--expect`, else the names the build was to produce, else the names inferred from the build files. */
+function expectedOf(settings: VerifySettings, where: VerifyTarget, info: RepoInfo): Expected {
+  if (settings.expect.length > 0) return { names: normalizeExpected(settings.expect).names, source: 'cli' };
+  if (where.result) {
+    if (!where.result.expected) {
       throw new ConfigError(
-        `verify: ${resultFile}: expected is missing; expected the names the build was to produce`,
+        `verify: ${where.resultFile}: expected is missing; expected the names the build was to produce`,
         'pass --expect names',
       );
     }
-    expected = { names: result.expected.names, source: result.expected.source };
-  } else {
-    const inferred = expectedFrom({ expect: [] }, info);
-    expected = { names: inferred.names, source: inferred.source };
+    return { names: where.result.expected.names, source: where.result.expected.source };
   }
-  const { before, kind: baseline, note: baselineNote } = await baselineFor(tree, snapshotFile);
+  const inferred = expectedFrom({ expect: [] }, info);
+  return { names: inferred.names, source: inferred.source };
+}
+
+interface ChecksSandbox {
+  sandbox?: Sandbox;
+  /** Dispose with `{ keep: true }` (a kept rootfs build entered again). */
+  keep: boolean;
+  execution: VerifyReport['execution'];
+}
+
+/** Where spec checks and probes run: in place on this machine, in the kept rootfs build, or nowhere (why in notes). */
+async function openChecksSandbox(
+  settings: VerifySettings,
+  where: VerifyTarget,
+  spec: Layer2Spec | undefined,
+  notes: string[],
+): Promise<ChecksSandbox> {
+  if (settings.sandbox === 'host') {
+    const sandbox = await createInPlaceHostSandbox(where.tree, settings.sandboxSettings);
+    return { sandbox, keep: false, execution: 'host' };
+  }
+  if (settings.sandbox === 'none') return { keep: false, execution: 'none' };
+  if (where.result) {
+    const entered = await reenterKeptRootfs(where.tree, where.result.sandbox, settings.sandboxSettings);
+    if (entered.sandbox) return { sandbox: entered.sandbox, keep: true, execution: 'rootfs' };
+    if (settings.sandbox === 'rootfs') {
+      throw new ConfigError(
+        `verify: cannot enter the kept rootfs build again: ${entered.why}`,
+        'use --sandbox host or none',
+      );
+    }
+    notes.push(
+      `checks that run commands were not run: ${entered.why} (pass --sandbox host to run them here)`,
+    );
+  } else if (settings.sandbox === 'rootfs') {
+    throw new ConfigError(
+      'verify: --sandbox rootfs re-enters a build kept with --keep; a directory built by hand is checked in place',
+      'use --sandbox host to run checks on this machine, or none to scan only',
+    );
+  } else if (spec) {
+    notes.push('spec checks were not run: pass --sandbox host to run them in this directory on this machine');
+  }
+  return { keep: false, execution: 'none' };
+}
+
+/** Re-runs the verifiers. Throws ConfigError for anything the user must fix (exit 2). */
+export async function runVerify(
+  settings: VerifySettings,
+  options: { signal?: AbortSignal } = {},
+): Promise<VerifyReport> {
+  const notes: string[] = [];
+  const where = await locateTree(settings);
+  const spec = await chooseSpec(settings, where.result, notes);
+  const info = await inspectRepo(where.tree);
+  const expected = expectedOf(settings, where, info);
+  const { before, kind: baseline, note: baselineNote } = await baselineFor(where.tree, where.snapshotFile);
   if (baselineNote) notes.push(baselineNote);
   else if (baseline === 'none')
     notes.push('no snapshot and not a git checkout: every binary in the tree counts as new');
 
-  let sandbox: Sandbox | undefined;
-  let keepSandbox = false;
-  let execution: VerifyReport['execution'] = 'none';
-  if (settings.sandbox === 'host') {
-    sandbox = await inPlaceHost(tree, settings.sandboxSettings);
-    execution = 'host';
-  } else if (settings.sandbox === 'rootfs' || settings.sandbox === 'auto') {
-    if (result) {
-      const entered = await keptRootfs(tree, result, settings.sandboxSettings);
-      if (entered.sandbox) {
-        sandbox = entered.sandbox;
-        keepSandbox = true;
-        execution = 'rootfs';
-      } else if (settings.sandbox === 'rootfs') {
-        throw new ConfigError(
-          `verify: cannot enter the kept rootfs build again: ${entered.why}`,
-          'use --sandbox host or none',
-        );
-      } else {
-        notes.push(
-          `checks that run commands were not run: ${entered.why} (pass --sandbox host to run them here)`,
-        );
-      }
-    } else if (settings.sandbox === 'rootfs') {
-      throw new ConfigError(
-        'verify: --sandbox rootfs re-enters a build kept with --keep; a directory built by hand is checked in place',
-        'use --sandbox host to run checks on this machine, or none to scan only',
-      );
-    } else if (spec) {
-      notes.push(
-        'spec checks were not run: pass --sandbox host to run them in this directory on this machine',
-      );
-    }
-  }
-
+  const { sandbox, keep, execution } = await openChecksSandbox(settings, where, spec, notes);
   try {
     const verifier = new BuildVerifier({
-      root: tree,
+      root: where.tree,
       before,
       expected,
       policy: scoringPolicyFor(info, expected),
@@ -325,26 +288,23 @@ export async function runVerify(
     const { verdict } = await verifier.verify();
     await verifier.finish({ probes: sandbox !== undefined });
     const { selfStop: _selfStop, ...verification } = verifier.report();
+    const { completion, strict, flexible } = verdict.metrics;
     return {
       schema: VERIFY_SCHEMA,
-      target,
-      mode: result ? 'out-dir' : 'directory',
-      tree,
+      target: where.target,
+      mode: where.result ? 'out-dir' : 'directory',
+      tree: where.tree,
       baseline,
       execution,
       notes,
       expected,
-      metrics: {
-        completion: verdict.metrics.completion,
-        strict: verdict.metrics.strict,
-        flexible: verdict.metrics.flexible,
-      },
+      metrics: { completion, strict, flexible },
       artifacts: verifier.artifacts,
       excludedArtifacts: verifier.excluded,
       verification,
       passed: verification.passed,
     };
   } finally {
-    await sandbox?.dispose({ keep: keepSandbox }).catch(() => undefined);
+    await sandbox?.dispose({ keep }).catch(() => undefined);
   }
 }

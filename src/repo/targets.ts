@@ -198,3 +198,14 @@ export async function inferTargets(
     .slice(0, options.limit ?? 500)
     .map(({ family: _family, ...target }) => target);
 }
+
+/** An inferred main target this confident (or more) is expected of a build when no names were given. */
+export const MAIN_TARGET_CONFIDENCE = 0.7;
+
+/** The names of the main targets inferred with at least MAIN_TARGET_CONFIDENCE, each once. */
+export function inferredMainTargets(targets: readonly ExpectedTarget[]): string[] {
+  const names = targets
+    .filter((t) => t.role === 'main' && t.confidence >= MAIN_TARGET_CONFIDENCE)
+    .map((t) => t.name);
+  return [...new Set(names)];
+}

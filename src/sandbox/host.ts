@@ -3,10 +3,10 @@
  * folder, with a cleared environment (`env -i` + allowlist) and process-group kill. No isolation of the
  * system: only for bare VMs, self-hosted runners and CI, and only when chosen explicitly.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { join, posix } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { basename, join, posix } from 'node:path';
 
 import { CancelledError, ConfigError, SandboxError } from '../base/errors.js';
 import {
@@ -140,4 +140,39 @@ export async function createHostSandbox(
     throw error;
   }
   return sandbox;
+}
+
+/** A host sandbox whose working copy is an existing folder: nothing is copied, and dispose leaves it alone. */
+class InPlaceHostSandbox extends HostSandbox {
+  constructor(
+    id: string,
+    buildDir: string,
+    private readonly tree: string,
+  ) {
+    super(id, buildDir);
+  }
+
+  override get hostWorkdir(): string {
+    return this.tree;
+  }
+
+  override describeLocation(): string {
+    return `${this.tree} (commands run directly on this machine)`;
+  }
+}
+
+/**
+ * A host sandbox that runs commands in `tree` itself (`buildbench verify --sandbox host` on a kept or
+ * hand-made build). Its scratch folder (the command script) goes under `workRoot`, or the temp folder when
+ * that does not exist; dispose removes only the scratch folder.
+ */
+export async function createInPlaceHostSandbox(
+  tree: string,
+  settings: Pick<SandboxSettings, 'workRoot'>,
+): Promise<HostSandbox> {
+  const id = makeSandboxId(`verify-${basename(tree)}`);
+  const buildDir = join(existsSync(settings.workRoot) ? settings.workRoot : tmpdir(), id);
+  await writeOwnerRecord(buildDir, 'verify');
+  await mkdir(join(buildDir, 'cmd'), { recursive: true });
+  return new InPlaceHostSandbox(id, buildDir, tree);
 }

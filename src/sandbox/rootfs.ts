@@ -8,10 +8,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { CancelledError, ConfigError, SandboxError } from '../base/errors.js';
+import { CancelledError, ConfigError, SandboxError, errorMessage } from '../base/errors.js';
 import {
   checkMountablePath,
   checkTimeout,
@@ -993,4 +993,42 @@ export async function createRootfsSandbox(
     throw error;
   }
   return sandbox;
+}
+
+/**
+ * The rootfs sandbox of a build kept with `--keep`, entered again (`buildbench verify`): `tree` is its
+ * `workspace` folder, beside the overlay `upper/` that holds what the build installed, stacked on the cached
+ * layers of the Debian suite named by `image` (`debian:<suite>`). Returns why not when the build ran
+ * elsewhere, the folder is not a kept rootfs build, this machine cannot run the backend, or the layers are
+ * no longer cached. Dispose it with `{ keep: true }`.
+ */
+export async function reenterKeptRootfs(
+  tree: string,
+  build: { kind: string; image: string },
+  settings: Pick<SandboxSettings, 'cacheDir' | 'suite' | 'network'>,
+): Promise<{ sandbox?: RootfsSandbox; why?: string }> {
+  if (build.kind !== 'rootfs') return { why: `the build ran in the ${build.kind} sandbox, not rootfs` };
+  const buildDir = dirname(tree);
+  if (basename(tree) !== 'workspace' || !existsSync(join(buildDir, 'upper'))) {
+    return { why: `${buildDir} is not a kept rootfs build folder` };
+  }
+  const problems = await rootfsProblems(settings);
+  if (problems.length > 0) return { why: problems.join('; ') };
+  const suite = /^debian:([a-z][a-z0-9-]*)$/.exec(build.image)?.[1] ?? settings.suite;
+  let paths: RootfsPaths;
+  try {
+    paths = rootfsPaths(settings.cacheDir, suite);
+  } catch (error) {
+    return { why: errorMessage(error) };
+  }
+  if (!isReady(paths.baseDir) || !isReady(paths.toolchainDir)) {
+    return { why: `the rootfs layers for Debian ${suite} are no longer cached in ${settings.cacheDir}` };
+  }
+  const layers: RootfsLayers = {
+    suite,
+    baseRoot: paths.baseRoot,
+    toolchainRoot: paths.toolchainRoot,
+    lowerdirs: [paths.toolchainRoot, paths.baseRoot],
+  };
+  return { sandbox: new RootfsSandbox(basename(buildDir), buildDir, layers) };
 }

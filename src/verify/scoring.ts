@@ -18,6 +18,8 @@
  * count for flexible. `scoreArtifacts` normalises on its own; the caller records `ignored`.
  */
 import type { Artifact, Expected, Metrics } from './types.js';
+import { inferredMainTargets } from '../repo/targets.js';
+import type { RepoInfo } from '../repo/types.js';
 
 export interface IgnoredName {
   name: string;
@@ -171,4 +173,24 @@ export function scoreArtifacts(artifacts: Artifact[], expected: Expected): Metri
     missing,
     matches,
   };
+}
+
+/**
+ * What a build is expected to produce: the names given (`--expect`), else the main targets inferred from the
+ * build files with enough confidence (repo/targets.ts), else nothing (any new binary).
+ */
+export function expectedFrom(
+  given: { expect: readonly string[] },
+  repo: Pick<RepoInfo, 'expectedTargets'>,
+): Expected & { ignored: IgnoredName[] } {
+  if (given.expect.length > 0) {
+    const { names, ignored } = normalizeExpected([...given.expect]);
+    return { names, source: 'cli', ignored };
+  }
+  const inferred = inferredMainTargets(repo.expectedTargets);
+  if (inferred.length > 0) {
+    const { names, ignored } = normalizeExpected(inferred);
+    return { names, source: 'inferred', ignored };
+  }
+  return { names: [], source: 'none', ignored: [] };
 }
