@@ -1,7 +1,7 @@
 import type { Sandbox } from '../sandbox/types.js';
-import type { RepairKnowledge, StrategyServices } from './repair.js';
-import { RuleKnowledge } from './repair-rules.js';
-import { resolvePackages, sandboxRunner, type Resolution } from './packages.js';
+import type { RepairKnowledge, StrategyServices } from './repair/repair.js';
+import { RuleKnowledge } from './repair/rules/index.js';
+import { resolvePackages, sandboxRunner, type Resolution } from './repair/packages.js';
 
 /** The repair knowledge base used by the rules strategy. */
 export function createKnowledge(): RepairKnowledge {

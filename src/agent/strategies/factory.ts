@@ -2,7 +2,7 @@ import type { Strategy } from '../types.js';
 import type { RepoInfo } from '../../repo/types.js';
 import type { StrategyChoice } from '../../core/settings.js';
 import { ConfigError } from '../../base/errors.js';
-import type { RepairKnowledge, StrategyServices } from '../../knowledge/repair.js';
+import type { RepairKnowledge, StrategyServices } from '../../knowledge/repair/repair.js';
 import { BaselineStrategy } from './baseline.js';
 import { RulesStrategy } from './rules.js';
 import { createLlmStrategy, type ModelSession, type ModelStrategy } from './model.js';

@@ -5,7 +5,7 @@
  */
 import type { Action, Strategy, TurnContext } from '../types.js';
 import type { LlmUsage } from '../../llm/budget.js';
-import { NO_KNOWLEDGE, type RepairKnowledge, type StrategyServices } from '../../knowledge/repair.js';
+import { NO_KNOWLEDGE, type RepairKnowledge, type StrategyServices } from '../../knowledge/repair/repair.js';
 import { RulesStrategy } from './rules.js';
 import { LlmStrategy, type LlmStopCause, type LlmStrategyOptions } from './llm.js';
 

@@ -7,7 +7,7 @@ import { ConfigError } from '../../base/errors.js';
 import { Budget, meteredProvider, type BudgetLimits, type LlmUsage } from '../../llm/budget.js';
 import { createProvider, resolveApiKey, type ModelOptionNames } from '../../llm/factory.js';
 import type { LlmProvider } from '../../llm/types.js';
-import type { RepairKnowledge, StrategyServices } from '../../knowledge/repair.js';
+import type { RepairKnowledge, StrategyServices } from '../../knowledge/repair/repair.js';
 import { HybridStrategy, type HybridOptions } from './hybrid.js';
 import { LlmStrategy, type LlmStopCause, type LlmStrategyOptions } from './llm.js';
 

@@ -13,7 +13,7 @@ import {
   type Repair,
   type RepairKnowledge,
   type StrategyServices,
-} from '../../knowledge/repair.js';
+} from '../../knowledge/repair/repair.js';
 
 interface Attempt {
   recipe: Recipe;

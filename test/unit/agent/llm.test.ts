@@ -7,7 +7,7 @@ import type { Strategy, Verdict } from '../../../src/agent/types.js';
 import { EventBus } from '../../../src/agent/events.js';
 import { ProviderError } from '../../../src/base/errors.js';
 import { analyzeLog } from '../../../src/knowledge/diagnose/log-parser.js';
-import { NO_KNOWLEDGE } from '../../../src/knowledge/repair.js';
+import { NO_KNOWLEDGE } from '../../../src/knowledge/repair/repair.js';
 import { Budget } from '../../../src/llm/budget.js';
 import { FakeSandbox } from '../../fakes/fake-sandbox.js';
 import { repoInfo, system } from '../../fakes/repo-info.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { RulesStrategy, describeScript } from '../../../src/agent/strategies/rules.js';
 import { candidateRecipes, emptyFixes, renderScript } from '../../../src/recipe/recipes.js';
 import type { Observation, TurnContext, TurnRecord } from '../../../src/agent/types.js';
-import type { RepairKnowledge } from '../../../src/knowledge/repair.js';
+import type { RepairKnowledge } from '../../../src/knowledge/repair/repair.js';
 import { repoInfo, system } from '../../fakes/repo-info.js';
 
 function failed(message: string): Observation {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { RulesStrategy } from '../../../src/agent/strategies/rules.js';
 import type { Observation, TurnContext, TurnRecord } from '../../../src/agent/types.js';
-import type { RepairKnowledge } from '../../../src/knowledge/repair.js';
+import type { RepairKnowledge } from '../../../src/knowledge/repair/repair.js';
 import { repoInfo, system } from '../../fakes/repo-info.js';
 
 function observation(exitCode: number, message?: string, completion = false): Observation {

@@ -10,17 +10,18 @@ import {
   missingLibraries,
   namesInProse,
   newerCmakeCommand,
-} from '../../../src/knowledge/repair-rules.js';
-import { defaultSignatureCatalog } from '../../../src/knowledge/diagnose/signatures.js';
-import { analyzeLog } from '../../../src/knowledge/diagnose/log-parser.js';
+} from '../../../../src/knowledge/repair/rules/index.js';
+import { defaultSignatureCatalog } from '../../../../src/knowledge/diagnose/signatures.js';
+import { analyzeLog } from '../../../../src/knowledge/diagnose/log-parser.js';
 import {
   applyRepair,
   type PackageNeed,
   type RepairInput,
   type StrategyServices,
-} from '../../../src/knowledge/repair.js';
-import { recipeFor, emptyFixes } from '../../../src/recipe/recipes.js';
-import { repoInfo, system } from '../../fakes/repo-info.js';
+} from '../../../../src/knowledge/repair/repair.js';
+import { recipeFor } from '../../../../src/recipe/catalog.js';
+import { emptyFixes } from '../../../../src/recipe/model.js';
+import { repoInfo, system } from '../../../fakes/repo-info.js';
 
 /** A package index that knows a few files, like apt-file would. */
 const INDEX: Record<string, string> = {

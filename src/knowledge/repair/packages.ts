@@ -8,10 +8,10 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from '../base/errors.js';
-import type { Sandbox } from '../sandbox/types.js';
-import type { Finding } from './diagnose/types.js';
-import { shellQuote } from '../base/shell.js';
+import { ConfigError } from '../../base/errors.js';
+import type { Sandbox } from '../../sandbox/types.js';
+import type { Finding } from '../diagnose/types.js';
+import { shellQuote } from '../../base/shell.js';
 
 export type NeedKind =
   'header' | 'library' | 'pkgconfig' | 'cmake' | 'command' | 'python-module' | 'file' | 'm4-macro';
@@ -76,7 +76,7 @@ export interface FallbackTable {
   lookup(need: Need): FallbackEntry | undefined;
 }
 
-export const DEFAULT_FALLBACK_URL = new URL('../../verifiers/packages-fallback.yaml', import.meta.url);
+export const DEFAULT_FALLBACK_URL = new URL('../../../verifiers/packages-fallback.yaml', import.meta.url);
 
 const PACKAGE_NAME = /^[a-z0-9][a-z0-9+.-]+$/;
 const NEED_NAME = /^[A-Za-z0-9_.+@/-]+$/;

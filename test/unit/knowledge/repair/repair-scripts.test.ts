@@ -3,10 +3,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { RuleKnowledge } from '../../../src/knowledge/repair-rules.js';
-import { analyzeLog } from '../../../src/knowledge/diagnose/log-parser.js';
-import { emptyFixes, recipeFor } from '../../../src/recipe/recipes.js';
-import { repoInfo, system } from '../../fakes/repo-info.js';
+import { RuleKnowledge } from '../../../../src/knowledge/repair/rules/index.js';
+import { analyzeLog } from '../../../../src/knowledge/diagnose/log-parser.js';
+import { recipeFor } from '../../../../src/recipe/catalog.js';
+import { emptyFixes } from '../../../../src/recipe/model.js';
+import { repoInfo, system } from '../../../fakes/repo-info.js';
 
 /** Runs repair prelude lines the way the recipe script does: bash with `set -eo pipefail`. */
 function runPrelude(dir: string, lines: string[]): number | null {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ConfigError } from '../../../src/base/errors.js';
-import { analyzeLog } from '../../../src/knowledge/diagnose/log-parser.js';
+import { ConfigError } from '../../../../src/base/errors.js';
+import { analyzeLog } from '../../../../src/knowledge/diagnose/log-parser.js';
 import {
   buildAptFilePattern,
   buildLookupScript,
@@ -22,12 +22,12 @@ import {
   type Need,
   type NeedQuery,
   type PackageIndexRunner,
-} from '../../../src/knowledge/packages.js';
-import type { Finding } from '../../../src/knowledge/diagnose/types.js';
-import { FakeSandbox } from '../../fakes/fake-sandbox.js';
+} from '../../../../src/knowledge/repair/packages.js';
+import type { Finding } from '../../../../src/knowledge/diagnose/types.js';
+import { FakeSandbox } from '../../../fakes/fake-sandbox.js';
 
 const fixture = (name: string): string =>
-  readFileSync(fileURLToPath(new URL(`../../fixtures/logs/${name}`, import.meta.url)), 'utf8');
+  readFileSync(fileURLToPath(new URL(`../../../fixtures/logs/${name}`, import.meta.url)), 'utf8');
 const recorded = fixture('apt/common.txt');
 
 /** Answers every script with a recorded output and keeps the scripts it was given. */

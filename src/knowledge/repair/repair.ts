@@ -1,6 +1,6 @@
-import type { Finding } from './diagnose/types.js';
-import type { RepoInfo } from '../repo/types.js';
-import type { Recipe, RecipeFixes } from '../recipe/recipes.js';
+import type { Finding } from '../diagnose/types.js';
+import type { RepoInfo } from '../../repo/types.js';
+import type { Recipe, RecipeFixes } from '../../recipe/model.js';
 
 /** What the repair knowledge sees: the failure and the recipe that produced it. */
 export interface RepairInput {

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { readFileUnder } from '../base/safe-fs.js';
-import type { Finding } from './diagnose/types.js';
-import type { PackageNeed, Repair, RepairInput, RepairKnowledge, StrategyServices } from './repair.js';
-import { shq } from '../base/shell.js';
-import type { Recipe } from '../recipe/recipes.js';
+import { readFileUnder } from '../../../base/safe-fs.js';
+import type { Finding } from '../../diagnose/types.js';
+import type { PackageNeed, Repair, RepairInput, RepairKnowledge, StrategyServices } from '../repair.js';
+import { shq } from '../../../base/shell.js';
+import type { Recipe } from '../../../recipe/model.js';
 
 /**
  * The repair knowledge base: general knowledge that maps a layer-1 finding (an error signature) to a fix.
