@@ -3,7 +3,7 @@
 import { ancestorsOf, baseOf, depthOf, dirOf, isVendoredPath, isWithin, joinRel } from './paths.js';
 import { automakeTargets } from './parsers/automake.js';
 import { cargoTargets } from './parsers/cargo.js';
-import { cmakeTargets } from './parsers/cmake.js';
+import { cmakeTargets } from './parsers/cmake/targets.js';
 import { dedupeTargets, round2, type InferredTarget, type TargetFamily } from './parsers/common.js';
 import { makefileIncludes, makeSubdirs, makefileTargets } from './parsers/makefile.js';
 import { mesonProject, mesonTargets } from './parsers/meson.js';

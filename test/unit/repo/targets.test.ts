@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 
 import { automakeTargets } from '../../../src/repo/parsers/automake.js';
 import { cargoTargets } from '../../../src/repo/parsers/cargo.js';
-import { cmakeTargets } from '../../../src/repo/parsers/cmake.js';
+import { cmakeTargets } from '../../../src/repo/parsers/cmake/targets.js';
 import { makeSubdirs, makefileTargets } from '../../../src/repo/parsers/makefile.js';
 import { mesonTargets } from '../../../src/repo/parsers/meson.js';
 import { qmakeTargets } from '../../../src/repo/parsers/qmake.js';
