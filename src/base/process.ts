@@ -2,8 +2,14 @@
  * Runs one command as its own process group and collects its output without letting it grow memory:
  * stdout and stderr are interleaved, streamed in full to a log file when one is given, and only a head and
  * a tail are kept in memory. Timeouts and cancellation kill the whole process group with SIGKILL.
+ *
+ * Built on execa (the product's design names it), which starts the process and reports how it ended. Its
+ * own buffering, timeout and cancellation are switched off on purpose: `maxBuffer` keeps only the head of the
+ * output and fails the command when it is reached, and `timeout`/`cancelSignal`/`kill()` signal only the
+ * child's pid, not its process group, so background jobs would survive. So this module reads execa's raw
+ * streams itself (head and tail, UTF-8-safe cuts, the log file with back-pressure), kills the group itself
+ * (`process.kill(-pid, 'SIGKILL')`) and maps the end to 124 (timeout) / 137 (cancel) / 128 + signal.
  */
-import { spawn } from 'node:child_process';
 import {
   accessSync,
   constants as fsConstants,
@@ -16,6 +22,8 @@ import { delimiter, dirname, isAbsolute, join, resolve as resolvePath } from 'no
 import { StringDecoder } from 'node:string_decoder';
 import { constants as osConstants } from 'node:os';
 import type { Readable } from 'node:stream';
+
+import { execa, type Result as ExecaResult } from 'execa';
 
 import { SandboxError } from './errors.js';
 
@@ -62,6 +70,11 @@ export interface RunProcessOptions {
    * so the interleaving is exact. Default true. When false both pipes are read and merged as chunks arrive.
    */
   mergeStderr?: boolean;
+  /**
+   * Sends the command's stderr to /dev/null: `output` is its stdout alone (for commands whose stdout is data,
+   * such as `git ls-files -z`). Default false; when true, `mergeStderr` does not apply.
+   */
+  discardStderr?: boolean;
   /** After the command exits, SIGKILL what is left of its process group (background jobs). Default true. */
   killGroupOnExit?: boolean;
   /**
@@ -227,6 +240,19 @@ export function resolveCommand(
   return undefined;
 }
 
+/** setTimeout fires at once for delays above 2^31-1 ms (~24.8 days): longer limits are clamped to this. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** What ended a run early; set by the watchers of `watchRun`. */
+interface RunState {
+  timedOut: boolean;
+  cancelled: boolean;
+  exited: boolean;
+}
+
+/** `runProcess`'s options once the program is found: the complete environment is known. */
+type SuperviseOptions = RunProcessOptions & { env: NodeJS.ProcessEnv };
+
 /**
  * Runs `command args` in a new process group. Never rejects for a failing command: a non-zero exit,
  * a timeout or a cancellation is a result. Rejects with SandboxError only when the command cannot be
@@ -238,40 +264,9 @@ export function runProcess(
   options: RunProcessOptions = {},
 ): Promise<ProcessResult> {
   const started = Date.now();
-  const capture = new OutputCapture(options.headBytes, options.tailBytes);
-  const mergeStderr = options.mergeStderr ?? true;
-  const killGroupOnExit = options.killGroupOnExit ?? true;
-  const closeGraceMs = options.closeGraceMs ?? 2000;
-  const logPath = options.logPath;
-
-  if (options.signal?.aborted) {
-    return Promise.resolve({
-      exitCode: CANCELLED_EXIT_CODE,
-      timedOut: false,
-      cancelled: true,
-      durationMs: 0,
-      output: '',
-      truncated: false,
-      totalBytes: 0,
-      ...(logPath ? { logPath } : {}),
-    });
-  }
-
-  let log: WriteStream | undefined;
-  if (logPath) {
-    try {
-      mkdirSync(dirname(logPath), { recursive: true });
-    } catch (error) {
-      return Promise.reject(
-        new SandboxError(
-          `cannot create the folder for the log file ${logPath}: ${(error as Error).message}`,
-          'choose a writable log location',
-        ),
-      );
-    }
-    log = createWriteStream(logPath);
-  }
-
+  if (options.signal?.aborted) return Promise.resolve(notStarted(options.logPath));
+  const log = openLog(options.logPath);
+  if (log instanceof SandboxError) return Promise.reject(log);
   const env = options.env ?? process.env;
   const program = resolveCommand(command, env.PATH, options.cwd);
   if (!program) {
@@ -283,148 +278,198 @@ export function runProcess(
       ),
     );
   }
-  const [file, argv] = mergeStderr
-    ? ['/bin/sh', ['-c', 'exec 2>&1; exec "$@"', 'sh', program, ...args]]
-    : [program, [...args]];
+  const [file, argv] =
+    (options.mergeStderr ?? true) && !options.discardStderr
+      ? ['/bin/sh', ['-c', 'exec 2>&1; exec "$@"', 'sh', program, ...args]]
+      : [program, [...args]];
+  return supervise(command, file, argv, { ...options, env }, log, started);
+}
 
-  return new Promise<ProcessResult>((resolve, reject) => {
-    const child = spawn(file, argv, {
-      cwd: options.cwd,
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const streams = [child.stdout, child.stderr].filter((s): s is Readable => s !== null);
-    let timedOut = false;
-    let cancelled = false;
-    let exitCode: number | undefined;
-    let exitSignal: NodeJS.Signals | null = null;
-    let finished = false;
-    let logError: Error | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    let graceTimer: NodeJS.Timeout | undefined;
+/** The result for a signal that was aborted before the command could start. */
+function notStarted(logPath: string | undefined): ProcessResult {
+  return {
+    exitCode: CANCELLED_EXIT_CODE,
+    timedOut: false,
+    cancelled: true,
+    durationMs: 0,
+    output: '',
+    truncated: false,
+    totalBytes: 0,
+    ...(logPath ? { logPath } : {}),
+  };
+}
 
-    const kill = (): void => {
-      try {
-        killProcessGroup(child.pid);
-      } catch {
-        // EPERM cannot happen for our own child; anything else: the 'close' handler still ends the run.
-      }
-    };
-    const onAbort = (): void => {
-      if (finished || exitCode !== undefined) return;
-      cancelled = true;
-      kill();
-    };
+/** Opens the log file (parent folders too; truncated first): undefined without one, the error if it cannot. */
+function openLog(logPath: string | undefined): WriteStream | SandboxError | undefined {
+  if (!logPath) return undefined;
+  try {
+    mkdirSync(dirname(logPath), { recursive: true });
+  } catch (error) {
+    return new SandboxError(
+      `cannot create the folder for the log file ${logPath}: ${(error as Error).message}`,
+      'choose a writable log location',
+    );
+  }
+  return createWriteStream(logPath);
+}
 
-    if (options.timeoutMs && options.timeoutMs > 0) {
-      // setTimeout fires at once for delays above 2^31-1 ms (~24.8 days): clamp.
-      timer = setTimeout(
-        () => {
-          if (finished || exitCode !== undefined) return;
-          timedOut = true;
-          kill();
-        },
-        Math.min(options.timeoutMs, 2_147_483_647),
-      );
-    }
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-
-    // Back-pressure: when the log file cannot keep up, stop reading so memory stays flat.
-    const pauseAll = (): void => streams.forEach((s) => s.pause());
-    const resumeAll = (): void => streams.forEach((s) => s.resume());
-    log?.on('drain', resumeAll);
-    log?.on('error', (error) => {
-      logError = error;
-      resumeAll();
-    });
-
-    for (const stream of streams) {
-      const decoder = new StringDecoder('utf8');
-      stream.on('data', (chunk: Buffer) => {
-        capture.push(chunk);
-        if (log && !logError && !log.write(chunk)) pauseAll();
-        if (options.onOutput) {
-          const text = decoder.write(chunk);
-          if (text) options.onOutput(text);
-        }
-      });
-      stream.on('end', () => {
-        const text = decoder.end();
-        if (text && options.onOutput) options.onOutput(text);
-      });
-      stream.on('error', () => {
-        /* destroyed after the grace period; nothing to report */
-      });
-    }
-
-    const finish = (): void => {
-      if (finished) return;
-      finished = true;
-      if (timer) clearTimeout(timer);
-      if (graceTimer) clearTimeout(graceTimer);
-      options.signal?.removeEventListener('abort', onAbort);
-      for (const s of streams) if (!s.destroyed) s.destroy();
-      const code = timedOut
-        ? TIMEOUT_EXIT_CODE
-        : cancelled
-          ? CANCELLED_EXIT_CODE
-          : exitSignal
-            ? 128 + signalNumber(exitSignal)
-            : (exitCode ?? 1);
-      const result: ProcessResult = {
-        exitCode: code,
-        timedOut,
-        cancelled,
-        durationMs: Date.now() - started,
-        output: capture.text(logPath),
-        truncated: capture.truncated,
-        totalBytes: capture.totalBytes,
-        ...(logPath ? { logPath } : {}),
-      };
-      const done = (): void => {
-        if (logError) {
-          reject(
-            new SandboxError(
-              `could not write the log file ${logPath}: ${logError.message}`,
-              'check free disk space and permissions of the log folder',
-            ),
-          );
-        } else resolve(result);
-      };
-      if (log) log.end(done);
-      else done();
-    };
-
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      if (finished) return;
-      finished = true;
-      if (timer) clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      log?.end();
-      const missing = error.code === 'ENOENT';
-      reject(
-        new SandboxError(
-          `could not start \`${command}\`: ${error.message}`,
-          missing
-            ? `install ${command} or put it on PATH`
-            : 'check that the program exists and is executable',
-        ),
-      );
-    });
-    child.on('exit', (code, sig) => {
-      exitCode = code ?? undefined;
-      exitSignal = sig;
-      if (exitCode === undefined && !sig) exitCode = 1;
-      if (killGroupOnExit) kill();
-      graceTimer = setTimeout(finish, closeGraceMs);
-    });
-    child.on('close', (code, sig) => {
-      if (exitCode === undefined && exitSignal === null) {
-        exitCode = code ?? undefined;
-        exitSignal = sig;
-      }
-      finish();
-    });
+/** Starts the program through execa, reads its output until it ends and turns the end into a result. */
+async function supervise(
+  command: string,
+  file: string,
+  argv: string[],
+  options: SuperviseOptions,
+  log: WriteStream | undefined,
+  started: number,
+): Promise<ProcessResult> {
+  const capture = new OutputCapture(options.headBytes, options.tailBytes);
+  const child = execa(file, argv, {
+    cwd: options.cwd,
+    env: options.env,
+    extendEnv: false,
+    detached: true,
+    cleanup: false,
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: options.discardStderr ? 'ignore' : 'pipe',
+    encoding: 'buffer',
+    buffer: false,
+    reject: false,
   });
+  const streams = [child.stdout, child.stderr].filter((s): s is Readable => s !== null);
+  const output = pumpOutput(streams, capture, log, options.onOutput);
+  const watch = watchRun(child, streams, options);
+  const end: ExecaResult = await child;
+  watch.stop();
+  for (const s of streams) if (!s.destroyed) s.destroy();
+  if (child.pid === undefined) {
+    log?.end();
+    throw cannotStart(command, end.cause);
+  }
+  if (log) await new Promise<void>((resolve) => log.end(() => resolve()));
+  const logError = output.logError();
+  if (logError) {
+    throw new SandboxError(
+      `could not write the log file ${options.logPath}: ${logError.message}`,
+      'check free disk space and permissions of the log folder',
+    );
+  }
+  return {
+    exitCode: exitCodeOf(end, watch.state),
+    timedOut: watch.state.timedOut,
+    cancelled: watch.state.cancelled,
+    durationMs: Date.now() - started,
+    output: capture.text(options.logPath),
+    truncated: capture.truncated,
+    totalBytes: capture.totalBytes,
+    ...(options.logPath ? { logPath: options.logPath } : {}),
+  };
+}
+
+/**
+ * Feeds both pipes into `capture`, the log file and `onOutput` as chunks arrive. Back-pressure: when the log
+ * file cannot keep up, reading stops until it drains, so memory stays flat. A log write error stops the
+ * writing (not the command) and is reported once it has ended.
+ */
+function pumpOutput(
+  streams: Readable[],
+  capture: OutputCapture,
+  log: WriteStream | undefined,
+  onOutput: ((chunk: string) => void) | undefined,
+): { logError: () => Error | undefined } {
+  let logError: Error | undefined;
+  const pauseAll = (): void => streams.forEach((s) => s.pause());
+  const resumeAll = (): void => streams.forEach((s) => s.resume());
+  log?.on('drain', resumeAll);
+  log?.on('error', (error) => {
+    logError = error;
+    resumeAll();
+  });
+  for (const stream of streams) {
+    const decoder = new StringDecoder('utf8');
+    stream.on('data', (chunk: Buffer) => {
+      capture.push(chunk);
+      if (log && !logError && !log.write(chunk)) pauseAll();
+      if (onOutput) {
+        const text = decoder.write(chunk);
+        if (text) onOutput(text);
+      }
+    });
+    stream.on('end', () => {
+      const text = decoder.end();
+      if (text && onOutput) onOutput(text);
+    });
+    stream.on('error', () => {
+      /* destroyed after the grace period; nothing to report */
+    });
+  }
+  return { logError: () => logError };
+}
+
+/**
+ * Watches the limits of a run: the timeout and the signal kill the whole process group; once the command
+ * exits, what is left of its group is killed too (`killGroupOnExit`) and the pipes get `closeGraceMs` to
+ * close before they are destroyed from this side (a process that left the group may still hold them).
+ */
+function watchRun(
+  child: { pid?: number | undefined; once(event: 'exit', listener: () => void): unknown },
+  streams: Readable[],
+  options: SuperviseOptions,
+): { state: RunState; stop: () => void } {
+  const state: RunState = { timedOut: false, cancelled: false, exited: false };
+  const kill = (): void => {
+    try {
+      killProcessGroup(child.pid);
+    } catch {
+      // EPERM cannot happen for our own child; anything else: the command's end still ends the run.
+    }
+  };
+  const onAbort = (): void => {
+    if (state.exited) return;
+    state.cancelled = true;
+    kill();
+  };
+  const timeoutMs = options.timeoutMs ?? 0;
+  const timer =
+    timeoutMs > 0
+      ? setTimeout(
+          () => {
+            if (state.exited) return;
+            state.timedOut = true;
+            kill();
+          },
+          Math.min(timeoutMs, MAX_TIMER_MS),
+        )
+      : undefined;
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  let grace: NodeJS.Timeout | undefined;
+  child.once('exit', () => {
+    state.exited = true;
+    if (options.killGroupOnExit ?? true) kill();
+    grace = setTimeout(() => streams.forEach((s) => s.destroy()), options.closeGraceMs ?? 2000);
+  });
+  const stop = (): void => {
+    clearTimeout(timer);
+    clearTimeout(grace);
+    options.signal?.removeEventListener('abort', onAbort);
+  };
+  return { state, stop };
+}
+
+/** 124 on timeout, 137 on cancel, 128 + signal number when killed by a signal, else the exit status. */
+function exitCodeOf(end: Pick<ExecaResult, 'exitCode' | 'signal'>, state: RunState): number {
+  if (state.timedOut) return TIMEOUT_EXIT_CODE;
+  if (state.cancelled) return CANCELLED_EXIT_CODE;
+  if (end.signal) return 128 + signalNumber(end.signal);
+  return end.exitCode ?? 1;
+}
+
+function cannotStart(command: string, cause: unknown): SandboxError {
+  const error = cause instanceof Error ? (cause as NodeJS.ErrnoException) : new Error(String(cause));
+  return new SandboxError(
+    `could not start \`${command}\`: ${error.message}`,
+    (error as NodeJS.ErrnoException).code === 'ENOENT'
+      ? `install ${command} or put it on PATH`
+      : 'check that the program exists and is executable',
+  );
 }

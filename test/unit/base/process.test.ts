@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +65,22 @@ describe('runProcess', () => {
     const result = await runProcess('/usr/bin/env', [], { env: { ONLY_THIS: 'x', PATH: '/usr/bin:/bin' } });
     expect(result.output).toContain('ONLY_THIS=x');
     expect(result.output).not.toContain('HOME=');
+  });
+
+  it('keeps stdout alone when stderr is discarded, even over the merge default', async () => {
+    const result = await runProcess('bash', ['-c', 'printf "a\\0b\\0"; echo noise >&2; exit 3'], {
+      discardStderr: true,
+    });
+    expect(result.exitCode).toBe(3);
+    expect(result.output).toBe('a\0b\0');
+    expect(result.totalBytes).toBe(4);
+  });
+
+  it('runs in the given working directory', async () => {
+    await withTmp(async (dir) => {
+      const result = await runProcess('pwd', [], { cwd: dir });
+      expect(result.output.trim()).toBe(realpathSync(dir));
+    });
   });
 
   it('rejects with SandboxError when the program does not exist', async () => {
