@@ -15,8 +15,7 @@ import { pathToFileURL } from 'node:url';
 
 import { runAgentLoop } from '../src/agent/loop.js';
 import { LlmStrategy, type ModelCall } from '../src/agent/strategies/llm.js';
-import type { Verdict } from '../src/agent/types.js';
-import { EventBus } from '../src/agent/events.js';
+import type { Verdict } from '../src/verify/types.js';
 import { analyzeLog } from '../src/knowledge/diagnose/log-parser.js';
 import type { CompletionRequest, CompletionResult, LlmProvider } from '../src/llm/types.js';
 import type { RepoInfo } from '../src/repo/types.js';
@@ -186,14 +185,14 @@ async function scenario(logDir: string, promptTokens: number): Promise<Scenario>
     {
       strategy: timed,
       sandbox,
-      events: new EventBus(),
+      emit: () => undefined,
       analyze: (output) => Promise.resolve(analyzeLog(output)),
       verify: () => Promise.resolve({ artifacts: [], verdict: verdict(sandbox.runs >= TURNS) }),
     },
     { maxTurns: TURNS + 2, deadline: Date.now() + 600_000, turnTimeoutMs: 60_000, logDir },
   );
-  if (outcome.status !== 'success')
-    throw new Error(`the scripted run ended ${outcome.status}: ${outcome.reason}`);
+  if (outcome.end.kind !== 'verified')
+    throw new Error(`the scripted run ended ${outcome.end.kind}: ${outcome.end.reason}`);
   if (calls.length !== TURNS) throw new Error(`expected ${TURNS} model calls, saw ${calls.length}`);
   // Turn k's prompt must carry the root-cause line of turn k-1 (from the parser, not a raw log search).
   let retained = 0;

@@ -1,5 +1,6 @@
 import type { Action, Observation } from './types.js';
 import type { RunStatus } from '../base/status.js';
+import type { Claim } from '../verify/types.js';
 
 /** Events of one run. Observers (recorder, progress display) subscribe; the loop only emits. */
 export type RunEvent =
@@ -12,7 +13,7 @@ export type RunEvent =
     }
   | { type: 'turn_start'; turn: number; action: Action }
   | { type: 'turn_end'; turn: number; observation: Observation; notes: string[] }
-  | { type: 'claim'; turn: number; claim: string; reason: string; accepted: boolean; failures: string[] }
+  | { type: 'claim'; turn: number; claim: Claim; reason: string; accepted: boolean; failures: string[] }
   | { type: 'run_end'; status: RunStatus; reason: string };
 
 export type RunEventListener = (event: RunEvent) => void;

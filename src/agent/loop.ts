@@ -1,11 +1,55 @@
+/**
+ * src/agent/ — the agent (floor 2): the loop, the strategies that propose each turn's script, the run's
+ * event types, and the action / observation / turn-record model they share. The loop owns every limit of a
+ * run (turns, wall clock, token and dollar budget, stuck detection, cancellation) and the stop-gate (a
+ * SUCCESS claim counts only when the verifiers pass); it returns a typed `LoopEnd` and knows its
+ * collaborators only as interfaces (a strategy, a sandbox, `analyze`, `verify`, `emit`). Strategies never
+ * run commands; the model session they use lives in `llm/`, the verdict they are judged by in `verify/`.
+ */
 import path from 'node:path';
-import type { Action, Observation, Strategy, TurnContext, TurnRecord, Verdict } from './types.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { Action, Observation, Strategy, TurnContext, TurnRecord } from './types.js';
+import type { RunEvent } from './events.js';
+import type { ExecResult, Sandbox } from '../sandbox/types.js';
 import type { Finding, LogAnalysis } from '../knowledge/diagnose/types.js';
-import type { Artifact } from '../verify/types.js';
-import type { EventBus } from './events.js';
-import type { RunStatus } from '../base/status.js';
+import type { Artifact, Claim, Verdict } from '../verify/types.js';
 import { SandboxError } from '../base/errors.js';
+
+/** The strategy's finish request as the loop recorded it (the last one, accepted or not). */
+export interface LoopClaim {
+  claim: Claim;
+  reason: string;
+  turn: number;
+}
+
+/**
+ * Why the loop ended — a closed set; every end carries a human-readable `reason`. The loop does not decide
+ * the run's status: the composition root maps a LoopEnd (with the final checks) to a RunStatus.
+ * - `verified`: the verifiers passed after the script of `turn`.
+ * - `claim`: the strategy finished and the stop-gate accepted it (a SUCCESS claim only when `passed`);
+ *   `passed`/`completion` are the verdict at that moment.
+ * - `limit`: the turn limit, the wall-clock deadline, or the token/dollar budget (from `limits.budget` or a
+ *   strategy's `StrategyStop { cause: 'budget' }`) ran out before the verifiers passed.
+ * - `provider_error`: the strategy's model provider failed (`StrategyStop { cause: 'provider_error' }`).
+ * - `stuck`: the same script failed the same way `repeats` times.
+ * - `sandbox_error`: the sandbox itself failed (not the script).
+ * - `cancelled`: the run's signal aborted, before or during a turn.
+ */
+export type LoopEnd =
+  | { kind: 'verified'; turn: number; reason: string }
+  | { kind: 'claim'; claim: LoopClaim; passed: boolean; completion: boolean; reason: string }
+  | { kind: 'limit'; limit: 'turns' | 'wall_clock' | 'budget'; reason: string }
+  | { kind: 'provider_error'; reason: string }
+  | { kind: 'stuck'; repeats: number; reason: string }
+  | { kind: 'sandbox_error'; reason: string }
+  | { kind: 'cancelled'; reason: string };
+
+/** The token and dollar budget as the loop sees it (`llm/budget.ts` `Budget` is one). */
+export interface BudgetCheck {
+  /** Why no further model call may be made, or undefined while there is budget left. */
+  exhausted(): string | undefined;
+  /** Marks the budget as what ended the run (for the usage record). */
+  stop(reason: string): void;
+}
 
 export interface LoopDeps {
   strategy: Strategy;
@@ -14,7 +58,8 @@ export interface LoopDeps {
   analyze: (output: string, logPath: string | undefined) => Promise<LogAnalysis>;
   /** Scans the tree for new binaries and judges them. Only this decides SUCCESS. */
   verify: () => Promise<{ artifacts: Artifact[]; verdict: Verdict }>;
-  events: EventBus;
+  /** Where the loop's events go (`turn_start`, `turn_end`, `claim`); e.g. an EventBus's `emit`. */
+  emit: (event: RunEvent) => void;
 }
 
 export interface LoopLimits {
@@ -26,20 +71,42 @@ export interface LoopLimits {
   signal?: AbortSignal;
   /** Extra variables for every script. */
   env?: Record<string, string>;
+  /** The run's token and dollar budget: once it is spent the loop ends with `{kind: 'limit', limit: 'budget'}`. */
+  budget?: BudgetCheck;
+  /** The clock the deadline is read against (default `Date.now`). */
+  now?: () => number;
 }
 
 export interface LoopOutcome {
-  status: RunStatus;
-  reason: string;
+  end: LoopEnd;
   history: TurnRecord[];
+  /** The last verdict (undefined when nothing was judged). */
   verdict?: Verdict;
   artifacts: Artifact[];
-  claim?: { claim: string; reason: string; turn: number };
+  /** The strategy's last finish request, accepted or not. */
+  claim?: LoopClaim;
+  /** The root cause of the last failing turn that had one. */
   rootCause?: Finding & { turn: number };
 }
 
 /** How many times the same script may fail with the same root cause before the run is stuck. */
 const STUCK_REPEATS = 2;
+
+/** What the loop keeps between turns. */
+interface LoopState {
+  history: TurnRecord[];
+  verdict?: Verdict;
+  artifacts: Artifact[];
+  claim?: LoopClaim;
+  rootCause?: Finding & { turn: number };
+  /** Script + root cause → how many times it failed that way. */
+  seen: Map<string, number>;
+  /** Set by `isStuck` after a turn; ends the loop unless the deadline passed too. */
+  stuck?: LoopEnd;
+}
+
+type FinishAction = Extract<Action, { kind: 'finish' }>;
+type RunAction = Extract<Action, { kind: 'run' }>;
 
 /**
  * The agent loop: each turn the strategy proposes a whole script, the sandbox runs it, layer 1 reads the
@@ -51,114 +118,183 @@ export async function runAgentLoop(
   deps: LoopDeps,
   limits: LoopLimits,
 ): Promise<LoopOutcome> {
-  const history: TurnRecord[] = [];
-  let verdict: Verdict | undefined;
-  let artifacts: Artifact[] = [];
-  let claim: LoopOutcome['claim'];
-  let rootCause: LoopOutcome['rootCause'];
-  const seen = new Map<string, number>();
-
-  const end = (status: RunStatus, reason: string): LoopOutcome => ({
-    status,
-    reason,
-    history,
-    verdict,
-    artifacts,
-    claim,
-    rootCause,
+  const now = limits.now ?? Date.now;
+  const state: LoopState = { history: [], artifacts: [], seen: new Map() };
+  const done = (end: LoopEnd): LoopOutcome => ({
+    end,
+    history: state.history,
+    verdict: state.verdict,
+    artifacts: state.artifacts,
+    claim: state.claim,
+    rootCause: state.rootCause,
   });
 
-  for (let turn = 0; turn < limits.maxTurns; turn++) {
-    if (limits.signal?.aborted) return end('cancelled', 'cancelled before turn ' + turn);
-    const remaining = limits.deadline - Date.now();
-    if (remaining <= 0) return end('limits_exceeded', 'the wall-clock budget ran out');
+  for (let turn = 0; ; turn++) {
+    const startedAt = now();
+    const limit = limitReached(turn, limits, startedAt, state.stuck);
+    if (limit) return done(limit);
 
-    const context: TurnContext = { ...base, turn, history };
-    const action: Action = await deps.strategy.next(context);
+    const action =
+      budgetStop(limits.budget) ?? (await deps.strategy.next({ ...base, turn, history: state.history }));
     const record: TurnRecord = { turn, action, notes: [] };
-    history.push(record);
-
+    state.history.push(record);
     if (action.kind === 'finish') {
-      const current = verdict ?? (await deps.verify()).verdict;
-      verdict = current;
-      claim = { claim: action.claim, reason: action.reason, turn };
-      const accepted = action.claim !== 'success' || current.passed;
-      deps.events.emit({
-        type: 'claim',
-        turn,
-        claim: action.claim,
-        reason: action.reason,
-        accepted,
-        failures: current.failures,
-      });
-      if (action.claim === 'success') {
-        if (current.passed) return end('success', action.reason);
-        record.notes.push(`finish(success) refused by the verifiers: ${current.failures.join('; ')}`);
-        continue;
-      }
-      const status: RunStatus = current.passed
-        ? 'success'
-        : current.metrics.completion
-          ? 'partial'
-          : 'failed';
-      return end(status, action.reason);
+      const end = await gate(state, deps, action, record);
+      if (end) return done(end);
+      continue;
     }
 
-    deps.events.emit({ type: 'turn_start', turn, action });
-    const logPath = path.join(limits.logDir, `turn-${String(turn).padStart(2, '0')}.log`);
-    let exec;
+    deps.emit({ type: 'turn_start', turn, action });
+    let exec: ExecResult;
     try {
       exec = await deps.sandbox.exec(action.script, {
-        timeoutMs: Math.max(1000, Math.min(limits.turnTimeoutMs, remaining)),
-        logPath,
+        timeoutMs: Math.max(1000, Math.min(limits.turnTimeoutMs, limits.deadline - startedAt)),
+        logPath: path.join(limits.logDir, `turn-${String(turn).padStart(2, '0')}.log`),
         signal: limits.signal,
         env: limits.env,
       });
     } catch (error) {
-      if (error instanceof SandboxError) return end('sandbox_error', error.message);
+      if (error instanceof SandboxError) return done({ kind: 'sandbox_error', reason: error.message });
       throw error;
     }
-    const analysis = await deps.analyze(exec.output, exec.logPath);
-    const judged = await deps.verify();
-    verdict = judged.verdict;
-    artifacts = judged.artifacts;
-    const observation: Observation = {
-      exec: {
-        exitCode: exec.exitCode,
-        timedOut: exec.timedOut,
-        cancelled: exec.cancelled,
-        durationMs: exec.durationMs,
-        truncated: exec.truncated,
-        totalBytes: exec.totalBytes,
-        ...(exec.logTruncated !== undefined ? { logTruncated: exec.logTruncated } : {}),
-      },
-      output: exec.output,
-      logPath: exec.logPath,
-      findings: analysis.findings,
-      rootCause: analysis.rootCause,
-      artifacts,
-      verdict,
-    };
-    record.observation = observation;
-    if (exec.timedOut)
-      record.notes.push(`the script was stopped after ${Math.round(exec.durationMs / 1000)} s`);
-    if (analysis.rootCause && exec.exitCode !== 0) rootCause = { ...analysis.rootCause, turn };
-    deps.events.emit({ type: 'turn_end', turn, observation, notes: record.notes });
+    const analysis = await observe(state, deps, record, exec);
 
-    if (exec.cancelled) return end('cancelled', `cancelled during turn ${turn}`);
-    if (verdict.passed) {
-      return end('success', `the verifiers passed after turn ${turn} (${action.purpose})`);
+    if (exec.cancelled) return done({ kind: 'cancelled', reason: `cancelled during turn ${turn}` });
+    if (state.verdict?.passed) {
+      return done({
+        kind: 'verified',
+        turn,
+        reason: `the verifiers passed after turn ${turn} (${action.purpose})`,
+      });
     }
-    if (limits.deadline - Date.now() <= 0) {
-      return end('limits_exceeded', 'the wall-clock budget ran out');
-    }
-    const key = `${action.script}\u0000${analysis.rootCause?.id ?? ''}:${analysis.rootCause?.message ?? exec.exitCode}`;
-    const count = (seen.get(key) ?? 0) + 1;
-    seen.set(key, count);
-    if (count >= STUCK_REPEATS) {
-      return end('stuck', `the same script failed the same way ${count} times (${action.purpose})`);
-    }
+    state.stuck = isStuck(state.seen, action, analysis, exec.exitCode);
   }
-  const status: RunStatus = 'limits_exceeded';
-  return end(status, `the turn limit (${limits.maxTurns}) was reached before the verifiers passed`);
+}
+
+/**
+ * The limit that ends the loop before `turn`, if one does. The deadline is read once per turn; after a turn,
+ * running out of time outranks being stuck, and both outrank the turn limit and a cancellation noticed
+ * between turns (a cancellation during a turn ends it at once).
+ */
+function limitReached(
+  turn: number,
+  limits: LoopLimits,
+  at: number,
+  stuck: LoopEnd | undefined,
+): LoopEnd | undefined {
+  const late = limits.deadline - at <= 0;
+  const wallClock: LoopEnd = { kind: 'limit', limit: 'wall_clock', reason: 'the wall-clock budget ran out' };
+  if (turn > 0 && late) return wallClock;
+  if (stuck) return stuck;
+  if (turn >= limits.maxTurns) {
+    return {
+      kind: 'limit',
+      limit: 'turns',
+      reason: `the turn limit (${limits.maxTurns}) was reached before the verifiers passed`,
+    };
+  }
+  if (limits.signal?.aborted) return { kind: 'cancelled', reason: `cancelled before turn ${turn}` };
+  return late ? wallClock : undefined;
+}
+
+/** A spent budget ends the strategy's part as it would itself: a PARTIAL finish carrying the budget stop. */
+function budgetStop(budget: BudgetCheck | undefined): FinishAction | undefined {
+  const spent = budget?.exhausted();
+  if (!spent) return undefined;
+  budget?.stop(spent);
+  return { kind: 'finish', claim: 'partial', reason: spent, stop: { cause: 'budget', reason: spent } };
+}
+
+/**
+ * The stop-gate: a finish request is judged against the verifiers (judging the tree once if no turn did).
+ * A SUCCESS claim they do not back is refused, noted on the turn's record for the strategy to see, and the
+ * loop goes on (undefined). Any other request ends the loop: with the strategy's stop when it carries one
+ * and the verifiers do not pass, else as an accepted claim.
+ */
+async function gate(
+  state: LoopState,
+  deps: LoopDeps,
+  action: FinishAction,
+  record: TurnRecord,
+): Promise<LoopEnd | undefined> {
+  const verdict = state.verdict ?? (await deps.verify()).verdict;
+  state.verdict = verdict;
+  const claim: LoopClaim = { claim: action.claim, reason: action.reason, turn: record.turn };
+  state.claim = claim;
+  const accepted = action.claim !== 'success' || verdict.passed;
+  deps.emit({
+    type: 'claim',
+    turn: record.turn,
+    claim: action.claim,
+    reason: action.reason,
+    accepted,
+    failures: verdict.failures,
+  });
+  if (!accepted) {
+    record.notes.push(`finish(success) refused by the verifiers: ${verdict.failures.join('; ')}`);
+    return undefined;
+  }
+  const stop = action.stop;
+  if (stop && !verdict.passed) {
+    return stop.cause === 'budget'
+      ? { kind: 'limit', limit: 'budget', reason: stop.reason }
+      : { kind: 'provider_error', reason: stop.reason };
+  }
+  const { passed, metrics } = verdict;
+  return { kind: 'claim', claim, passed, completion: metrics.completion, reason: action.reason };
+}
+
+/** Reads and judges a turn's outcome, records it as the turn's observation and emits `turn_end`. */
+async function observe(
+  state: LoopState,
+  deps: LoopDeps,
+  record: TurnRecord,
+  exec: ExecResult,
+): Promise<LogAnalysis> {
+  const analysis = await deps.analyze(exec.output, exec.logPath);
+  const judged = await deps.verify();
+  state.verdict = judged.verdict;
+  state.artifacts = judged.artifacts;
+  const observation: Observation = {
+    exec: {
+      exitCode: exec.exitCode,
+      timedOut: exec.timedOut,
+      cancelled: exec.cancelled,
+      durationMs: exec.durationMs,
+      truncated: exec.truncated,
+      totalBytes: exec.totalBytes,
+      ...(exec.logTruncated !== undefined ? { logTruncated: exec.logTruncated } : {}),
+    },
+    output: exec.output,
+    logPath: exec.logPath,
+    findings: analysis.findings,
+    rootCause: analysis.rootCause,
+    artifacts: judged.artifacts,
+    verdict: judged.verdict,
+  };
+  record.observation = observation;
+  if (exec.timedOut)
+    record.notes.push(`the script was stopped after ${Math.round(exec.durationMs / 1000)} s`);
+  if (analysis.rootCause && exec.exitCode !== 0)
+    state.rootCause = { ...analysis.rootCause, turn: record.turn };
+  deps.emit({ type: 'turn_end', turn: record.turn, observation, notes: record.notes });
+  return analysis;
+}
+
+/** Counts this failure (script + root cause); the stuck end once the same one repeats STUCK_REPEATS times. */
+function isStuck(
+  seen: Map<string, number>,
+  action: RunAction,
+  analysis: LogAnalysis,
+  exitCode: number,
+): LoopEnd | undefined {
+  const key = `${action.script}\u0000${analysis.rootCause?.id ?? ''}:${analysis.rootCause?.message ?? exitCode}`;
+  const count = (seen.get(key) ?? 0) + 1;
+  seen.set(key, count);
+  if (count < STUCK_REPEATS) return undefined;
+  return {
+    kind: 'stuck',
+    repeats: count,
+    reason: `the same script failed the same way ${count} times (${action.purpose})`,
+  };
 }

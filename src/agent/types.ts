@@ -1,7 +1,8 @@
 import type { ExecResult } from '../sandbox/types.js';
 import type { RepoInfo } from '../repo/types.js';
+import type { ScriptRecipe } from '../recipe/model.js';
 import type { Finding } from '../knowledge/diagnose/types.js';
-import type { Artifact, Expected, Metrics } from '../verify/types.js';
+import type { Artifact, Claim, Expected, Verdict } from '../verify/types.js';
 
 /** What a strategy asks the harness to do next. */
 export type Action =
@@ -23,36 +24,11 @@ export type Action =
     }
   | {
       kind: 'finish';
-      claim: 'success' | 'partial' | 'impossible';
+      claim: Claim;
       reason: string;
+      /** Set when the strategy cannot go on (budget spent, provider down): the loop ends with that limit. */
+      stop?: StrategyStop;
     };
-
-/** The purposes a build step can have, in the order a recipe runs them. */
-export type StepPurpose = 'dependencies' | 'patch' | 'generate' | 'configure' | 'build';
-
-/** The parts of a self-contained turn script (see renderScript), structured for finalize. */
-export interface ScriptRecipe {
-  /** Commands the script makes sure exist, with the package providing each (installed only when missing). */
-  tools: { command: string; pkg: string }[];
-  /** Packages installed before anything else (repairs). */
-  packages: string[];
-  /** Commands run before the steps that do not edit source files (safe.directory, chmod, fresh build dir). */
-  prelude: string[];
-  /** Commands run before the steps that edit source files (recorded in `patches`); finalize replaces them by the patch series. */
-  edits: string[];
-  /** Variables exported before the steps. */
-  env: Record<string, string>;
-  /** The steps, run from the repository root, each in its own subshell. */
-  steps: { purpose: StepPurpose; command: string }[];
-}
-
-export interface Verdict {
-  /** The verifiers passed: the run may end with SUCCESS. */
-  passed: boolean;
-  metrics: Metrics;
-  /** What is still wrong, for the next observation (`expected binary foo was not produced`). */
-  failures: string[];
-}
 
 export interface Observation {
   exec: Pick<
@@ -85,6 +61,16 @@ export interface TurnContext {
   /** Repository root inside the sandbox. */
   workdir: string;
   history: readonly TurnRecord[];
+}
+
+/**
+ * A strategy's typed signal that it cannot go on, carried by its last finish action: `budget` (the token or
+ * dollar budget is spent) ends the loop as `{kind: 'limit', limit: 'budget'}`, `provider_error` (the model
+ * provider failed after the client's retries) as `{kind: 'provider_error'}` — unless the verifiers pass.
+ */
+export interface StrategyStop {
+  cause: 'budget' | 'provider_error';
+  reason: string;
 }
 
 /** Proposes the next action from everything seen so far. Strategies never run commands themselves. */

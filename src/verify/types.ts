@@ -52,3 +52,18 @@ export interface Metrics {
   /** Expected name → the artifact paths that matched it (evidence for reports). */
   matches?: Record<string, string[]>;
 }
+
+/** What the verifiers say about a tree: the loop's stop-gate reads it, the run's status is decided from it. */
+export interface Verdict {
+  /** The verifiers passed: the run may end with SUCCESS. */
+  passed: boolean;
+  metrics: Metrics;
+  /** What is still wrong, for the next observation (`expected binary foo was not produced`). */
+  failures: string[];
+}
+
+/**
+ * What a strategy claims when it asks to finish: the one claim type of the agent's finish action, the
+ * `claim` run event and the self-stop audit. The verifiers, not the claim, decide success.
+ */
+export type Claim = 'success' | 'partial' | 'impossible';

@@ -1,5 +1,4 @@
-import type { Verdict } from '../agent/types.js';
-import type { Artifact, Expected } from './types.js';
+import type { Artifact, Expected, Verdict } from './types.js';
 import { scoreArtifacts } from './scoring.js';
 
 /**

@@ -7,7 +7,7 @@
 import type { RunStatus } from '../base/status.js';
 import { describeExclusion, type ExcludedArtifact } from './policy.js';
 import { artifactBaseName } from './scoring.js';
-import type { Expected, Metrics } from './types.js';
+import type { Claim, Expected, Metrics } from './types.js';
 
 export type CheckSource = 'artifacts' | 'spec' | 'probe';
 
@@ -23,7 +23,6 @@ export interface VerificationCheck {
   hidden?: boolean;
 }
 
-export type Claim = 'success' | 'partial' | 'impossible';
 
 export interface ClaimRecord {
   turn: number;

@@ -13,7 +13,6 @@
  *   server check can take a while); they are listed as not run.
  * Probes the spec did not ask for are advisory: recorded, never changing the verdict.
  */
-import type { Verdict } from '../agent/types.js';
 import { errorMessage } from '../base/errors.js';
 import type { Sandbox } from '../sandbox/types.js';
 import { scanNewArtifacts, type ClassifiedStamp, type ExcludeFn } from './artifacts.js';
@@ -28,7 +27,7 @@ import {
 import { executablesToProbe, probeDebugInfo, probeExecutables, type ProbeResult } from './probes.js';
 import { artifactBaseName } from './scoring.js';
 import { loadSpec, type Layer2Spec } from './spec.js';
-import type { Artifact, Expected, Metrics, TreeSnapshot } from './types.js';
+import type { Artifact, Expected, Metrics, TreeSnapshot, Verdict } from './types.js';
 import { judgeArtifacts } from './verdict.js';
 import {
   artifactChecks,

@@ -7,7 +7,7 @@ import type { Action, Strategy, TurnContext } from '../types.js';
 import type { LlmUsage } from '../../llm/budget.js';
 import { NO_KNOWLEDGE, type RepairKnowledge, type StrategyServices } from '../../knowledge/repair/repair.js';
 import { RulesStrategy } from './rules.js';
-import { LlmStrategy, type LlmStopCause, type LlmStrategyOptions } from './llm.js';
+import { LlmStrategy, type LlmStrategyOptions } from './llm.js';
 
 export interface HybridOptions {
   /** Turns the rules may use before the model takes over (default: half of the run's turns, rounded up). */
@@ -56,10 +56,6 @@ export class HybridStrategy implements Strategy {
       this.handoffTurn = context.turn;
     }
     return this.model.next(context);
-  }
-
-  stopCause(): { cause: LlmStopCause; reason: string } | undefined {
-    return this.model.stopCause();
   }
 
   usage(): LlmUsage {

@@ -4,7 +4,8 @@
  * call — `run_script` (a whole bash script) or `finish` (SUCCESS / PARTIAL / IMPOSSIBLE with a reason). The
  * harness, not the model, decides success. Faults never crash the run: transient errors are the SDK
  * client's retries; a reply without a usable tool call is re-asked a few times; what is left ends the
- * model's part with a finish action and a `stopCause()` the composition root maps to a run status.
+ * model's part with a finish action; a spent budget or a failed provider marks it with a typed
+ * `StrategyStop`, which the loop turns into its end (`limit: budget`, `provider_error`).
  */
 import type { RepoInfo } from '../../repo/types.js';
 import type { Action, Strategy, TurnContext } from '../types.js';
@@ -164,25 +165,15 @@ export class LlmStrategy implements Strategy {
     this.notes.push(note);
   }
 
-  /** Why the model's part ended early, if it did: `budget` → limits_exceeded, `provider_error` → provider_error. */
-  stopCause(): { cause: LlmStopCause; reason: string } | undefined {
-    return this.stopped;
-  }
-
   /** Model usage so far, for result.json. */
   usage(): LlmUsage {
     return this.budget.usage();
   }
 
   async next(context: TurnContext): Promise<Action> {
-    if (this.stopped)
-      return {
-        kind: 'finish',
-        claim: this.stopped.cause === 'budget' ? 'partial' : 'impossible',
-        reason: this.stopped.reason,
-      };
+    if (this.stopped) return this.finishAction(this.stopped.cause, this.stopped.reason);
     const spent = this.budget.exhausted();
-    if (spent) return this.stop('budget', spent, 'partial');
+    if (spent) return this.stop('budget', spent);
 
     if (this.instructions === undefined)
       this.instructions = this.options.loadInstructions
@@ -244,16 +235,15 @@ export class LlmStrategy implements Strategy {
       });
     } catch (error) {
       if (error instanceof CancelledError) throw error;
-      if (error instanceof BudgetExceededError) return this.stop('budget', error.message, 'partial');
+      if (error instanceof BudgetExceededError) return this.stop('budget', error.message);
       if (error instanceof ProviderError)
-        return this.stop('provider_error', `the model provider failed: ${errorMessage(error)}`, 'impossible');
-      return this.stop('error', `the model call failed: ${errorMessage(error)}`, 'impossible');
+        return this.stop('provider_error', `the model provider failed: ${errorMessage(error)}`);
+      return this.stop('error', `the model call failed: ${errorMessage(error)}`);
     }
     if (!answer.ok) {
       return this.stop(
         'no_tool_call',
         `the model gave no usable tool call in ${answer.attempts} attempts: ${answer.problem}`,
-        'impossible',
       );
     }
     const choice = answer.value;
@@ -263,9 +253,20 @@ export class LlmStrategy implements Strategy {
     return { kind: 'run', script: scrub(choice.script, secrets), purpose, reason: `model: ${purpose}` };
   }
 
-  private stop(cause: LlmStopCause, reason: string, claim: 'partial' | 'impossible'): Action {
+  private stop(cause: LlmStopCause, reason: string): Action {
     this.stopped = { cause, reason };
     if (cause === 'budget') this.budget.stop(reason);
+    return this.finishAction(cause, reason);
+  }
+
+  /**
+   * The finish action that ends the model's part: PARTIAL for a spent budget, else IMPOSSIBLE; a budget or
+   * provider stop carries its typed `StrategyStop`, which the loop turns into its end.
+   */
+  private finishAction(cause: LlmStopCause, reason: string): Action {
+    const claim = cause === 'budget' ? 'partial' : 'impossible';
+    if (cause === 'budget' || cause === 'provider_error')
+      return { kind: 'finish', claim, reason, stop: { cause, reason } };
     return { kind: 'finish', claim, reason };
   }
 }

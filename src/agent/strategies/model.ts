@@ -4,12 +4,12 @@
  * strategy on top of it).
  */
 import { ConfigError } from '../../base/errors.js';
-import { Budget, meteredProvider, type BudgetLimits, type LlmUsage } from '../../llm/budget.js';
+import { Budget, meteredProvider, type BudgetLimits } from '../../llm/budget.js';
 import { createProvider, resolveApiKey, type ModelOptionNames } from '../../llm/factory.js';
 import type { LlmProvider } from '../../llm/types.js';
 import type { RepairKnowledge, StrategyServices } from '../../knowledge/repair/repair.js';
 import { HybridStrategy, type HybridOptions } from './hybrid.js';
-import { LlmStrategy, type LlmStopCause, type LlmStrategyOptions } from './llm.js';
+import { LlmStrategy, type LlmStrategyOptions } from './llm.js';
 
 export interface ModelSettings {
   /** `--model`: `openai:gpt-4o-mini`, `anthropic:claude-sonnet-4-5`, … */
@@ -73,10 +73,7 @@ export function createModelSession(settings: ModelSettings, env: NodeJS.ProcessE
 }
 
 /** The model-driven strategies: what `createStrategy` returns for `llm` and `hybrid`. */
-export type ModelStrategy = (LlmStrategy | HybridStrategy) & {
-  stopCause(): { cause: LlmStopCause; reason: string } | undefined;
-  usage(): LlmUsage;
-};
+export type ModelStrategy = LlmStrategy | HybridStrategy;
 
 export interface CreateLlmStrategyDeps {
   session: ModelSession;

@@ -3,8 +3,8 @@ import { describe, expect, it } from '@jest/globals';
 import { runAgentLoop, type LoopDeps } from '../../../src/agent/loop.js';
 import { LlmStrategy, type ModelCall } from '../../../src/agent/strategies/llm.js';
 import { HybridStrategy } from '../../../src/agent/strategies/hybrid.js';
-import type { Strategy, Verdict } from '../../../src/agent/types.js';
-import { EventBus } from '../../../src/agent/events.js';
+import type { Strategy } from '../../../src/agent/types.js';
+import type { Verdict } from '../../../src/verify/types.js';
 import { ProviderError } from '../../../src/base/errors.js';
 import { analyzeLog } from '../../../src/knowledge/diagnose/log-parser.js';
 import { NO_KNOWLEDGE } from '../../../src/knowledge/repair/repair.js';
@@ -53,7 +53,7 @@ function deps(strategy: Strategy, sandbox: FakeSandbox, passWhen: () => boolean)
   return {
     strategy,
     sandbox,
-    events: new EventBus(),
+    emit: () => undefined,
     analyze: (output) => Promise.resolve(analyzeLog(output)),
     verify: () => {
       const passed = passWhen();
@@ -126,7 +126,7 @@ describe('LlmStrategy in the agent loop', () => {
       limits(),
     );
 
-    expect(outcome.status).toBe('success');
+    expect(outcome.end.kind).toBe('verified');
     expect(sandbox.scripts).toHaveLength(3);
     expect(sandbox.scripts[1]).toContain('apt-get install -y zlib1g-dev');
     expect(outcome.history.map((r) => r.action.kind === 'run' && r.action.purpose)).toEqual([
@@ -156,7 +156,7 @@ describe('LlmStrategy in the agent loop', () => {
     expect(calls).toHaveLength(3);
     for (const call of calls) expect(call.promptTokens).toBeLessThanOrEqual(8000);
     expect(strategy.usage()).toMatchObject({ calls: 3, outputTokens: 150 });
-    expect(strategy.stopCause()).toBeUndefined();
+    expect(outcome.history.some((r) => r.action.kind === 'finish')).toBe(false);
   });
 
   it('a SUCCESS claimed too early is refused by the gate and the refusal reaches the model', async () => {
@@ -172,7 +172,7 @@ describe('LlmStrategy in the agent loop', () => {
       limits(),
     );
 
-    expect(outcome.status).toBe('success');
+    expect(outcome.end.kind).toBe('verified');
     expect(outcome.history[0]!.action).toEqual({
       kind: 'finish',
       claim: 'success',
@@ -198,7 +198,7 @@ describe('LlmStrategy in the agent loop', () => {
       deps(strategy, sandbox, () => false),
       limits(),
     );
-    expect(outcome.status).toBe('stuck');
+    expect(outcome.end.kind).toBe('stuck');
     expect(sandbox.scripts).toHaveLength(2);
     expect(outcome.rootCause?.id).toBe('missing-header');
   });
@@ -218,8 +218,13 @@ describe('LlmStrategy in the agent loop', () => {
     expect(provider.requests).toHaveLength(1);
     expect(outcome.claim?.claim).toBe('partial');
     expect(outcome.claim?.reason).toMatch(/^token budget exhausted/);
-    expect(outcome.status).toBe('failed'); // no binaries: the lead maps stopCause 'budget' to limits_exceeded
-    expect(strategy.stopCause()?.cause).toBe('budget');
+    // No binaries: the budget stop ends the loop as a limit (the run's status: limits_exceeded).
+    expect(outcome.end).toEqual({
+      kind: 'limit',
+      limit: 'budget',
+      reason: outcome.claim?.reason,
+    });
+    expect(outcome.history.at(-1)?.action).toMatchObject({ stop: { cause: 'budget' } });
     expect(strategy.usage().exhausted).toMatch(/^token budget/);
     expect(strategy.usage().calls).toBe(1);
   });
@@ -265,10 +270,11 @@ describe('LlmStrategy in the agent loop', () => {
       limits(),
     );
     expect(provider.requests).toHaveLength(3);
-    expect(outcome.status).toBe('failed');
+    expect(outcome.end).toMatchObject({ kind: 'claim', passed: false, completion: false });
     expect(outcome.claim?.claim).toBe('impossible');
     expect(outcome.claim?.reason).toMatch(/no usable tool call in 3 attempts: run_script needs `script`/);
-    expect(strategy.stopCause()?.cause).toBe('no_tool_call');
+    // Not a budget or provider stop: an ordinary IMPOSSIBLE claim (the run's status: failed).
+    expect(outcome.history.at(-1)?.action).not.toHaveProperty('stop');
   });
 
   it('turns a provider failure (after the SDK retries) into finish(impossible) with stop cause provider_error', async () => {
@@ -281,8 +287,11 @@ describe('LlmStrategy in the agent loop', () => {
       kind: 'finish',
       claim: 'impossible',
       reason: 'the model provider failed: openai API error 529: overloaded',
+      stop: {
+        cause: 'provider_error',
+        reason: 'the model provider failed: openai API error 529: overloaded',
+      },
     });
-    expect(strategy.stopCause()?.cause).toBe('provider_error');
     expect(strategy.usage()).toMatchObject({ calls: 0, failedCalls: 1 });
   });
 
@@ -298,7 +307,7 @@ describe('LlmStrategy in the agent loop', () => {
       deps(strategy, sandbox, () => sandbox.scripts.length >= 2),
       limits(),
     );
-    expect(outcome.status).toBe('success');
+    expect(outcome.end.kind).toBe('verified');
     expect(sandbox.scripts[0]).toBe('export OPENAI_API_KEY=[REDACTED]\nmake');
     for (const request of provider.requests) {
       expect(JSON.stringify(request)).not.toContain(KEY);
@@ -335,7 +344,7 @@ describe('HybridStrategy', () => {
       limits(),
     );
 
-    expect(outcome.status).toBe('success');
+    expect(outcome.end.kind).toBe('verified');
     expect(outcome.history[0]!.action).toMatchObject({ kind: 'run', purpose: 'cmake' });
     expect(strategy.handoffTurn).toBe(1);
     expect(provider.requests).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { runAgentLoop, type LoopDeps } from '../../../src/agent/loop.js';
-import type { Action, Strategy, TurnContext, Verdict } from '../../../src/agent/types.js';
+import type { Action, Strategy, TurnContext } from '../../../src/agent/types.js';
+import type { Verdict } from '../../../src/verify/types.js';
 import { EventBus, type RunEvent } from '../../../src/agent/events.js';
 import type { Finding, LogAnalysis } from '../../../src/knowledge/diagnose/types.js';
 import { FakeSandbox } from '../../fakes/fake-sandbox.js';
@@ -41,7 +42,7 @@ function deps(
   return {
     strategy,
     sandbox,
-    events,
+    emit: (event) => events.emit(event),
     analyze: (output): Promise<LogAnalysis> =>
       Promise.resolve(
         output
@@ -73,7 +74,11 @@ describe('agent loop', () => {
     const bus = new EventBus();
     bus.on((e) => events.push(e));
     const outcome = await runAgentLoop(base, deps(strategy, sandbox, 1, bus), limits);
-    expect(outcome.status).toBe('success');
+    expect(outcome.end).toEqual({
+      kind: 'verified',
+      turn: 1,
+      reason: 'the verifiers passed after turn 1 (b)',
+    });
     expect(sandbox.scripts).toEqual(['a', 'b']);
     expect(outcome.history).toHaveLength(2);
     expect(outcome.history[0]!.observation!.rootCause!.message).toBe('boom');
@@ -88,7 +93,7 @@ describe('agent loop', () => {
       { kind: 'finish', claim: 'impossible', reason: 'giving up' },
     ]);
     const outcome = await runAgentLoop(base, deps(strategy, sandbox, 99), limits);
-    expect(outcome.status).toBe('failed');
+    expect(outcome.end).toMatchObject({ kind: 'claim', passed: false, completion: false });
     expect(outcome.history[0]!.notes[0]).toMatch(
       /finish\(success\) refused by the verifiers: expected binary 'x'/,
     );
@@ -99,7 +104,7 @@ describe('agent loop', () => {
   it('stops a strategy that repeats the same failing script', async () => {
     const sandbox = new FakeSandbox(() => ({ exitCode: 1, output: 'same error' }));
     const outcome = await runAgentLoop(base, deps(new Scripted([run('again')]), sandbox, 99), limits);
-    expect(outcome.status).toBe('stuck');
+    expect(outcome.end).toMatchObject({ kind: 'stuck', repeats: 2 });
     expect(sandbox.scripts).toHaveLength(2);
   });
 
@@ -108,14 +113,14 @@ describe('agent loop', () => {
     const sandbox = new FakeSandbox(() => ({ exitCode: 1, output: `error ${n++}` }));
     const strategy = { name: 'varied', next: (c: TurnContext) => Promise.resolve(run(`s${c.turn}`)) };
     const outcome = await runAgentLoop(base, deps(strategy, sandbox, 99), { ...limits, maxTurns: 3 });
-    expect(outcome.status).toBe('limits_exceeded');
+    expect(outcome.end).toMatchObject({ kind: 'limit', limit: 'turns' });
     expect(sandbox.scripts).toHaveLength(3);
     const late = await runAgentLoop(base, deps(strategy, new FakeSandbox(() => ({})), 99), {
       ...limits,
       deadline: Date.now() - 1,
     });
-    expect(late.status).toBe('limits_exceeded');
-    expect(late.reason).toMatch(/wall-clock/);
+    expect(late.end).toMatchObject({ kind: 'limit', limit: 'wall_clock' });
+    expect(late.end.reason).toMatch(/wall-clock/);
   });
 
   it('passes the remaining time as the script timeout and reports cancellation', async () => {
@@ -129,6 +134,75 @@ describe('agent loop', () => {
       ...limits,
       signal: controller.signal,
     });
-    expect(outcome.status).toBe('cancelled');
+    expect(outcome.end.kind).toBe('cancelled');
+  });
+
+  it('ends with the budget limit once limits.budget is spent, recording the stop as a PARTIAL finish', async () => {
+    const sandbox = new FakeSandbox(() => ({ exitCode: 1, output: '' }));
+    let spent: string | undefined;
+    const stopped: string[] = [];
+    const budget = { exhausted: () => spent, stop: (reason: string) => stopped.push(reason) };
+    const strategy = {
+      name: 'spender',
+      next: (c: TurnContext) => (
+        (spent = 'token budget exhausted: 10 of 10 tokens used'),
+        Promise.resolve(run(`s${c.turn}`))
+      ),
+    };
+    const events: RunEvent[] = [];
+    const bus = new EventBus();
+    bus.on((e) => events.push(e));
+    const outcome = await runAgentLoop(base, deps(strategy, sandbox, 99, bus), { ...limits, budget });
+    expect(sandbox.scripts).toEqual(['s0']);
+    expect(outcome.end).toEqual({
+      kind: 'limit',
+      limit: 'budget',
+      reason: 'token budget exhausted: 10 of 10 tokens used',
+    });
+    expect(stopped).toEqual(['token budget exhausted: 10 of 10 tokens used']);
+    expect(outcome.claim).toEqual({
+      claim: 'partial',
+      reason: 'token budget exhausted: 10 of 10 tokens used',
+      turn: 1,
+    });
+    expect(events.at(-1)).toMatchObject({ type: 'claim', claim: 'partial', accepted: true });
+  });
+
+  it("maps a strategy's typed stop to its end unless the verifiers pass", async () => {
+    const stop = (cause: 'budget' | 'provider_error'): Action => ({
+      kind: 'finish',
+      claim: cause === 'budget' ? 'partial' : 'impossible',
+      reason: `stopped: ${cause}`,
+      stop: { cause, reason: `stopped: ${cause}` },
+    });
+    const failing = await runAgentLoop(
+      base,
+      deps(new Scripted([stop('provider_error')]), new FakeSandbox(() => ({})), 99),
+      limits,
+    );
+    expect(failing.end).toEqual({ kind: 'provider_error', reason: 'stopped: provider_error' });
+    const passing = await runAgentLoop(
+      base,
+      deps(new Scripted([stop('budget')]), new FakeSandbox(() => ({})), -1),
+      limits,
+    );
+    expect(passing.end).toMatchObject({ kind: 'claim', passed: true, claim: { claim: 'partial', turn: 0 } });
+  });
+
+  it('reads the deadline from the injected clock', async () => {
+    let t = 1_000;
+    const strategy = {
+      name: 'slow',
+      next: (c: TurnContext) => ((t += 600), Promise.resolve(run(`s${c.turn}`))),
+    };
+    let n = 0;
+    const sandbox = new FakeSandbox(() => ({ exitCode: 1, output: `error ${n++}` }));
+    const outcome = await runAgentLoop(base, deps(strategy, sandbox, 99), {
+      ...limits,
+      deadline: 2_000,
+      now: () => t,
+    });
+    expect(sandbox.scripts).toEqual(['s0', 's1']);
+    expect(outcome.end).toMatchObject({ kind: 'limit', limit: 'wall_clock' });
   });
 });
