@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError } from '../base/errors.js';
+import { ConfigError, SandboxError } from '../base/errors.js';
+import { runProcess } from '../base/process.js';
 
 /** A repository on this machine, ready to be copied into a sandbox. */
 export interface ResolvedSource {
@@ -18,38 +18,39 @@ export function isGitUrl(source: string): boolean {
   return /^(https?:\/\/|git:\/\/|ssh:\/\/|git@[^:]+:|file:\/\/)/.test(source);
 }
 
-function run(
-  cmd: string,
+/** Limits for the git commands this file runs. */
+const LIMITS = { queryMs: 10_000, rootsMs: 30_000, cloneMs: 10 * 60_000 };
+
+/**
+ * Runs git (stdout and stderr interleaved, no terminal prompt). A git that cannot be started is exit code
+ * 127 with the reason as its output; a timeout or a cancel ends the output with a line saying so.
+ */
+async function git(
   args: string[],
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
+  let result;
+  try {
+    result = await runProcess('git', args, {
       env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
-      signal,
+      timeoutMs,
+      ...(signal ? { signal } : {}),
     });
-    let out = '';
-    const add = (b: Buffer): void => {
-      if (out.length < 64 * 1024) out += b.toString();
-    };
-    child.stdout.on('data', add);
-    child.stderr.on('data', add);
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      resolve({ code: 127, out: out + e.message });
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? 1, out });
-    });
-  });
+  } catch (error) {
+    if (error instanceof SandboxError) return { code: 127, out: error.message };
+    throw error;
+  }
+  const ended = result.timedOut
+    ? `\ngit timed out after ${timeoutMs / 1000} s`
+    : result.cancelled
+      ? '\ngit was cancelled'
+      : '';
+  return { code: result.exitCode, out: result.output + ended };
 }
 
 export async function gitHead(dir: string): Promise<string | undefined> {
-  const { code, out } = await run('git', ['-C', dir, 'rev-parse', 'HEAD'], 10_000);
+  const { code, out } = await git(['-C', dir, 'rev-parse', 'HEAD'], LIMITS.queryMs);
   return code === 0 ? out.trim() : undefined;
 }
 
@@ -94,11 +95,11 @@ export function normalizeGitUrl(url: string): string {
 export async function repositoryIdentity(source: string, dir: string): Promise<string> {
   if (isGitUrl(source)) return `url:${normalizeGitUrl(source)}`;
   const real = await realpath(dir).catch(() => path.resolve(dir));
-  const origin = await run('git', ['-C', dir, 'config', '--get', 'remote.origin.url'], 10_000);
+  const origin = await git(['-C', dir, 'config', '--get', 'remote.origin.url'], LIMITS.queryMs);
   if (origin.code === 0 && origin.out.trim()) {
     return `path:${real}\nurl:${normalizeGitUrl(origin.out.trim().split('\n')[0]!)}`;
   }
-  const roots = await run('git', ['-C', dir, 'rev-list', '--max-parents=0', 'HEAD'], 30_000);
+  const roots = await git(['-C', dir, 'rev-list', '--max-parents=0', 'HEAD'], LIMITS.rootsMs);
   const root = roots.code === 0 ? roots.out.trim().split('\n').sort()[0] : undefined;
   return root && /^[0-9a-f]{40,64}$/.test(root) ? `path:${real}\nroot:${root}` : `path:${real}`;
 }
@@ -109,10 +110,9 @@ export async function resolveSource(source: string, signal?: AbortSignal): Promi
     const parent = await mkdtemp(path.join(tmpdir(), 'buildbench-clone-'));
     const dir = path.join(parent, 'repo');
     const cleanup = (): Promise<void> => rm(parent, { recursive: true, force: true });
-    const { code, out } = await run(
-      'git',
+    const { code, out } = await git(
       ['clone', '--recurse-submodules', '--shallow-submodules', '--depth', '1', source, dir],
-      10 * 60_000,
+      LIMITS.cloneMs,
       signal,
     );
     if (code !== 0) {

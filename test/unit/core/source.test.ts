@@ -1,10 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { normalizeGitUrl, repositoryIdentity } from '../../../src/core/source.js';
+import { ConfigError } from '../../../src/base/errors.js';
+import { normalizeGitUrl, repositoryIdentity, resolveSource } from '../../../src/core/source.js';
 
 describe('normalizeGitUrl', () => {
   it('spells one repository one way', () => {
@@ -52,5 +54,30 @@ describe('repositoryIdentity', () => {
     git(dir, 'remote', 'add', 'origin', 'https://x:secret@github.com/A/B.git');
     // a folder claiming a URL is still not the clone of that URL
     expect(await repositoryIdentity(dir, dir)).toBe(`path:${real}\nurl:github.com/a/b`);
+  });
+
+  it('clones a git URL into a temporary folder with its commit, and cleans it up', async () => {
+    const origin = await mkdtemp(join(tmpdir(), 'bb-origin-'));
+    git(origin, 'init', '-q');
+    await writeFile(join(origin, 'main.c'), 'int main(void) { return 0; }\n');
+    git(origin, 'add', 'main.c');
+    git(origin, 'commit', '-q', '-m', 'only');
+    const head = git(origin, 'rev-parse', 'HEAD');
+    const resolved = await resolveSource(`file://${origin}`);
+    try {
+      expect(resolved.commit).toBe(head);
+      expect(existsSync(join(resolved.dir, 'main.c'))).toBe(true);
+      expect(resolved.identity).toBe(`url:${normalizeGitUrl(`file://${origin}`)}`);
+    } finally {
+      await resolved.cleanup();
+    }
+    expect(existsSync(resolved.dir)).toBe(false);
+  });
+
+  it("names git's fatal line when a clone fails", async () => {
+    const missing = join(tmpdir(), `bb-no-such-repo-${process.pid}`);
+    const error = await resolveSource(`file://${missing}`).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(/^cannot clone 'file:\/\/.*': fatal: /);
   });
 });
