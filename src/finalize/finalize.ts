@@ -15,13 +15,10 @@ import type { RunStatus } from '../base/status.js';
 import type { CreateSandboxRequest, Sandbox, SandboxKind, SandboxSettings } from '../sandbox/types.js';
 import type { Expected } from '../verify/types.js';
 import { collectPatches, type ResultPatch, type SkippedFile } from './patches.js';
-import {
-  fullSequenceRecipe,
-  minimiseRecipe,
-  renderBuildSh,
-  renderDockerfile,
-  type FinalRecipe,
-} from '../report/recipe.js';
+import type { FinalRecipe } from '../recipe/model.js';
+import { renderBuildSh } from '../recipe/render-buildsh.js';
+import { renderDockerfile } from '../recipe/render-dockerfile.js';
+import { fullSequenceRecipe, minimiseRecipe } from './minimise.js';
 import { replayOutcome, replayRecipe, type ReplayJudge, type ReplayOutcome } from './replay.js';
 import { turnsFromHistory, type ReportTurn } from './turns.js';
 

@@ -3,7 +3,8 @@
  * (finalize, inside `runBuild`), or by `report/turns.ts` from trajectory.jsonl (`buildbench report`, which
  * never sees live state).
  */
-import type { ScriptRecipe, TurnRecord } from '../agent/types.js';
+import type { TurnRecord } from '../agent/types.js';
+import type { ScriptRecipe } from '../recipe/model.js';
 import type { Finding } from '../knowledge/diagnose/types.js';
 
 export interface ReportTurn {

@@ -15,7 +15,8 @@ import { ConfigError, errorMessage } from '../base/errors.js';
 import type { ReplayOutcome } from '../finalize/replay.js';
 import type { BuildResult } from './result.js';
 import { readTrajectory } from '../trajectory/recorder.js';
-import { fullSequenceRecipe, minimiseRecipe, packagesInScript, type FinalRecipe } from './recipe.js';
+import { fullSequenceRecipe, minimiseRecipe, packagesInScript } from '../finalize/minimise.js';
+import type { FinalRecipe } from '../recipe/model.js';
 import { answeredFinding, type ReportTurn } from '../finalize/turns.js';
 import { turnsFromTrajectory, type ReportClaim } from './turns.js';
 

@@ -2,7 +2,7 @@
  * The turns and claims of a run read back from trajectory.jsonl, in the same `ReportTurn` view finalize
  * builds from the live history, so `buildbench report` renders what the run rendered.
  */
-import type { ScriptRecipe } from '../agent/types.js';
+import type { ScriptRecipe } from '../recipe/model.js';
 import type { Finding } from '../knowledge/diagnose/types.js';
 import type { ReportTurn } from '../finalize/turns.js';
 import type { TrajectoryEvent } from '../trajectory/recorder.js';

@@ -1,12 +1,7 @@
-import type { Action, ScriptRecipe, Strategy, TurnContext, TurnRecord } from '../types.js';
-import { shq } from '../../base/shell.js';
-import {
-  candidateRecipes,
-  emptyFixes,
-  renderScript,
-  type Recipe,
-  type RecipeFixes,
-} from '../../recipe/recipes.js';
+import type { Action, Strategy, TurnContext, TurnRecord } from '../types.js';
+import { candidateRecipes } from '../../recipe/catalog.js';
+import { emptyFixes, type Recipe, type RecipeFixes } from '../../recipe/model.js';
+import { describeScript, renderScript } from '../../recipe/render-turn.js';
 import {
   applyRepair,
   NO_KNOWLEDGE,
@@ -158,22 +153,6 @@ export class RulesStrategy implements Strategy {
       recipe: describeScript(recipe, fixes, this.attempt.edits),
     };
   }
-}
-
-/** The structured form of `renderScript(recipe, fixes)`, for finalize. */
-export function describeScript(recipe: Recipe, fixes: RecipeFixes, edits: ReadonlySet<string>): ScriptRecipe {
-  const configureArgs = fixes.configureArgs.map(shq).join(' ');
-  return {
-    tools: recipe.tools.map((t) => ({ command: t.command, pkg: t.pkg })),
-    packages: [...fixes.packages],
-    prelude: fixes.prelude.filter((line) => !edits.has(line)),
-    edits: fixes.prelude.filter((line) => edits.has(line)),
-    env: { ...fixes.env },
-    steps: recipe.steps.map((s) => ({
-      purpose: s.purpose,
-      command: s.command.replaceAll('@CONFIGURE_ARGS@', configureArgs).trimEnd(),
-    })),
-  };
 }
 
 /** Fetches submodules the checkout lacks; offline it warns and the build goes on without them. */

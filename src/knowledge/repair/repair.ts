@@ -1,6 +1,6 @@
 import type { Finding } from '../diagnose/types.js';
 import type { RepoInfo } from '../../repo/types.js';
-import type { Recipe, RecipeFixes } from '../../recipe/model.js';
+import { addFixes, type Recipe, type RecipeFixes } from '../../recipe/model.js';
 
 /** What the repair knowledge sees: the failure and the recipe that produced it. */
 export interface RepairInput {
@@ -70,25 +70,7 @@ export const NO_KNOWLEDGE: RepairKnowledge = {
   propose: () => Promise.resolve([]),
 };
 
-/** Applies a repair on top of the fixes so far (pure). */
+/** Applies a repair on top of the fixes so far (pure; see `addFixes` for how each part merges). */
 export function applyRepair(fixes: RecipeFixes, repair: Repair): RecipeFixes {
-  return {
-    packages: [...new Set([...fixes.packages, ...(repair.packages ?? [])])],
-    prelude: [...fixes.prelude, ...(repair.prelude ?? [])],
-    env: mergeEnv(fixes.env, repair.env ?? {}),
-    configureArgs: [...new Set([...fixes.configureArgs, ...(repair.configureArgs ?? [])])],
-  };
-}
-
-/** Flag variables (CFLAGS, CXXFLAGS, …) accumulate with spaces, search paths (CPATH, …) with colons; others are replaced. */
-function mergeEnv(a: Record<string, string>, b: Record<string, string>): Record<string, string> {
-  const out = { ...a };
-  for (const [key, value] of Object.entries(b)) {
-    const old = out[key];
-    if (old && /FLAGS$/.test(key)) out[key] = `${old} ${value}`;
-    else if (old && /(?:^|_)(?:CPATH|INCLUDE_PATH|LIBRARY_PATH|PKG_CONFIG_PATH)$/.test(key)) {
-      out[key] = [...new Set([...old.split(':'), ...value.split(':')])].join(':');
-    } else out[key] = value;
-  }
-  return out;
+  return addFixes(fixes, repair);
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { RulesStrategy, describeScript } from '../../../src/agent/strategies/rules.js';
-import { candidateRecipes, emptyFixes, renderScript } from '../../../src/recipe/recipes.js';
+import { RulesStrategy } from '../../../src/agent/strategies/rules.js';
+import { candidateRecipes } from '../../../src/recipe/catalog.js';
+import { emptyFixes } from '../../../src/recipe/model.js';
+import { describeScript, renderScript } from '../../../src/recipe/render-turn.js';
 import type { Observation, TurnContext, TurnRecord } from '../../../src/agent/types.js';
 import type { RepairKnowledge } from '../../../src/knowledge/repair/repair.js';
 import { repoInfo, system } from '../../fakes/repo-info.js';

@@ -1,4 +1,4 @@
-import type { ScriptRecipe } from '../../../src/agent/types.js';
+import type { ScriptRecipe } from '../../../src/recipe/model.js';
 import type { Finding } from '../../../src/knowledge/diagnose/types.js';
 import type { ReportTurn } from '../../../src/finalize/turns.js';
 

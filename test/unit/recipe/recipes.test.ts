@@ -4,7 +4,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { shq } from '../../../src/base/shell.js';
-import { candidateRecipes, emptyFixes, recipeFor, renderScript } from '../../../src/recipe/recipes.js';
+import { candidateRecipes, recipeFor } from '../../../src/recipe/catalog.js';
+import { emptyFixes } from '../../../src/recipe/model.js';
+import { renderScript } from '../../../src/recipe/render-turn.js';
 import { repoInfo, system } from '../../fakes/repo-info.js';
 
 function bashSyntaxOk(script: string): boolean {
