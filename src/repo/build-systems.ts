@@ -52,39 +52,193 @@ interface Candidate extends BuildSystem {
   vendored: boolean;
 }
 
-/**
- * Finds build-system roots. A build file below another root (of the same kind, or of any
- * Linux build system other than a script) belongs to that root's build and is not listed; vendored
- * code (third_party, submodules, …) is listed only when nothing else is found.
- * Order: Linux build systems before MSBuild/Xcode; then the root directory first, then non-test/example
- * directories, then shallower ones, then {@link KIND_PRIORITY}, then path.
- */
-export async function detectBuildSystems(
-  root: string,
-  tree: Pick<RepoTree, 'files' | 'dirs'>,
-  options: DetectOptions = {},
-): Promise<BuildSystem[]> {
-  const fileSet = new Set(tree.files);
+/** A build file one detector found in a directory. */
+interface Found {
+  kind: BuildSystemKind;
+  /** The file's base name in the directory. */
+  name: string;
+  details?: BuildSystem['details'];
+}
+
+/** One directory as the detectors see it. */
+interface DirView {
+  root: string;
+  dir: string;
+  names: readonly string[];
+  nameSet: ReadonlySet<string>;
+  /** Directories with a CMakeLists.txt. */
+  cmakeDirs: ReadonlySet<string>;
+}
+
+const rel = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
+
+/** A CMake root: a CMakeLists.txt with no CMakeLists.txt above it that declares a project (or is at the top). */
+async function detectCMake({ root, dir, nameSet, cmakeDirs }: DirView): Promise<Found[]> {
+  if (!nameSet.has('CMakeLists.txt') || ancestorsOf(dir).some((a) => cmakeDirs.has(a))) return [];
+  const text = (await readSmallText(root, rel(dir, 'CMakeLists.txt'))) ?? '';
+  const project = /^\s*project\s*\(\s*"?([A-Za-z0-9_.+-]+)/im.exec(stripHashComments(text))?.[1];
+  const minimum = /cmake_minimum_required\s*\(\s*VERSION\s+([0-9][0-9.]*)/i.exec(text)?.[1];
+  if (dir !== '' && project === undefined && minimum === undefined) return [];
+  const details: BuildSystem['details'] = { hasProject: project !== undefined };
+  if (project !== undefined) details.project = project;
+  if (minimum !== undefined) details.minimumVersion = minimum;
+  if (nameSet.has('CMakePresets.json')) details.hasPresets = true;
+  return [{ kind: 'cmake', name: 'CMakeLists.txt', details }];
+}
+
+/** configure.ac / configure.in (autotools), else a bare `configure` script. */
+async function detectConfigure({ root, dir, nameSet }: DirView): Promise<Found[]> {
+  const configureAc = nameSet.has('configure.ac')
+    ? 'configure.ac'
+    : nameSet.has('configure.in')
+      ? 'configure.in'
+      : '';
+  if (configureAc !== '') {
+    const autogen = AUTOGEN_SCRIPTS.find((s) => nameSet.has(s));
+    const details = {
+      hasConfigure: nameSet.has('configure'),
+      hasAutogen: autogen ?? false,
+      hasMakefileAm: nameSet.has('Makefile.am'),
+      hasMakefileIn: nameSet.has('Makefile.in'),
+    };
+    return [{ kind: 'autotools', name: configureAc, details }];
+  }
+  if (!nameSet.has('configure')) return [];
+  const details = {
+    executable: await isExecutableFile(root, rel(dir, 'configure')),
+    hasMakefileIn: nameSet.has('Makefile.in'),
+  };
+  return [{ kind: 'configure', name: 'configure', details }];
+}
+
+function detectMake({ nameSet }: DirView): Found[] {
+  const makefile = MAKEFILES.find((m) => nameSet.has(m));
+  return makefile === undefined
+    ? []
+    : [{ kind: 'make', name: makefile, details: { generated: nameSet.has('Makefile.in') } }];
+}
+
+async function detectMeson({ root, dir, nameSet }: DirView): Promise<Found[]> {
+  if (!nameSet.has('meson.build')) return [];
+  const text = (await readSmallText(root, rel(dir, 'meson.build'), { maxBytes: 64 * 1024 })) ?? '';
+  const project = /^\s*project\s*\(\s*'([^']+)'/m.exec(text)?.[1];
+  // Only a meson.build that declares project() is a root; the others are subdir() parts.
+  if (project === undefined && dir !== '') return [];
+  return [{ kind: 'meson', name: 'meson.build', details: project ? { project } : {} }];
+}
+
+/** The directory's qmake projects; the one named like the directory (else the first) is the root file. */
+async function detectQmake({ root, dir, names }: DirView): Promise<Found[]> {
+  const pros: string[] = [];
+  const templates = new Map<string, string>();
+  for (const pro of names.filter((n) => n.endsWith('.pro') && !n.startsWith('.')).sort()) {
+    const text = (await readSmallText(root, rel(dir, pro), { maxBytes: 64 * 1024 })) ?? '';
+    if (!looksLikeQmake(rel(dir, pro), text)) continue;
+    pros.push(pro);
+    templates.set(pro, /^\s*TEMPLATE\s*=\s*(\w+)/m.exec(text)?.[1] ?? 'app');
+  }
+  if (pros.length === 0) return [];
+  const base = baseOf(dir === '' ? root : dir);
+  const pro = pros.find((p) => p === `${base}.pro`) ?? pros[0] ?? '';
+  return [
+    {
+      kind: 'qmake',
+      name: pro,
+      details: { template: templates.get(pro) ?? 'app', projects: pros.join(',') },
+    },
+  ];
+}
+
+function detectSconsAndBazel({ nameSet }: DirView): Found[] {
+  const found: Found[] = [];
+  const sconstruct = ['SConstruct', 'Sconstruct', 'sconstruct'].find((n) => nameSet.has(n));
+  if (sconstruct !== undefined) found.push({ kind: 'scons', name: sconstruct });
+  const bazel = ['MODULE.bazel', 'WORKSPACE.bazel', 'WORKSPACE', 'BUILD.bazel'].find((n) => nameSet.has(n));
+  if (bazel !== undefined) found.push({ kind: 'bazel', name: bazel });
+  return found;
+}
+
+async function detectCargo({ root, dir, nameSet }: DirView): Promise<Found[]> {
+  if (!nameSet.has('Cargo.toml')) return [];
+  const text = (await readSmallText(root, rel(dir, 'Cargo.toml'), { maxBytes: 64 * 1024 })) ?? '';
+  const details: BuildSystem['details'] = { workspace: /^\s*\[workspace\]/m.test(text) };
+  const name = /^\s*\[package\][^[]*?^\s*name\s*=\s*"([^"]+)"/ms.exec(text)?.[1];
+  if (name !== undefined) details.package = name;
+  return [{ kind: 'cargo', name: 'Cargo.toml', details }];
+}
+
+/** setup.py or pyproject.toml, only when it builds native extensions. */
+async function detectPython({ root, dir, nameSet }: DirView): Promise<Found[]> {
+  for (const pyFile of ['setup.py', 'pyproject.toml']) {
+    if (!nameSet.has(pyFile)) continue;
+    const text = (await readSmallText(root, rel(dir, pyFile), { maxBytes: 128 * 1024 })) ?? '';
+    const backend = pythonExtensionEvidence(pyFile, text);
+    if (backend !== undefined)
+      return [{ kind: 'setup.py', name: pyFile, details: { extModules: true, evidence: backend } }];
+  }
+  return [];
+}
+
+/** build.sh and friends, at the top only. */
+async function detectScripts({ root, dir, nameSet }: DirView): Promise<Found[]> {
+  if (dir !== '') return [];
+  const found: Found[] = [];
+  for (const script of BUILD_SCRIPTS) {
+    if (!nameSet.has(script)) continue;
+    const executable = await isExecutableFile(root, script);
+    const head = await readSmallText(root, script, { maxBytes: 256 });
+    if (head === undefined) continue;
+    const shebang = head.startsWith('#!');
+    // `build` without extension must look runnable; *.sh files run with bash anyway.
+    if (!script.endsWith('.sh') && !executable && !shebang) continue;
+    found.push({ kind: 'script', name: script, details: { executable, shebang } });
+  }
+  return found;
+}
+
+function detectMsbuild({ names }: DirView): Found[] {
+  const sln = names.filter((n) => n.endsWith('.sln')).sort()[0];
+  const vcxproj = names.filter((n) => n.endsWith('.vcxproj')).sort()[0];
+  return sln !== undefined || vcxproj !== undefined ? [{ kind: 'msbuild', name: sln ?? vcxproj ?? '' }] : [];
+}
+
+/** Run in this order in each directory, so that a directory's candidates keep a stable order. */
+const DETECTORS: ReadonlyArray<(view: DirView) => Found[] | Promise<Found[]>> = [
+  detectCMake,
+  detectConfigure,
+  detectMake,
+  detectMeson,
+  detectQmake,
+  detectSconsAndBazel,
+  detectCargo,
+  detectPython,
+  detectScripts,
+  detectMsbuild,
+];
+
+/** File base names by directory. */
+function namesByDir(files: readonly string[]): Map<string, string[]> {
   const byDir = new Map<string, string[]>();
-  for (const file of tree.files) {
+  for (const file of files) {
     const dir = dirOf(file);
     const list = byDir.get(dir);
     if (list) list.push(baseOf(file));
     else byDir.set(dir, [baseOf(file)]);
   }
-  const submodules = options.submodules ?? [];
+  return byDir;
+}
+
+/** Every build file any detector recognises, plus .xcodeproj bundles, as candidates. */
+async function findCandidates(
+  root: string,
+  tree: Pick<RepoTree, 'files' | 'dirs'>,
+  submodules: readonly string[],
+): Promise<Candidate[]> {
+  const byDir = namesByDir(tree.files);
   const isVendored = (dir: string): boolean =>
     isVendoredPath(dir) || submodules.some((s) => dir === s || dir.startsWith(`${s}/`));
-  const has = (dir: string, name: string): boolean => fileSet.has(dir === '' ? name : `${dir}/${name}`);
-  const rel = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
-
   const candidates: Candidate[] = [];
-  const add = (
-    kind: BuildSystemKind,
-    dir: string,
-    name: string,
-    details: BuildSystem['details'] = {},
-  ): void => {
+  const add = (dir: string, { kind, name, details = {} }: Found): void => {
     candidates.push({
       kind,
       dir,
@@ -94,120 +248,21 @@ export async function detectBuildSystems(
       vendored: isVendored(dir),
     });
   };
-
   const dirsWithFiles = [...byDir.keys()];
-  const cmakeDirs = new Set(dirsWithFiles.filter((d) => has(d, 'CMakeLists.txt')));
-
+  const cmakeDirs = new Set(dirsWithFiles.filter((d) => byDir.get(d)?.includes('CMakeLists.txt')));
   await mapLimit(dirsWithFiles, 16, async (dir) => {
     const names = byDir.get(dir) ?? [];
-    const nameSet = new Set(names);
-
-    if (nameSet.has('CMakeLists.txt') && !ancestorsOf(dir).some((a) => cmakeDirs.has(a))) {
-      const text = (await readSmallText(root, rel(dir, 'CMakeLists.txt'))) ?? '';
-      const project = /^\s*project\s*\(\s*"?([A-Za-z0-9_.+-]+)/im.exec(stripHashComments(text))?.[1];
-      const minimum = /cmake_minimum_required\s*\(\s*VERSION\s+([0-9][0-9.]*)/i.exec(text)?.[1];
-      if (dir === '' || project !== undefined || minimum !== undefined) {
-        const details: BuildSystem['details'] = { hasProject: project !== undefined };
-        if (project !== undefined) details.project = project;
-        if (minimum !== undefined) details.minimumVersion = minimum;
-        if (nameSet.has('CMakePresets.json')) details.hasPresets = true;
-        add('cmake', dir, 'CMakeLists.txt', details);
-      }
-    }
-
-    const configureAc = nameSet.has('configure.ac')
-      ? 'configure.ac'
-      : nameSet.has('configure.in')
-        ? 'configure.in'
-        : '';
-    if (configureAc !== '') {
-      const autogen = AUTOGEN_SCRIPTS.find((s) => nameSet.has(s));
-      add('autotools', dir, configureAc, {
-        hasConfigure: nameSet.has('configure'),
-        hasAutogen: autogen ?? false,
-        hasMakefileAm: nameSet.has('Makefile.am'),
-        hasMakefileIn: nameSet.has('Makefile.in'),
-      });
-    } else if (nameSet.has('configure')) {
-      add('configure', dir, 'configure', {
-        executable: await isExecutableFile(root, rel(dir, 'configure')),
-        hasMakefileIn: nameSet.has('Makefile.in'),
-      });
-    }
-
-    const makefile = MAKEFILES.find((m) => nameSet.has(m));
-    if (makefile !== undefined) add('make', dir, makefile, { generated: nameSet.has('Makefile.in') });
-
-    if (nameSet.has('meson.build')) {
-      const text = (await readSmallText(root, rel(dir, 'meson.build'), { maxBytes: 64 * 1024 })) ?? '';
-      const project = /^\s*project\s*\(\s*'([^']+)'/m.exec(text)?.[1];
-      // Only a meson.build that declares project() is a root; the others are subdir() parts.
-      if (project !== undefined || dir === '') add('meson', dir, 'meson.build', project ? { project } : {});
-    }
-
-    const pros: string[] = [];
-    const templates = new Map<string, string>();
-    for (const pro of names.filter((n) => n.endsWith('.pro') && !n.startsWith('.')).sort()) {
-      const text = (await readSmallText(root, rel(dir, pro), { maxBytes: 64 * 1024 })) ?? '';
-      if (!looksLikeQmake(rel(dir, pro), text)) continue;
-      pros.push(pro);
-      templates.set(pro, /^\s*TEMPLATE\s*=\s*(\w+)/m.exec(text)?.[1] ?? 'app');
-    }
-    if (pros.length > 0) {
-      const base = baseOf(dir === '' ? root : dir);
-      const pro = pros.find((p) => p === `${base}.pro`) ?? pros[0] ?? '';
-      add('qmake', dir, pro, { template: templates.get(pro) ?? 'app', projects: pros.join(',') });
-    }
-
-    const sconstruct = ['SConstruct', 'Sconstruct', 'sconstruct'].find((n) => nameSet.has(n));
-    if (sconstruct !== undefined) add('scons', dir, sconstruct);
-
-    const bazel = ['MODULE.bazel', 'WORKSPACE.bazel', 'WORKSPACE', 'BUILD.bazel'].find((n) => nameSet.has(n));
-    if (bazel !== undefined) add('bazel', dir, bazel);
-
-    if (nameSet.has('Cargo.toml')) {
-      const text = (await readSmallText(root, rel(dir, 'Cargo.toml'), { maxBytes: 64 * 1024 })) ?? '';
-      const details: BuildSystem['details'] = { workspace: /^\s*\[workspace\]/m.test(text) };
-      const name = /^\s*\[package\][^[]*?^\s*name\s*=\s*"([^"]+)"/ms.exec(text)?.[1];
-      if (name !== undefined) details.package = name;
-      add('cargo', dir, 'Cargo.toml', details);
-    }
-
-    for (const pyFile of ['setup.py', 'pyproject.toml']) {
-      if (!nameSet.has(pyFile)) continue;
-      const text = (await readSmallText(root, rel(dir, pyFile), { maxBytes: 128 * 1024 })) ?? '';
-      const backend = pythonExtensionEvidence(pyFile, text);
-      if (backend !== undefined) {
-        add('setup.py', dir, pyFile, { extModules: true, evidence: backend });
-        break;
-      }
-    }
-
-    if (dir === '') {
-      for (const script of BUILD_SCRIPTS) {
-        if (!nameSet.has(script)) continue;
-        const executable = await isExecutableFile(root, script);
-        const head = await readSmallText(root, script, { maxBytes: 256 });
-        if (head === undefined) continue;
-        const shebang = head.startsWith('#!');
-        // `build` without extension must look runnable; *.sh files run with bash anyway.
-        if (!script.endsWith('.sh') && !executable && !shebang) continue;
-        add('script', dir, script, { executable, shebang });
-      }
-    }
-
-    const sln = names.filter((n) => n.endsWith('.sln')).sort()[0];
-    const vcxproj = names.filter((n) => n.endsWith('.vcxproj')).sort()[0];
-    if (sln !== undefined || vcxproj !== undefined) add('msbuild', dir, sln ?? vcxproj ?? '');
+    const view: DirView = { root, dir, names, nameSet: new Set(names), cmakeDirs };
+    for (const detect of DETECTORS) for (const found of await detect(view)) add(dir, found);
   });
-
   for (const dir of tree.dirs) {
-    if (!dir.endsWith('.xcodeproj')) continue;
-    const parent = dirOf(dir);
-    add('xcode', parent, baseOf(dir));
+    if (dir.endsWith('.xcodeproj')) add(dirOf(dir), { kind: 'xcode', name: baseOf(dir) });
   }
+  return candidates;
+}
 
-  // Drop build files that are part of a build rooted above them.
+/** Drops build files that are part of a build rooted above them, and repeats of a kind in one directory. */
+function keepRoots(candidates: readonly Candidate[]): Candidate[] {
   const rootsByDir = new Map<string, Candidate[]>();
   for (const c of candidates) {
     const list = rootsByDir.get(c.dir);
@@ -221,13 +276,27 @@ export async function detectBuildSystems(
   );
   // One entry per kind and directory (e.g. several .xcodeproj bundles).
   const seen = new Set<string>();
-  const unique = kept.filter((c) => {
+  return kept.filter((c) => {
     const key = `${c.kind}\0${c.dir}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
+}
 
+/**
+ * Finds build-system roots. A build file below another root (of the same kind, or of any
+ * Linux build system other than a script) belongs to that root's build and is not listed; vendored
+ * code (third_party, submodules, …) is listed only when nothing else is found.
+ * Order: Linux build systems before MSBuild/Xcode; then the root directory first, then non-test/example
+ * directories, then shallower ones, then {@link KIND_PRIORITY}, then path.
+ */
+export async function detectBuildSystems(
+  root: string,
+  tree: Pick<RepoTree, 'files' | 'dirs'>,
+  options: DetectOptions = {},
+): Promise<BuildSystem[]> {
+  const unique = keepRoots(await findCandidates(root, tree, options.submodules ?? []));
   const ownCode = unique.filter((c) => !c.vendored);
   const chosen = ownCode.length > 0 ? ownCode : unique;
   chosen.sort(compareCandidates);

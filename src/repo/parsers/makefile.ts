@@ -215,21 +215,18 @@ export function makeSubdirs(text: string, included: readonly string[] = []): str
   return [...out].filter((d) => d !== '' && !d.includes('$') && !d.startsWith('/') && !d.startsWith('-'));
 }
 
-/**
- * Targets of one hand-written Makefile (`file` is its repository-relative path). `included` holds the
- * text of files it includes: their variables are read (rules are not).
- */
-export function makefileTargets(
-  text: string,
-  file: string,
-  included: readonly string[] = [],
-): InferredTarget[] {
-  const lines = logicalLines(text);
-  const vars = collectVariables([...included.flatMap((t) => logicalLines(t)), ...lines]);
-  const rules = parseRules(lines, vars);
-  const phony = new Set(rules.filter((r) => r.targets.includes('.PHONY')).flatMap((r) => r.prereqs));
+/** What `make` with no goal builds, and what the test goals need. */
+interface Goals {
+  prereqsOf: Map<string, string[]>;
+  /** The first ordinary rule: the default goal. */
+  firstGoal: Rule | undefined;
+  /** The default goal and what it depends on (a few levels). */
+  defaults: Set<string>;
+  /** What `make test` / `tests` / `check` needs. */
+  testGoals: Set<string>;
+}
 
-  // What `make` with no goal builds: the first ordinary rule and what it depends on (a few levels).
+function goalsOf(rules: readonly Rule[]): Goals {
   const prereqsOf = new Map<string, string[]>();
   for (const rule of rules)
     for (const t of rule.targets) prereqsOf.set(t, [...(prereqsOf.get(t) ?? []), ...rule.prereqs]);
@@ -250,25 +247,41 @@ export function makefileTargets(
     }
     return seen;
   };
-  const defaults = reachable(firstGoal ? firstGoal.targets.filter((t) => !t.startsWith('.')) : []);
-  const testGoals = reachable(['test', 'tests', 'check'].filter((t) => prereqsOf.has(t)));
-  const inDefault = (word: string): boolean =>
-    defaults.has(word) || [...defaults].some((d) => plainBase(d) === word);
+  return {
+    prereqsOf,
+    firstGoal,
+    defaults: reachable(firstGoal ? firstGoal.targets.filter((t) => !t.startsWith('.')) : []),
+    testGoals: reachable(['test', 'tests', 'check'].filter((t) => prereqsOf.has(t))),
+  };
+}
 
-  const out: InferredTarget[] = [];
-  const add = (
-    word: string,
-    kind: TargetKind | undefined,
-    line: number,
-    recipeLine: string,
-    confidenceInDefault: number,
-    confidenceElse: number,
-  ): void => {
+/** Whether `word` (or a path ending in it) is built by the default goal. */
+function inDefault(goals: Goals, word: string): boolean {
+  return goals.defaults.has(word) || [...goals.defaults].some((d) => plainBase(d) === word);
+}
+
+/** Records a produced file as a target: (word, kind, line, recipe, confidence in / outside the default goal). */
+type AddTarget = (
+  word: string,
+  kind: TargetKind | undefined,
+  line: number,
+  recipeLine: string,
+  confidenceInDefault: number,
+  confidenceElse: number,
+) => void;
+
+function targetAdder(
+  file: string,
+  phony: ReadonlySet<string>,
+  goals: Goals,
+  out: InferredTarget[],
+): AddTarget {
+  return (word, kind, line, recipeLine, confidenceInDefault, confidenceElse) => {
     const name = producedName(word);
     if (name === undefined || phony.has(word) || phony.has(name)) return;
-    const isDefault = inDefault(word) || inDefault(name);
+    const isDefault = inDefault(goals, word) || inDefault(goals, name);
     const k = kind ?? kindOf(name, recipeLine);
-    const onlyForTests = !isDefault && (testGoals.has(word) || testGoals.has(name));
+    const onlyForTests = !isDefault && (goals.testGoals.has(word) || goals.testGoals.has(name));
     out.push(
       makeTarget('make', {
         name: k === 'shared_library' ? baseSharedName(name) : name,
@@ -281,7 +294,10 @@ export function makefileTargets(
       }),
     );
   };
+}
 
+/** Archive and link lines in recipes, and rules whose target is a library. */
+function fromRecipes(rules: readonly Rule[], vars: ReadonlyMap<string, string>, add: AddTarget): void {
   for (const rule of rules) {
     for (const recipe of rule.recipe) {
       const cmd = expandMake(recipe.text, vars);
@@ -308,17 +324,33 @@ export function makefileTargets(
     for (const t of rule.targets)
       if (/\.(?:a|so(?:\.\d+)*)$/.test(t) && !t.includes('%')) add(t, undefined, rule.line, '', 0.7, 0.45);
   }
+}
 
-  // Files the default goal needs that have a recipe of their own (programs copied or made by scripts).
+/** Files the default goal needs that have a recipe of their own (programs copied or made by scripts). */
+function fromDefaultGoal(
+  rules: readonly Rule[],
+  goals: Goals,
+  phony: ReadonlySet<string>,
+  add: AddTarget,
+): void {
   const withRecipe = new Map<string, Rule>();
   for (const rule of rules) if (rule.recipe.length > 0) for (const t of rule.targets) withRecipe.set(t, rule);
-  for (const goal of firstGoal ? firstGoal.targets : []) {
-    for (const prereq of [goal, ...(prereqsOf.get(goal) ?? [])]) {
+  for (const goal of goals.firstGoal ? goals.firstGoal.targets : []) {
+    for (const prereq of [goal, ...(goals.prereqsOf.get(goal) ?? [])]) {
       const rule = withRecipe.get(prereq);
       if (rule && !phony.has(prereq)) add(prereq, undefined, rule.line, '', 0.6, 0.6);
     }
   }
+}
 
+/** TARGET/BIN/PROG-style variables; weak ones (NAME, OUT, …) only when a rule or the default goal uses them. */
+function fromVariables(
+  lines: readonly MakeLine[],
+  vars: ReadonlyMap<string, string>,
+  rules: readonly Rule[],
+  goals: Goals,
+  add: AddTarget,
+): void {
   for (const line of lines) {
     const a = parseAssignment(line);
     if (!a || !TARGET_VARIABLES.has(a.name) || a.op === '+=' || a.op === '!=') continue;
@@ -326,18 +358,34 @@ export function makefileTargets(
     if (value === '' || value.includes('$(') || value.includes('${') || /[=,"'`]/.test(value)) continue;
     const words = value.split(/\s+/);
     if (words.length > 20 || words.some((w) => w.startsWith('-'))) continue;
-    if (
-      WEAK_VARIABLES.has(a.name) &&
-      !rules.some((r) => r.targets.some((t) => words.includes(t))) &&
-      !words.some((w) => inDefault(w))
-    )
-      continue;
     const referenced =
-      rules.some((r) => r.targets.some((t) => words.includes(t))) || words.some((w) => inDefault(w));
+      rules.some((r) => r.targets.some((t) => words.includes(t))) || words.some((w) => inDefault(goals, w));
+    if (WEAK_VARIABLES.has(a.name) && !referenced) continue;
     for (const w of words) {
       if (a.name.includes('LIB') && !/\.(?:a|so(?:\.\d+)*)$/.test(w)) continue;
       add(w, undefined, a.line, '', referenced ? 0.75 : 0.45, referenced ? 0.55 : 0.4);
     }
   }
+}
+
+/**
+ * Targets of one hand-written Makefile (`file` is its repository-relative path). `included` holds the
+ * text of files it includes: their variables are read (rules are not).
+ */
+export function makefileTargets(
+  text: string,
+  file: string,
+  included: readonly string[] = [],
+): InferredTarget[] {
+  const lines = logicalLines(text);
+  const vars = collectVariables([...included.flatMap((t) => logicalLines(t)), ...lines]);
+  const rules = parseRules(lines, vars);
+  const phony = new Set(rules.filter((r) => r.targets.includes('.PHONY')).flatMap((r) => r.prereqs));
+  const goals = goalsOf(rules);
+  const out: InferredTarget[] = [];
+  const add = targetAdder(file, phony, goals, out);
+  fromRecipes(rules, vars, add);
+  fromDefaultGoal(rules, goals, phony, add);
+  fromVariables(lines, vars, rules, goals, add);
   return dedupeTargets(out);
 }
