@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 
 import { runAgentLoop } from '../src/agent/loop.js';
 import { LlmStrategy, type ModelCall } from '../src/agent/strategies/llm.js';
+import { openSession } from '../src/llm/session.js';
 import type { Verdict } from '../src/verify/types.js';
 import { analyzeLog } from '../src/knowledge/diagnose/log-parser.js';
 import type { CompletionRequest, CompletionResult, LlmProvider } from '../src/llm/types.js';
@@ -154,7 +155,7 @@ async function scenario(logDir: string, promptTokens: number): Promise<Scenario>
   const calls: (ModelCall & { ms: number })[] = [];
   let started = 0;
   const strategy = new LlmStrategy({
-    provider: new ScriptModel(),
+    session: openSession(new ScriptModel()),
     promptTokens,
     instructions:
       'Install OpenSSL, zlib and libpng development packages, then build with CMake:\n' +

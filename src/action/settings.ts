@@ -26,7 +26,7 @@ import {
   type StrategyChoice,
 } from '../core/settings.js';
 import { isGitUrl } from '../core/source.js';
-import type { ModelSettings } from '../agent/strategies/model.js';
+import type { ModelSettings } from '../llm/settings.js';
 import type { SandboxChoice } from '../sandbox/types.js';
 
 export const MODES = ['build', 'task', 'matrix', 'aggregate'] as const;

@@ -1,6 +1,7 @@
 import type { Action, Observation } from './types.js';
 import type { RunStatus } from '../base/status.js';
 import type { Claim } from '../verify/types.js';
+import { errorMessage } from '../base/errors.js';
 
 /** Events of one run. Observers (recorder, progress display) subscribe; the loop only emits. */
 export type RunEvent =
@@ -18,8 +19,28 @@ export type RunEvent =
 
 export type RunEventListener = (event: RunEvent) => void;
 
+/** The first failure of a listener (a trajectory write that hit a full disk, say), for result.json. */
+export interface ListenerFailure {
+  /** The type of the event the listener failed on. */
+  event: RunEvent['type'];
+  /** The listener's error message. */
+  error: string;
+  /** How many listener calls failed in all (the first one is described). */
+  count: number;
+}
+
+/**
+ * The run's event bus. A listener's failure never stops the run, but it is not silent either: the first
+ * one is reported (`warn`, by default a line on stderr) and kept in `failure()`, so the composition root
+ * can mark result.json; later ones are only counted.
+ */
 export class EventBus {
   private readonly listeners: RunEventListener[] = [];
+  private failed: ListenerFailure | undefined;
+
+  constructor(
+    private readonly warn: (message: string) => void = (m) => void process.stderr.write(`${m}\n`),
+  ) {}
 
   on(listener: RunEventListener): () => void {
     this.listeners.push(listener);
@@ -30,12 +51,33 @@ export class EventBus {
   }
 
   emit(event: RunEvent): void {
-    for (const listener of this.listeners) {
+    for (const listener of [...this.listeners]) {
       try {
         listener(event);
-      } catch {
-        // An observer's failure never stops the run.
+      } catch (error) {
+        this.fail(event, error);
       }
+    }
+  }
+
+  /** The first listener failure of the run, with the count of all, or undefined when none failed. */
+  failure(): ListenerFailure | undefined {
+    return this.failed ? { ...this.failed } : undefined;
+  }
+
+  private fail(event: RunEvent, error: unknown): void {
+    if (this.failed) {
+      this.failed.count++;
+      return;
+    }
+    this.failed = { event: event.type, error: errorMessage(error), count: 1 };
+    try {
+      this.warn(
+        `buildbench: warning: a run observer failed on a '${event.type}' event (${this.failed.error}); ` +
+          'the run goes on, but its record (trajectory.jsonl) may be incomplete',
+      );
+    } catch {
+      // Nowhere left to report to (stderr closed): the failure stays in failure() for result.json.
     }
   }
 }

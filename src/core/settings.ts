@@ -10,10 +10,10 @@ import {
 import { SANDBOX_CHOICES, type SandboxChoice, type SandboxSettings } from '../sandbox/types.js';
 import { buildCacheFrom, defaultSandboxSettings } from '../sandbox/factory.js';
 import { DEFAULT_PIDS_LIMIT, defaultMemoryLimit, NETWORK_MODES } from '../sandbox/isolation.js';
-import type { ModelSettings } from '../agent/strategies/model.js';
+import type { ModelSettings } from '../llm/settings.js';
+import { STRATEGY_CHOICES, type StrategyChoice } from '../agent/strategies/factory.js';
 
-export const STRATEGY_CHOICES = ['rules', 'baseline', 'llm', 'hybrid'] as const;
-export type StrategyChoice = (typeof STRATEGY_CHOICES)[number];
+export { STRATEGY_CHOICES, type StrategyChoice };
 
 /** Everything one `buildbench build` needs, validated once, up front. Everything downstream takes this. */
 export interface BuildSettings {

@@ -1,10 +1,10 @@
 /**
- * Token and dollar budgets for model calls, enforced by the harness: a metered provider refuses to call the
- * model once the budget is spent (or when the next prompt alone would overrun it), so no strategy can spend
- * past it by forgetting to check.
+ * Token and dollar budgets for model calls, enforced by the harness: the session's metered provider
+ * (session.ts) refuses to call the model once the budget is spent (or when the next prompt alone would
+ * overrun it), so no strategy can spend past it by forgetting to check.
  */
 import { BuildbenchError } from '../base/errors.js';
-import type { CompletionRequest, CompletionResult, LlmProvider } from './types.js';
+import type { CompletionRequest, CompletionResult } from './types.js';
 
 export interface BudgetLimits {
   /** Input plus output tokens over all calls. */
@@ -113,36 +113,4 @@ export function estimateRequestTokens(
         : m.content.length;
   }
   return Math.ceil(chars / 4);
-}
-
-const METERED = Symbol('metered by');
-
-/**
- * A provider that checks the budget before each call and records each call's usage and cost. Metering a
- * provider already metered by the same budget returns it unchanged (nothing is counted twice).
- */
-export function meteredProvider(provider: LlmProvider, budget: Budget): LlmProvider {
-  if ((provider as { [METERED]?: Budget })[METERED] === budget) return provider;
-  const metered: LlmProvider & { [METERED]: Budget } = {
-    [METERED]: budget,
-    name: provider.name,
-    model: provider.model,
-    async complete(request: CompletionRequest): Promise<CompletionResult> {
-      const refused = budget.refuse(estimateRequestTokens(request));
-      if (refused) {
-        budget.stop(refused);
-        throw new BudgetExceededError(refused);
-      }
-      let result: CompletionResult;
-      try {
-        result = await provider.complete(request);
-      } catch (error) {
-        budget.recordFailure();
-        throw error;
-      }
-      budget.record(result);
-      return result;
-    },
-  };
-  return metered;
 }

@@ -20,11 +20,18 @@ export {
 export {
   Budget,
   BudgetExceededError,
-  meteredProvider,
   estimateRequestTokens,
   type BudgetLimits,
   type LlmUsage,
 } from './budget.js';
+export {
+  createModelSession,
+  meteredProvider,
+  openSession,
+  type ModelSession,
+  type SessionCall,
+} from './session.js';
+export type { ModelSettings } from './settings.js';
 export { loadPriceTable, parsePriceTable, PriceTable, DEFAULT_PRICES_URL, type Price } from './prices.js';
 export {
   renderPrompt,

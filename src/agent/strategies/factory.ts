@@ -1,11 +1,15 @@
 import type { Strategy } from '../types.js';
 import type { RepoInfo } from '../../repo/types.js';
-import type { StrategyChoice } from '../../core/settings.js';
+import type { ModelSession } from '../../llm/session.js';
 import { ConfigError } from '../../base/errors.js';
 import type { RepairKnowledge, StrategyServices } from '../../knowledge/repair/repair.js';
 import { BaselineStrategy } from './baseline.js';
 import { RulesStrategy } from './rules.js';
-import { createLlmStrategy, type ModelSession, type ModelStrategy } from './model.js';
+import { createLlmStrategy, type ModelStrategy } from './model.js';
+
+/** The strategies a run can use (`--strategy`, input strategy). */
+export const STRATEGY_CHOICES = ['rules', 'baseline', 'llm', 'hybrid'] as const;
+export type StrategyChoice = (typeof STRATEGY_CHOICES)[number];
 
 export interface StrategyDeps {
   knowledge: RepairKnowledge;

@@ -10,17 +10,12 @@
 import type { RepoInfo } from '../../repo/types.js';
 import type { Action, Strategy, TurnContext } from '../types.js';
 import { CancelledError, ProviderError, errorMessage } from '../../base/errors.js';
-import {
-  Budget,
-  BudgetExceededError,
-  estimateRequestTokens,
-  meteredProvider,
-  type LlmUsage,
-} from '../../llm/budget.js';
+import { BudgetExceededError, estimateRequestTokens, type LlmUsage } from '../../llm/budget.js';
+import type { ModelSession } from '../../llm/session.js';
 import { scrub } from '../../llm/errors.js';
 import { renderPrompt, type RenderOptions } from '../../llm/prompts.js';
 import { askForTool, type ParsedCall } from '../../llm/tool-call.js';
-import type { CompletionResult, LlmProvider, ToolSpec } from '../../llm/types.js';
+import type { CompletionResult, ToolSpec } from '../../llm/types.js';
 import { offlineInstructions } from '../../retrieval/retrieve.js';
 import { buildTurnPrompt, topLevelTree } from './llm-prompt.js';
 
@@ -68,10 +63,11 @@ const MAX_SCRIPT_CHARS = 100_000;
 export type LlmStopCause = 'budget' | 'provider_error' | 'no_tool_call' | 'error';
 
 export interface LlmStrategyOptions {
-  /** The model. Wrapped with the budget: every call is checked against it and counted. */
-  provider: LlmProvider;
-  /** Tokens and dollars for the whole run (shared with retrieval); default: unlimited, still counted. */
-  budget?: Budget;
+  /**
+   * The run's model session: its provider is metered (every call checked against the run's budget and
+   * counted, once), its secrets (the API key) never reach a prompt or a script: they are [REDACTED].
+   */
+  session: ModelSession;
   /** Retrieved build instructions; default: `loadInstructions`, else offline retrieval, on the first model turn. */
   instructions?: string;
   /** Fetches the instructions when the model is first needed (hybrid runs the rules first, at zero tokens). */
@@ -86,8 +82,6 @@ export interface LlmStrategyOptions {
   buildType?: 'debug' | 'release';
   /** Where `make install` and friends go (default `<workdir>/_install`, inside the work tree). */
   installPrefix?: string;
-  /** Values that must never reach a prompt or a script (the API key): replaced by [REDACTED]. */
-  secrets?: string[];
   signal?: AbortSignal;
   prompts?: RenderOptions;
   /** Sees each model call of a turn: the prompt it was given and the reply (for recording and tests). */
@@ -147,16 +141,12 @@ function firstComment(script: string): string | undefined {
 
 export class LlmStrategy implements Strategy {
   readonly name: string = 'llm';
-  private readonly model: LlmProvider;
-  private readonly budget: Budget;
   private instructions: string | undefined;
   private tree: string | undefined;
   private readonly notes: string[] = [];
   private stopped: { cause: LlmStopCause; reason: string } | undefined;
 
   constructor(private readonly options: LlmStrategyOptions) {
-    this.budget = options.budget ?? new Budget();
-    this.model = meteredProvider(options.provider, this.budget);
     this.instructions = options.instructions;
   }
 
@@ -167,12 +157,12 @@ export class LlmStrategy implements Strategy {
 
   /** Model usage so far, for result.json. */
   usage(): LlmUsage {
-    return this.budget.usage();
+    return this.options.session.budget.usage();
   }
 
   async next(context: TurnContext): Promise<Action> {
     if (this.stopped) return this.finishAction(this.stopped.cause, this.stopped.reason);
-    const spent = this.budget.exhausted();
+    const spent = this.options.session.budget.exhausted();
     if (spent) return this.stop('budget', spent);
 
     if (this.instructions === undefined)
@@ -198,7 +188,7 @@ export class LlmStrategy implements Strategy {
     const tools = [RUN_SCRIPT_TOOL, FINISH_TOOL];
     const fixedChars = system.length + JSON.stringify(tools).length;
     const budgetChars = (this.options.promptTokens ?? 8000) * 4 - fixedChars - 600; // room for a re-ask note
-    const secrets = this.options.secrets ?? [];
+    const secrets = this.options.session.secrets;
     const built = buildTurnPrompt(
       {
         context,
@@ -213,7 +203,7 @@ export class LlmStrategy implements Strategy {
 
     let answer;
     try {
-      answer = await askForTool(this.model, {
+      answer = await askForTool(this.options.session.provider, {
         system,
         prompt,
         tools,
@@ -255,7 +245,7 @@ export class LlmStrategy implements Strategy {
 
   private stop(cause: LlmStopCause, reason: string): Action {
     this.stopped = { cause, reason };
-    if (cause === 'budget') this.budget.stop(reason);
+    if (cause === 'budget') this.options.session.budget.stop(reason);
     return this.finishAction(cause, reason);
   }
 

@@ -9,6 +9,7 @@ import { ProviderError } from '../../../src/base/errors.js';
 import { analyzeLog } from '../../../src/knowledge/diagnose/log-parser.js';
 import { NO_KNOWLEDGE } from '../../../src/knowledge/repair/repair.js';
 import { Budget } from '../../../src/llm/budget.js';
+import { openSession } from '../../../src/llm/session.js';
 import { FakeSandbox } from '../../fakes/fake-sandbox.js';
 import { repoInfo, system } from '../../fakes/repo-info.js';
 import { finish, runScript, ScriptedProvider } from '../../fakes/scripted-provider.js';
@@ -109,7 +110,7 @@ describe('LlmStrategy in the agent loop', () => {
     ]);
     const calls: ModelCall[] = [];
     const strategy = new LlmStrategy({
-      provider,
+      session: openSession(provider),
       instructions: 'Install zlib, then run cmake.',
       onModelCall: (c) => calls.push(c),
     });
@@ -164,7 +165,7 @@ describe('LlmStrategy in the agent loop', () => {
       finish('SUCCESS', 'the README says it builds'),
       runScript('cmake -S /workspace -B /workspace/build && cmake --build /workspace/build', 'cmake build'),
     ]);
-    const strategy = new LlmStrategy({ provider, instructions: '' });
+    const strategy = new LlmStrategy({ session: openSession(provider), instructions: '' });
     const sandbox = new FakeSandbox(() => ({ exitCode: 0, output: 'ok\n' }));
     const outcome = await runAgentLoop(
       base,
@@ -188,7 +189,7 @@ describe('LlmStrategy in the agent loop', () => {
 
   it('a model that repeats the same failing script is stopped by the stuck detector', async () => {
     const provider = new ScriptedProvider(() => runScript('make -C /workspace', 'make'));
-    const strategy = new LlmStrategy({ provider, instructions: 'make' });
+    const strategy = new LlmStrategy({ session: openSession(provider), instructions: 'make' });
     const sandbox = new FakeSandbox(() => ({
       exitCode: 2,
       output: `${MISSING_ZLIB}\nmake: *** [all] Error 2\n`,
@@ -207,7 +208,7 @@ describe('LlmStrategy in the agent loop', () => {
     const provider = new ScriptedProvider(() => runScript('make -C /workspace V=1', 'make'));
     const budget = new Budget({ maxTokens: 2500 });
     let n = 0;
-    const strategy = new LlmStrategy({ provider, budget, instructions: 'make' });
+    const strategy = new LlmStrategy({ session: openSession(provider, { budget }), instructions: 'make' });
     const sandbox = new FakeSandbox(() => ({ exitCode: 2, output: `error ${n++}: something\n` }));
     const outcome = await runAgentLoop(
       base,
@@ -242,7 +243,7 @@ describe('LlmStrategy in the agent loop', () => {
     ]);
     const calls: ModelCall[] = [];
     const strategy = new LlmStrategy({
-      provider,
+      session: openSession(provider),
       instructions: '',
       promptTokens: 3000,
       onModelCall: (c) => calls.push(c),
@@ -262,7 +263,7 @@ describe('LlmStrategy in the agent loop', () => {
 
   it('finishes impossible with a reason when the model never gives a usable tool call, and the run ends cleanly', async () => {
     const provider = new ScriptedProvider(() => ({ tool: 'run_script', args: { purpose: 'no script' } }));
-    const strategy = new LlmStrategy({ provider, instructions: '', maxReasks: 2 });
+    const strategy = new LlmStrategy({ session: openSession(provider), instructions: '', maxReasks: 2 });
     const sandbox = new FakeSandbox(() => ({ exitCode: 0 }));
     const outcome = await runAgentLoop(
       base,
@@ -281,7 +282,7 @@ describe('LlmStrategy in the agent loop', () => {
     const provider = new ScriptedProvider([
       { throw: new ProviderError('openai API error 529: overloaded', 529, true) },
     ]);
-    const strategy = new LlmStrategy({ provider, instructions: '' });
+    const strategy = new LlmStrategy({ session: openSession(provider), instructions: '' });
     const action = await strategy.next({ ...base, turn: 0, history: [] });
     expect(action).toEqual({
       kind: 'finish',
@@ -300,7 +301,10 @@ describe('LlmStrategy in the agent loop', () => {
       runScript(`export OPENAI_API_KEY=${KEY}\nmake`, `use ${KEY}`),
       runScript('make', 'make'),
     ]);
-    const strategy = new LlmStrategy({ provider, instructions: `a README quoting ${KEY}`, secrets: [KEY] });
+    const strategy = new LlmStrategy({
+      session: openSession(provider, { secrets: [KEY] }),
+      instructions: `a README quoting ${KEY}`,
+    });
     const sandbox = new FakeSandbox(() => ({ exitCode: 1, output: `token ${KEY} leaked\n` }));
     const outcome = await runAgentLoop(
       base,
@@ -317,7 +321,11 @@ describe('LlmStrategy in the agent loop', () => {
 
   it('uses the configured build type and install prefix in the system prompt', async () => {
     const provider = new ScriptedProvider([runScript('make', 'make')]);
-    const strategy = new LlmStrategy({ provider, instructions: '', buildType: 'debug' });
+    const strategy = new LlmStrategy({
+      session: openSession(provider),
+      instructions: '',
+      buildType: 'debug',
+    });
     await strategy.next({ ...base, turn: 0, history: [] });
     const system = provider.requests[0]!.system;
     expect(system).toContain('-DCMAKE_BUILD_TYPE=Debug');
@@ -334,7 +342,11 @@ describe('HybridStrategy', () => {
         'zlib + cmake',
       ),
     ]);
-    const strategy = HybridStrategy.create(NO_KNOWLEDGE, {}, { provider, instructions: 'cmake' });
+    const strategy = HybridStrategy.create(
+      NO_KNOWLEDGE,
+      {},
+      { session: openSession(provider), instructions: 'cmake' },
+    );
     const sandbox = new FakeSandbox((_s, n) =>
       n === 0 ? { exitCode: 2, output: `${MISSING_ZLIB}\n` } : { exitCode: 0, output: 'done\n' },
     );
@@ -364,7 +376,11 @@ describe('HybridStrategy', () => {
         Promise.resolve({ kind: 'run', script: `make step${n++}`, purpose: 'make', reason: 'rules' }),
     };
     const { LlmStrategy: Llm } = await import('../../../src/agent/strategies/llm.js');
-    const strategy = new HybridStrategy(rules, new Llm({ provider, instructions: '' }), { rulesTurns: 2 });
+    const strategy = new HybridStrategy(
+      rules,
+      new Llm({ session: openSession(provider), instructions: '' }),
+      { rulesTurns: 2 },
+    );
     const sandbox = new FakeSandbox((_s, i) => ({ exitCode: 2, output: `error ${i}\n` }));
     const outcome = await runAgentLoop(
       base,

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { loadPriceTable, parsePriceTable } from '../../../src/llm/prices.js';
 import { promptVariables, quoteUntrusted, renderPrompt, renderTemplate } from '../../../src/llm/prompts.js';
-import { Budget, BudgetExceededError, meteredProvider } from '../../../src/llm/budget.js';
+import { Budget, BudgetExceededError } from '../../../src/llm/budget.js';
+import { meteredProvider, openSession, type SessionCall } from '../../../src/llm/session.js';
 import { askForTool, pickCall } from '../../../src/llm/tool-call.js';
 import { parseModelSpec } from '../../../src/llm/factory.js';
 import { ConfigError } from '../../../src/base/errors.js';
@@ -153,8 +154,13 @@ describe('budget', () => {
     await expect(provider.complete(big)).rejects.toThrow(/^token budget exhausted/);
     expect(budget.usage().calls).toBe(2);
     expect(budget.usage().exhausted).toMatch(/token budget/);
-    // Metering twice with the same budget counts once.
-    expect(meteredProvider(provider, budget)).toBe(provider);
+    // Metering happens once, in the session: its provider counts each call once, and sees it.
+    const seen: SessionCall[] = [];
+    const session = openSession(new Scripted([reply({})]), { limits: { maxTokens: 40 } });
+    session.onModelCall((call) => seen.push(call));
+    await session.provider.complete(request);
+    expect(session.budget.usage()).toMatchObject({ calls: 1, totalTokens: 15 });
+    expect(seen.map((c) => [c.request.system, c.reply?.usage.outputTokens])).toEqual([['s', 5]]);
   });
 
   it('stops on the dollar budget and reports unpriced calls', async () => {
