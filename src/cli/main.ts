@@ -22,7 +22,7 @@ import type { BuildResult } from '../report/result.js';
 import { VERSION } from '../core/version.js';
 import { runVerifyCommand } from './verify.js';
 import { parseCliArgs } from './args.js';
-import { renderSummary, writeRunbook } from '../report/runbook.js';
+import { renderSummary, reportInputFor, writeRunbook } from '../report/runbook.js';
 
 export const USAGE = `buildbench ${VERSION} — builds other people's software in a sandbox and proves the result
 
@@ -155,37 +155,10 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
   };
 }
 
-export function summarize(result: BuildResult, outDir: string): string {
-  const lines = [
-    `${result.status.toUpperCase()}: ${result.reason}`,
-    `  completion ${yes(result.metrics.completion)}  strict ${named(result, result.metrics.strict)}  flexible ${named(result, result.metrics.flexible)}` +
-      `  (expected ${result.expected.names.length > 0 ? result.expected.names.join(', ') : 'any new binary'}; ${result.expected.source})`,
-  ];
-  if (result.artifacts.length > 0) {
-    lines.push('  binaries:');
-    for (const a of result.artifacts.slice(0, 20)) lines.push(`    ${a.path} (${a.kind}, ${a.size} bytes)`);
-    if (result.artifacts.length > 20) lines.push(`    … and ${result.artifacts.length - 20} more`);
-  }
-  if (result.rootCause)
-    lines.push(`  root cause (turn ${result.rootCause.turn}): ${result.rootCause.message}`);
-  if (result.sandbox.keptAt) lines.push(`  build tree kept at ${result.sandbox.keptAt}`);
-  if (result.recipe) {
-    const r = result.recipe;
-    const how = `replay ${r.replay.status}${r.fallback ? ', full sequence' : ''}`;
-    const verified = r.verified ? 'verified' : 'NOT verified';
-    lines.push(`  recipe: ${verified} (${how}): ${path.join(outDir, r.files.buildSh)}`);
-  }
-  if (result.patches && result.patches.length > 0) {
-    lines.push(`  patches: ${result.patches.length} in ${path.join(outDir, 'patches')}`);
-  }
-  lines.push(`  results: ${path.join(outDir, 'result.json')} (RUNBOOK.md beside it)`);
-  return lines.join('\n') + '\n';
+/** What `build` prints: the summary `buildbench report` prints for the same output folder. */
+export async function summaryFor(result: BuildResult, outDir: string): Promise<string> {
+  return renderSummary(await reportInputFor(result, outDir), outDir);
 }
-
-const yes = (b: boolean): string => (b ? 'yes' : 'no');
-/** strict and flexible mean nothing when no binary was named or inferred. */
-const named = (result: BuildResult, b: boolean): string =>
-  result.expected.names.length === 0 ? 'n/a' : yes(b);
 
 export function exitCodeFor(result: BuildResult): number {
   if (result.status === 'success') return 0;
@@ -259,7 +232,9 @@ async function runWithSignals(settings: BuildSettings, io: CliIo): Promise<numbe
   try {
     const printer = createProgressPrinter((line) => io.stderr(line + '\n'));
     const result = await runBuild(settings, { signal: controller.signal, listeners: [printer] });
-    io.stdout(settings.json ? JSON.stringify(result, null, 2) + '\n' : summarize(result, settings.outDir));
+    io.stdout(
+      settings.json ? JSON.stringify(result, null, 2) + '\n' : await summaryFor(result, settings.outDir),
+    );
     return exitCodeFor(result);
   } finally {
     process.off('SIGINT', onSignal);

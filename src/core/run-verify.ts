@@ -11,7 +11,7 @@
  *   from its build files; files git tracks are not new. Checks run only with `--sandbox host`, in place.
  */
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 
 import { inspectRepo } from '../repo/inspect.js';
@@ -27,8 +27,8 @@ import { loadSpec, type Layer2Spec } from '../verify/spec.js';
 import type { Artifact, Expected, Metrics } from '../verify/types.js';
 import { BuildVerifier } from '../verify/verifier.js';
 import type { Verification } from '../verify/verification.js';
-import { ConfigError, errorMessage } from '../base/errors.js';
-import type { BuildResult } from '../report/result.js';
+import { ConfigError } from '../base/errors.js';
+import { readBuildResult, type BuildResult } from '../report/result.js';
 
 export const VERIFY_SANDBOX_CHOICES = ['auto', 'rootfs', 'host', 'none'] as const;
 export type VerifySandboxChoice = (typeof VERIFY_SANDBOX_CHOICES)[number];
@@ -82,78 +82,6 @@ export function keptTreeOf(result: Pick<BuildResult, 'sandbox'>): string | undef
   return m?.[1];
 }
 
-/** A value as a person reads it in an error: `null`, `missing`, `a list`, `the string "…"`, `the number 3`. */
-function shown(value: unknown): string {
-  if (value === undefined) return 'missing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'string')
-    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 39)}…` : value)}`;
-  if (typeof value === 'number' || typeof value === 'boolean') return `the ${typeof value} ${value}`;
-  return `a ${typeof value}`;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * Checks the fields of a result.json that verify reads, so a file of the wrong shape is one ConfigError
- * naming the file and the field, not a TypeError deep inside. Optional parts are checked when present.
- */
-export function checkResultShape(value: unknown, file: string): BuildResult {
-  const hint = 'expected the result.json of buildbench build';
-  const wrong = (field: string, actual: unknown, expected: string): ConfigError =>
-    new ConfigError(`verify: ${file}: ${field} is ${shown(actual)}; expected ${expected}`, hint);
-  if (!isObject(value)) {
-    throw new ConfigError(`verify: ${file} holds ${shown(value)}, not a buildbench result object`, hint);
-  }
-  const schema = value.schema;
-  if (typeof schema !== 'string' || !schema.startsWith('buildbench.result/')) {
-    throw new ConfigError(`verify: ${file} is not a buildbench result (schema ${shown(schema)})`, hint);
-  }
-  const optionalString = (obj: Record<string, unknown>, key: string, where: string): void => {
-    if (obj[key] !== undefined && typeof obj[key] !== 'string')
-      throw wrong(`${where}.${key}`, obj[key], 'a string');
-  };
-  const sandbox = value.sandbox;
-  if (!isObject(sandbox)) throw wrong('sandbox', sandbox, 'an object with the sandbox kind');
-  if (typeof sandbox.kind !== 'string') throw wrong('sandbox.kind', sandbox.kind, 'rootfs, docker or host');
-  for (const key of ['image', 'keptAt', 'keptWorkdir']) optionalString(sandbox, key, 'sandbox');
-  if (value.files !== undefined) {
-    if (!isObject(value.files)) throw wrong('files', value.files, 'an object naming the output files');
-    optionalString(value.files, 'snapshot', 'files');
-  }
-  if (value.expected !== undefined) {
-    const expected = value.expected;
-    if (!isObject(expected)) throw wrong('expected', expected, 'an object with names and source');
-    if (!Array.isArray(expected.names) || !expected.names.every((n) => typeof n === 'string'))
-      throw wrong('expected.names', expected.names, 'a list of file names');
-    if (typeof expected.source !== 'string') throw wrong('expected.source', expected.source, 'a string');
-  }
-  if (value.verification !== undefined && value.verification !== null) {
-    if (!isObject(value.verification)) throw wrong('verification', value.verification, 'an object');
-    const spec = value.verification.spec;
-    if (spec !== undefined && spec !== null) {
-      if (!isObject(spec)) throw wrong('verification.spec', spec, 'an object with the spec file');
-      if (typeof spec.file !== 'string') throw wrong('verification.spec.file', spec.file, 'a path');
-    }
-  }
-  return value as unknown as BuildResult;
-}
-
-async function readResult(file: string): Promise<BuildResult> {
-  let value: unknown;
-  try {
-    value = JSON.parse(await readFile(file, 'utf8'));
-  } catch (error) {
-    throw new ConfigError(
-      `verify: cannot read ${file} (${errorMessage(error)})`,
-      'expected the result.json of buildbench build',
-    );
-  }
-  return checkResultShape(value, file);
-}
-
 /** What verify looks at: the folder given, the build's result.json when it has one, and the tree to scan. */
 interface VerifyTarget {
   target: string;
@@ -173,7 +101,7 @@ async function locateTree(settings: VerifySettings): Promise<VerifyTarget> {
   }
   const resultFile = path.join(target, 'result.json');
   if (!existsSync(resultFile)) return { target, resultFile, tree: target };
-  const result = await readResult(resultFile);
+  const result = await readBuildResult(resultFile, { command: 'verify' });
   const kept = keptTreeOf(result);
   if (!kept) {
     throw new ConfigError(

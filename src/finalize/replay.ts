@@ -12,8 +12,7 @@ import { createSandbox as defaultCreateSandbox } from '../sandbox/factory.js';
 import type { CreateSandboxRequest, Sandbox, SandboxSettings } from '../sandbox/types.js';
 import { scanNewArtifacts, snapshotTree } from '../verify/artifacts.js';
 import { excludeBuildScratch } from '../verify/exclude.js';
-import type { Verdict } from '../agent/types.js';
-import type { Artifact, Expected, Metrics, TreeSnapshot } from '../verify/types.js';
+import type { Artifact, Expected, Metrics, TreeSnapshot, Verdict } from '../verify/types.js';
 import { judgeArtifacts } from '../verify/verdict.js';
 
 /** How a recipe replay in a fresh sandbox ended. Only `passed` makes a recipe verified. */

@@ -1,4 +1,7 @@
-import type { RunStatus } from '../base/status.js';
+import { readFile } from 'node:fs/promises';
+
+import { ConfigError, errorMessage } from '../base/errors.js';
+import { RUN_STATUSES, type RunStatus } from '../base/status.js';
 import type { IsolationReport } from '../sandbox/isolation.js';
 import type { Artifact, Expected, Metrics } from '../verify/types.js';
 import type { ExcludedArtifact } from '../verify/policy.js';
@@ -86,4 +89,118 @@ export interface BuildResult {
   llm?: { model: string } & Record<string, unknown>;
   /** Where the build instructions came from (scored against BUILD-BENCH's labelled instruction URLs). */
   retrieval?: { mode: string; sufficient: boolean; rounds: number; sources: unknown[]; notes: string[] };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Reading result.json
+
+/** Fields a reader needs beyond what every result.json has (`schema`, `sandbox.kind`). */
+export type RequiredResultField = 'status' | 'metrics' | 'expected' | 'artifacts';
+
+export interface ReadResultOptions {
+  /** The command reading the file, first in every message (`verify: …`, `report: …`). */
+  command?: string;
+  /** What this reader cannot do without; every other part is checked only when present. */
+  require?: readonly RequiredResultField[];
+}
+
+const HINT = 'expected the result.json of buildbench build';
+
+/** A value as a person reads it in an error: `null`, `missing`, `a list`, `the string "…"`, `the number 3`. */
+function shown(value: unknown): string {
+  if (value === undefined) return 'missing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 39)}…` : value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean') return `the ${typeof value} ${value}`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Checks the shape of a parsed result.json, so a file of the wrong shape is one ConfigError naming the file
+ * and the field, not a TypeError deep inside a reader. `schema` and `sandbox.kind` are always required, the
+ * fields in `options.require` too; every other part is checked when present.
+ */
+export function checkBuildResult(value: unknown, file: string, options: ReadResultOptions = {}): BuildResult {
+  const prefix = options.command ? `${options.command}: ` : '';
+  const required = new Set(options.require ?? []);
+  const wrong = (field: string, actual: unknown, expected: string): ConfigError =>
+    new ConfigError(`${prefix}${file}: ${field} is ${shown(actual)}; expected ${expected}`, HINT);
+  if (!isObject(value)) {
+    throw new ConfigError(`${prefix}${file} holds ${shown(value)}, not a buildbench result object`, HINT);
+  }
+  const schema = value.schema;
+  if (typeof schema !== 'string' || !schema.startsWith('buildbench.result/')) {
+    throw new ConfigError(`${prefix}${file} is not a buildbench result (schema ${shown(schema)})`, HINT);
+  }
+  const optionalString = (obj: Record<string, unknown>, key: string, where: string): void => {
+    if (obj[key] !== undefined && typeof obj[key] !== 'string')
+      throw wrong(`${where}.${key}`, obj[key], 'a string');
+  };
+  const sandbox = value.sandbox;
+  if (!isObject(sandbox)) throw wrong('sandbox', sandbox, 'an object with the sandbox kind');
+  if (typeof sandbox.kind !== 'string') throw wrong('sandbox.kind', sandbox.kind, 'rootfs, docker or host');
+  for (const key of ['image', 'keptAt', 'keptWorkdir']) optionalString(sandbox, key, 'sandbox');
+  if (value.files !== undefined) {
+    if (!isObject(value.files)) throw wrong('files', value.files, 'an object naming the output files');
+    for (const key of ['trajectory', 'logs', 'artifacts', 'snapshot'])
+      optionalString(value.files, key, 'files');
+  }
+  if (value.expected !== undefined || required.has('expected')) {
+    const expected = value.expected;
+    if (!isObject(expected)) throw wrong('expected', expected, 'an object with names and source');
+    if (!Array.isArray(expected.names) || !expected.names.every((n) => typeof n === 'string'))
+      throw wrong('expected.names', expected.names, 'a list of file names');
+    if (typeof expected.source !== 'string') throw wrong('expected.source', expected.source, 'a string');
+  }
+  if (value.verification !== undefined && value.verification !== null) {
+    if (!isObject(value.verification)) throw wrong('verification', value.verification, 'an object');
+    const spec = value.verification.spec;
+    if (spec !== undefined && spec !== null) {
+      if (!isObject(spec)) throw wrong('verification.spec', spec, 'an object with the spec file');
+      if (typeof spec.file !== 'string') throw wrong('verification.spec.file', spec.file, 'a path');
+    }
+  }
+  if (value.status !== undefined || required.has('status')) {
+    if (!RUN_STATUSES.includes(value.status as RunStatus))
+      throw wrong('status', value.status, `one of ${RUN_STATUSES.join(', ')}`);
+  }
+  if (value.metrics !== undefined || required.has('metrics')) {
+    const metrics = value.metrics;
+    if (!isObject(metrics)) throw wrong('metrics', metrics, 'an object with completion, strict and flexible');
+    for (const key of ['completion', 'strict', 'flexible']) {
+      if (typeof metrics[key] !== 'boolean') throw wrong(`metrics.${key}`, metrics[key], 'true or false');
+    }
+  }
+  if (value.artifacts !== undefined || required.has('artifacts')) {
+    if (!Array.isArray(value.artifacts) || !value.artifacts.every(isObject))
+      throw wrong('artifacts', value.artifacts, 'a list of binaries');
+  }
+  // The parts a reader may rely on are checked above; the rest is what buildbench wrote.
+  return value as unknown as BuildResult;
+}
+
+/**
+ * Reads and checks a result.json (`checkBuildResult`). Every problem is a ConfigError naming the file: it
+ * cannot be read, it is not JSON, or a field has the wrong shape.
+ */
+export async function readBuildResult(file: string, options: ReadResultOptions = {}): Promise<BuildResult> {
+  const prefix = options.command ? `${options.command}: ` : '';
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${prefix}cannot read ${file} (${errorMessage(error)})`, HINT);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${prefix}${file} is not valid JSON (${errorMessage(error)})`, HINT);
+  }
+  return checkBuildResult(value, file, options);
 }

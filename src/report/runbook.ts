@@ -8,12 +8,12 @@
  * result.json says success AND the verifier evidence is there beside it.
  */
 import type { IsolationReport } from '../sandbox/isolation.js';
-import { access, readFile, writeFile } from 'node:fs/promises';
+import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { ConfigError, errorMessage } from '../base/errors.js';
 import type { ReplayOutcome } from '../finalize/replay.js';
-import type { BuildResult } from './result.js';
+import { readBuildResult, type BuildResult } from './result.js';
 import { readTrajectory } from '../trajectory/recorder.js';
 import { fullSequenceRecipe, minimiseRecipe, packagesInScript } from '../finalize/minimise.js';
 import type { FinalRecipe } from '../recipe/model.js';
@@ -61,30 +61,32 @@ export function reportStatus(result: BuildResult): ReportStatus {
 // ---------------------------------------------------------------------------------------------------------
 // Loading
 
-/** result.json and trajectory.jsonl of an output directory. A missing result.json is a ConfigError. */
+/**
+ * result.json and trajectory.jsonl of an output directory. A missing or malformed result.json is a ConfigError
+ * naming the file and the field (`readBuildResult`); an unreadable trajectory is noted, not fatal.
+ */
 export async function loadReportInput(outDir: string): Promise<ReportInput> {
   const resultPath = path.join(outDir, 'result.json');
-  let text: string;
   try {
-    text = await readFile(resultPath, 'utf8');
+    await access(resultPath);
   } catch {
     throw new ConfigError(
       `report: '${outDir}' has no result.json`,
       'expected the output folder of a buildbench build (its --out), e.g. buildbench-out/<repo>',
     );
   }
-  let result: BuildResult;
-  try {
-    result = JSON.parse(text) as BuildResult;
-  } catch (error) {
-    throw new ConfigError(`report: ${resultPath} is not valid JSON (${errorMessage(error)})`);
-  }
-  if (typeof result !== 'object' || result === null || typeof result.status !== 'string' || !result.metrics) {
-    throw new ConfigError(
-      `report: ${resultPath} is not a buildbench result`,
-      'expected schema buildbench.result/v1',
-    );
-  }
+  const result = await readBuildResult(resultPath, { command: 'report', require: REPORT_NEEDS });
+  return reportInputFor(result, outDir);
+}
+
+/** What the runbook and the summary cannot be written without. */
+const REPORT_NEEDS = ['status', 'metrics', 'expected', 'artifacts'] as const;
+
+/**
+ * The report input of a result already in hand (`buildbench build` prints its summary from it): the turns
+ * and claims come from the trajectory beside it, so `build` and `report` print the same summary.
+ */
+export async function reportInputFor(result: BuildResult, outDir: string): Promise<ReportInput> {
   const trajectoryPath = path.join(outDir, result.files?.trajectory ?? 'trajectory.jsonl');
   try {
     await access(trajectoryPath);
@@ -676,16 +678,21 @@ export function renderRunbook(input: ReportInput): string {
     .replace(/\n*$/, '\n');
 }
 
-/** The few lines a terminal shows after a run or `buildbench report`. */
+/**
+ * The few lines a terminal shows after `buildbench build` and `buildbench report` (one summary for both: the
+ * build prints it from `reportInputFor(result, outDir)`).
+ */
 export function renderSummary(input: ReportInput, outDir: string): string {
   const { result } = input;
   const status = reportStatus(result);
+  // strict and flexible mean nothing when no binary was named or inferred.
+  const named = (b: boolean): string => (result.expected.names.length === 0 ? 'n/a' : yes(b));
   const lines = [
     `${status.label}${status.label.toLowerCase() === result.status ? '' : ` (${result.status})`}: ${result.reason}`,
   ];
   if (status.note) lines.push(`  note: ${status.note}`);
   lines.push(
-    `  completion ${yes(result.metrics.completion)}  strict ${yes(result.metrics.strict)}  flexible ${yes(result.metrics.flexible)}` +
+    `  completion ${yes(result.metrics.completion)}  strict ${named(result.metrics.strict)}  flexible ${named(result.metrics.flexible)}` +
       `  (expected ${result.expected.names.length > 0 ? result.expected.names.join(', ') : 'any new binary'}; ${result.expected.source})`,
   );
   if (result.artifacts.length > 0) {
@@ -708,6 +715,7 @@ export function renderSummary(input: ReportInput, outDir: string): string {
     const hint = input.turns.find((t) => t.turn === result.rootCause!.turn)?.rootCause?.hint;
     if (hint) lines.push(`  try next: ${hint}`);
   }
+  if (result.sandbox.keptAt) lines.push(`  build tree kept at ${result.sandbox.keptAt}`);
   lines.push(`  runbook: ${path.join(outDir, RUNBOOK)}`);
   return lines.join('\n') + '\n';
 }

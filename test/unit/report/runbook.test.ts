@@ -136,6 +136,24 @@ describe('status honesty', () => {
   });
 });
 
+describe('the terminal summary', () => {
+  it('says n/a for strict and flexible when no binary was named, and where a kept tree is', () => {
+    const ok = result('success');
+    const input: ReportInput = {
+      result: {
+        ...ok,
+        expected: { ...ok.expected, names: [], matched: [], missing: [] },
+        sandbox: { ...ok.sandbox, keptAt: '/tmp/bb-kept/pkg' },
+      },
+      turns: [],
+      claims: [],
+    };
+    const text = renderSummary(input, 'out');
+    expect(text).toContain('  completion yes  strict n/a  flexible n/a  (expected any new binary; inferred)');
+    expect(text).toContain('\n  build tree kept at /tmp/bb-kept/pkg\n  runbook: out/RUNBOOK.md\n');
+  });
+});
+
 describe('a recipe that fell back to the full sequence', () => {
   it('lists every script in order and both replays', async () => {
     const input = await loadReportInput(path.join(GOLDEN, 'success'));
@@ -210,6 +228,23 @@ describe('loading an output folder', () => {
     await expect(loadReportInput(dir)).rejects.toThrow(/has no result.json/);
     writeFileSync(path.join(dir, 'result.json'), '{');
     await expect(loadReportInput(dir)).rejects.toThrow(/not valid JSON/);
+  });
+
+  it('is a ConfigError naming the file and the field for a result.json of the wrong shape', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bb-report-'));
+    const file = path.join(dir, 'result.json');
+    const ok = result('success');
+    writeFileSync(file, JSON.stringify({ ...ok, status: undefined }));
+    await expect(loadReportInput(dir)).rejects.toThrow(ConfigError);
+    await expect(loadReportInput(dir)).rejects.toThrow(`report: ${file}: status is missing; expected one of`);
+    writeFileSync(file, JSON.stringify({ ...ok, metrics: { ...ok.metrics, strict: 'yes' } }));
+    await expect(loadReportInput(dir)).rejects.toThrow(
+      `report: ${file}: metrics.strict is the string "yes"; expected true or false`,
+    );
+    writeFileSync(file, JSON.stringify({ ...ok, schema: 'other/v1' }));
+    await expect(loadReportInput(dir)).rejects.toThrow(
+      `report: ${file} is not a buildbench result (schema the string "other/v1")`,
+    );
   });
 
   it('renders from result.json alone when the trajectory is missing, and says so', async () => {
