@@ -1,3 +1,11 @@
+/**
+ * `src/knowledge/` owns what the engine knows about build failures, in two jobs: `diagnose/` reads a build
+ * log against the signature catalog (`verifiers/signatures.yaml`) and names the root cause as a `Finding`;
+ * `repair/` maps a finding to general repairs (rules by family, their tables in `verifiers/repairs.yaml`) and
+ * resolves missing files to Debian/Ubuntu packages from the sandbox's own index. This file wires the repair
+ * knowledge and its read-only sandbox services for the composition root. It imports only `base/`, `recipe/`
+ * and `repo/` types, and the `Sandbox` interface.
+ */
 import type { Sandbox } from '../sandbox/types.js';
 import type { RepairKnowledge, StrategyServices } from './repair/repair.js';
 import { RuleKnowledge } from './repair/rules/index.js';

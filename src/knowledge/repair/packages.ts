@@ -5,17 +5,16 @@
  * `apt-cache policy` in the same script, and a small curated table (`verifiers/packages-fallback.yaml`)
  * only for what the index cannot answer. A package name is returned only when apt-cache confirmed it.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../../base/errors.js';
+import { runProcess } from '../../base/process.js';
 import type { Sandbox } from '../../sandbox/types.js';
 import type { Finding } from '../diagnose/types.js';
 import { shellQuote } from '../../base/shell.js';
 
-export type NeedKind =
-  'header' | 'library' | 'pkgconfig' | 'cmake' | 'command' | 'python-module' | 'file' | 'm4-macro';
-export const NEED_KINDS: readonly NeedKind[] = [
+/** What a need can be; the curated table's sections are these too. */
+export const NEED_KINDS = [
   'header',
   'library',
   'pkgconfig',
@@ -24,7 +23,9 @@ export const NEED_KINDS: readonly NeedKind[] = [
   'python-module',
   'file',
   'm4-macro',
-];
+] as const;
+
+export type NeedKind = (typeof NEED_KINDS)[number];
 
 /** Something the build lacks: a header `zlib.h`, a library `z` (for -lz), a pkg-config module, a CMake package name, ... */
 export interface Need {
@@ -220,141 +221,159 @@ function relatedSubdir(dir: string, header: string): boolean {
   return stem.length >= 2 && dir.toLowerCase().includes(stem);
 }
 
+/** A need's query from its trimmed name and that name escaped for a regex; undefined when the name cannot be one. */
+type QueryBuilder = (need: Need, name: string, n: string) => NeedQuery | undefined;
+
+function headerQuery(need: Need, name: string, n: string): NeedQuery | undefined {
+  if (name.startsWith('/') || name.endsWith('/')) return undefined;
+  const bare = !name.includes('/');
+  const standard = new RegExp(`^/usr/include/(?:${TRIPLET}/)?${n}$`);
+  const under = new RegExp(`^/usr/include/(?:${TRIPLET}/)?(.+)/${n}$`);
+  const other = new RegExp(`/include/(?:.+/)?${n}$`);
+  return {
+    need,
+    tails: [n],
+    place(path) {
+      if (standard.test(path)) return { tier: 0, depth: 0 };
+      const u = under.exec(path);
+      if (u) {
+        const dirs = u[1] ?? '';
+        const depth = dirs.split('/').length;
+        // <lib/header.h> in /usr/include/<subdir>/lib/header.h: the library's own directory, found via -I (pkg-config).
+        if (!bare) return { tier: 1, depth };
+        // A bare <header.h> in a subdirectory is the library's only when the directory is named after it.
+        if (depth === 1 && relatedSubdir(dirs, name)) return { tier: 1, depth };
+        return { tier: 2, depth };
+      }
+      return other.test(path) ? { tier: 2, depth: path.split('/').length } : undefined;
+    },
+  };
+}
+
+/** A query whose hits are `standard` (tier 0) or `other` (tier 1, deeper is worse; group 1 is the extra path). */
+function tieredQuery(need: Need, tails: string[], standard: RegExp, other: RegExp): NeedQuery {
+  return {
+    need,
+    tails,
+    place(path) {
+      if (standard.test(path)) return { tier: 0, depth: 0 };
+      const o = other.exec(path);
+      return o ? { tier: 1, depth: extraDepth(o[1] ?? '') } : undefined;
+    },
+  };
+}
+
+function libraryQuery(need: Need, name: string, n: string): NeedQuery | undefined {
+  if (name.includes('/')) return undefined;
+  return tieredQuery(
+    need,
+    [`lib${n}\\.so`, `lib${n}\\.a`],
+    new RegExp(`^/usr/lib/(?:${TRIPLET}/)?lib${n}\\.(?:so|a)$`),
+    new RegExp(`^/usr/lib/(.+/)?lib${n}\\.(?:so|a)$`),
+  );
+}
+
+function pkgconfigQuery(need: Need, name: string, n: string): NeedQuery | undefined {
+  if (name.includes('/')) return undefined;
+  return tieredQuery(
+    need,
+    [`${n}\\.pc`],
+    new RegExp(`^/usr/(?:lib/(?:${TRIPLET}/)?|share/)pkgconfig/${n}\\.pc$`),
+    new RegExp(`^/usr/(.+/)?pkgconfig/${n}\\.pc$`),
+  );
+}
+
+function cmakeQuery(need: Need, name: string, n: string): NeedQuery | undefined {
+  if (name.includes('/')) return undefined;
+  const lower = escapeRegex(name.toLowerCase());
+  const config = `(?:${n}Config|${lower}-config)\\.cmake`;
+  // CMake's default search for <prefix>=/usr: (lib/<arch>|lib*|share)/cmake/<name>*/, (lib/<arch>|lib*|share)/<name>*/,
+  // (lib/<arch>|lib*|share)/<name>*/(cmake|CMake)/.
+  const standard = new RegExp(
+    `^/usr/(?:lib/${TRIPLET}|lib\\w*|share)/(?:cmake/[^/]+|[^/]+|[^/]+/(?:cmake|CMake))/${config}$`,
+  );
+  const shipped = new RegExp(`^/usr/share/cmake(?:-[^/]+)?/Modules/Find${n}\\.cmake$`);
+  const tiered = tieredQuery(
+    need,
+    [`${n}Config\\.cmake`, `${lower}-config\\.cmake`, `Find${n}\\.cmake`],
+    standard,
+    new RegExp(`^/usr/(.+/)?${config}$`),
+  );
+  return {
+    ...tiered,
+    place: (path) => (shipped.test(path) ? { tier: 0, depth: 0, cmakeModule: true } : tiered.place(path)),
+  };
+}
+
+function commandQuery(need: Need, name: string, n: string): NeedQuery | undefined {
+  if (name.includes('/')) return undefined;
+  const standard = new RegExp(`^/(?:usr/)?s?bin/${n}$`);
+  return { need, tails: [n], place: (path) => (standard.test(path) ? { tier: 0, depth: 0 } : undefined) };
+}
+
+function pythonModuleQuery(need: Need, name: string): NeedQuery | undefined {
+  if (!/^[A-Za-z_][\w.]*$/.test(name) || name.endsWith('.')) return undefined;
+  const p = name.split('.').map(escapeRegex).join('/');
+  const tail = `${p}(?:/__init__\\.py|\\.py|\\.[^/]*\\.so|\\.so)`;
+  const standard = new RegExp(`^/usr/lib/python3/dist-packages/${tail}$`);
+  const versioned = new RegExp(`^/usr/lib/python3\\.\\d+/dist-packages/${tail}$`);
+  return {
+    need,
+    tails: [`${p}/__init__\\.py`, `${p}\\.py`, `${p}\\.[^/]*so`],
+    place(path) {
+      if (standard.test(path)) return { tier: 0, depth: 0 };
+      return versioned.test(path) ? { tier: 1, depth: 0 } : undefined;
+    },
+  };
+}
+
+function fileQuery(need: Need, name: string, n: string): NeedQuery | undefined {
+  if (name.startsWith('/')) {
+    return {
+      need,
+      tails: [escapeRegex(name.slice(1))],
+      place: (path) => (path === name ? { tier: 0, depth: 0 } : undefined),
+    };
+  }
+  const any = new RegExp(`^/(.+/)?${n}$`);
+  return {
+    need,
+    tails: [n],
+    place(path) {
+      const m = any.exec(path);
+      return m ? { tier: 1, depth: extraDepth(m[1] ?? '') } : undefined;
+    },
+  };
+}
+
+function m4MacroQuery(need: Need, name: string): NeedQuery | undefined {
+  if (!/^[A-Za-z_]\w*$/.test(name)) return undefined;
+  const file = escapeRegex(name.toLowerCase());
+  const standard = new RegExp(`^/usr/share/aclocal/${file}\\.m4$`);
+  return {
+    need,
+    tails: [`${file}\\.m4`],
+    place: (path) => (standard.test(path) ? { tier: 0, depth: 0 } : undefined),
+  };
+}
+
+const QUERY_BUILDERS: Readonly<Record<NeedKind, QueryBuilder>> = {
+  header: headerQuery,
+  library: libraryQuery,
+  pkgconfig: pkgconfigQuery,
+  cmake: cmakeQuery,
+  command: commandQuery,
+  'python-module': pythonModuleQuery,
+  file: fileQuery,
+  'm4-macro': m4MacroQuery,
+};
+
 /** The apt-file search and the path classification for one need; undefined for names that are not safe. */
 export function queryFor(need: Need): NeedQuery | undefined {
   const name = need.name.trim();
   if (name.length === 0 || name.length > 200 || !NEED_NAME.test(name) || name.includes('//'))
     return undefined;
-  const n = escapeRegex(name);
-  switch (need.kind) {
-    case 'header': {
-      if (name.startsWith('/') || name.endsWith('/')) return undefined;
-      const bare = !name.includes('/');
-      const standard = new RegExp(`^/usr/include/(?:${TRIPLET}/)?${n}$`);
-      const under = new RegExp(`^/usr/include/(?:${TRIPLET}/)?(.+)/${n}$`);
-      const other = new RegExp(`/include/(?:.+/)?${n}$`);
-      return {
-        need,
-        tails: [n],
-        place(path) {
-          if (standard.test(path)) return { tier: 0, depth: 0 };
-          const u = under.exec(path);
-          if (u) {
-            const dirs = u[1] ?? '';
-            const depth = dirs.split('/').length;
-            // <lib/header.h> in /usr/include/<subdir>/lib/header.h: the library's own directory, found via -I (pkg-config).
-            if (!bare) return { tier: 1, depth };
-            // A bare <header.h> in a subdirectory is the library's only when the directory is named after it.
-            if (depth === 1 && relatedSubdir(dirs, name)) return { tier: 1, depth };
-            return { tier: 2, depth };
-          }
-          return other.test(path) ? { tier: 2, depth: path.split('/').length } : undefined;
-        },
-      };
-    }
-    case 'library': {
-      if (name.includes('/')) return undefined;
-      const standard = new RegExp(`^/usr/lib/(?:${TRIPLET}/)?lib${n}\\.(?:so|a)$`);
-      const other = new RegExp(`^/usr/lib/(.+/)?lib${n}\\.(?:so|a)$`);
-      return {
-        need,
-        tails: [`lib${n}\\.so`, `lib${n}\\.a`],
-        place(path) {
-          if (standard.test(path)) return { tier: 0, depth: 0 };
-          const o = other.exec(path);
-          return o ? { tier: 1, depth: extraDepth(o[1] ?? '') } : undefined;
-        },
-      };
-    }
-    case 'pkgconfig': {
-      if (name.includes('/')) return undefined;
-      const standard = new RegExp(`^/usr/(?:lib/(?:${TRIPLET}/)?|share/)pkgconfig/${n}\\.pc$`);
-      const other = new RegExp(`^/usr/(.+/)?pkgconfig/${n}\\.pc$`);
-      return {
-        need,
-        tails: [`${n}\\.pc`],
-        place(path) {
-          if (standard.test(path)) return { tier: 0, depth: 0 };
-          const o = other.exec(path);
-          return o ? { tier: 1, depth: extraDepth(o[1] ?? '') } : undefined;
-        },
-      };
-    }
-    case 'cmake': {
-      if (name.includes('/')) return undefined;
-      const lower = escapeRegex(name.toLowerCase());
-      const config = `(?:${n}Config|${lower}-config)\\.cmake`;
-      // CMake's default search for <prefix>=/usr: (lib/<arch>|lib*|share)/cmake/<name>*/, (lib/<arch>|lib*|share)/<name>*/,
-      // (lib/<arch>|lib*|share)/<name>*/(cmake|CMake)/.
-      const standard = new RegExp(
-        `^/usr/(?:lib/${TRIPLET}|lib\\w*|share)/(?:cmake/[^/]+|[^/]+|[^/]+/(?:cmake|CMake))/${config}$`,
-      );
-      const other = new RegExp(`^/usr/(.+/)?${config}$`);
-      const shipped = new RegExp(`^/usr/share/cmake(?:-[^/]+)?/Modules/Find${n}\\.cmake$`);
-      return {
-        need,
-        tails: [`${n}Config\\.cmake`, `${lower}-config\\.cmake`, `Find${n}\\.cmake`],
-        place(path) {
-          if (shipped.test(path)) return { tier: 0, depth: 0, cmakeModule: true };
-          if (standard.test(path)) return { tier: 0, depth: 0 };
-          const o = other.exec(path);
-          return o ? { tier: 1, depth: extraDepth(o[1] ?? '') } : undefined;
-        },
-      };
-    }
-    case 'command': {
-      if (name.includes('/')) return undefined;
-      const standard = new RegExp(`^/(?:usr/)?s?bin/${n}$`);
-      return {
-        need,
-        tails: [n],
-        place: (path) => (standard.test(path) ? { tier: 0, depth: 0 } : undefined),
-      };
-    }
-    case 'python-module': {
-      if (!/^[A-Za-z_][\w.]*$/.test(name) || name.endsWith('.')) return undefined;
-      const p = name.split('.').map(escapeRegex).join('/');
-      const tail = `${p}(?:/__init__\\.py|\\.py|\\.[^/]*\\.so|\\.so)`;
-      const standard = new RegExp(`^/usr/lib/python3/dist-packages/${tail}$`);
-      const versioned = new RegExp(`^/usr/lib/python3\\.\\d+/dist-packages/${tail}$`);
-      return {
-        need,
-        tails: [`${p}/__init__\\.py`, `${p}\\.py`, `${p}\\.[^/]*so`],
-        place(path) {
-          if (standard.test(path)) return { tier: 0, depth: 0 };
-          return versioned.test(path) ? { tier: 1, depth: 0 } : undefined;
-        },
-      };
-    }
-    case 'file': {
-      if (name.startsWith('/')) {
-        return {
-          need,
-          tails: [escapeRegex(name.slice(1))],
-          place: (path) => (path === name ? { tier: 0, depth: 0 } : undefined),
-        };
-      }
-      const any = new RegExp(`^/(.+/)?${n}$`);
-      return {
-        need,
-        tails: [n],
-        place(path) {
-          const m = any.exec(path);
-          return m ? { tier: 1, depth: extraDepth(m[1] ?? '') } : undefined;
-        },
-      };
-    }
-    case 'm4-macro': {
-      if (!/^[A-Za-z_]\w*$/.test(name)) return undefined;
-      const file = escapeRegex(name.toLowerCase());
-      const standard = new RegExp(`^/usr/share/aclocal/${file}\\.m4$`);
-      return {
-        need,
-        tails: [`${file}\\.m4`],
-        place: (path) => (standard.test(path) ? { tier: 0, depth: 0 } : undefined),
-      };
-    }
-  }
+  return QUERY_BUILDERS[need.kind](need, name, escapeRegex(name));
 }
 
 /**
@@ -652,6 +671,112 @@ function describeIndex(out: LookupOutput): string {
   }
 }
 
+/** What one need's decision works from: the need, the look-up's output, the curated entry and the ranked index hits. */
+interface Decision {
+  need: Need;
+  out: LookupOutput;
+  entry: FallbackEntry | undefined;
+  ranked: RankedCandidates;
+  candidates: string[];
+  hasRunner: boolean;
+}
+
+const NOTHING_RANKED: RankedCandidates = {
+  ranked: [],
+  unwanted: [],
+  ambiguous: false,
+  weak: false,
+  cmakeModuleOnly: false,
+};
+
+function joinNotes(...notes: (string | undefined)[]): string {
+  return notes.filter(Boolean).join('; ');
+}
+
+/** The resolution with its candidates, marked installed when apt-cache says the chosen package is. */
+function finish(d: Decision, r: Omit<Resolution, 'need' | 'candidates'>): Resolution {
+  const result: Resolution = { need: d.need, candidates: d.candidates, ...r };
+  if (result.package) {
+    const installed = d.out.policy.get(result.package)?.installed;
+    if (installed !== undefined) {
+      result.installed = true;
+      result.note = joinNotes(result.note, `${result.package} is already installed`);
+    }
+  }
+  if (result.note === '') delete result.note;
+  return result;
+}
+
+/** The curated entry's answer (`why` says why it is consulted), or undefined without an entry. */
+function fromCurated(d: Decision, why: string): Resolution | undefined {
+  const entry = d.entry;
+  if (!entry) return undefined;
+  if (entry.packages.length === 0) {
+    return finish(d, {
+      via: 'fallback',
+      noPackageNeeded: true,
+      note: joinNotes(why, entry.note ?? 'nothing to install'),
+    });
+  }
+  if (!d.hasRunner) {
+    return finish(d, {
+      via: 'fallback',
+      note: joinNotes(
+        why,
+        `curated: ${entry.packages.join(' | ')} (unverified: no package index runner)`,
+        entry.note,
+      ),
+    });
+  }
+  const ok = entry.packages.find((p) => confirmed(d.out.policy, p));
+  if (ok) return finish(d, { via: 'fallback', package: ok, note: joinNotes(why, entry.note) });
+  return finish(d, {
+    via: 'none',
+    note: joinNotes(
+      why,
+      `curated ${entry.packages.join(' | ')} not known to apt-cache${d.out.policyRan ? '' : ' (apt-cache did not run)'}`,
+    ),
+  });
+}
+
+/** The index's clear answer: its best package that apt-cache confirms, else the curated one. */
+function fromIndex(d: Decision): Resolution {
+  const ranked = d.ranked.ranked;
+  const choice = ranked.find((p) => confirmed(d.out.policy, p));
+  if (choice) {
+    const skipped = ranked.indexOf(choice);
+    return finish(d, {
+      via: 'apt-file',
+      package: choice,
+      note: skipped > 0 ? `apt-cache does not know ${ranked.slice(0, skipped).join(', ')}` : undefined,
+    });
+  }
+  const why = `apt-file names ${ranked.slice(0, 5).join(', ')}, but apt-cache does not know ${
+    ranked.length > 1 ? 'them' : 'it'
+  }${d.out.policyRan ? ' (run apt-get update?)' : ''}`;
+  return fromCurated(d, why) ?? finish(d, { via: 'none', note: why });
+}
+
+/** Why the index gives no clear answer for the need. */
+function whyUnclear(d: Decision): string {
+  const { ranked, need } = d;
+  if (ranked.ambiguous) {
+    return `ambiguous: ${ranked.ranked.length} packages ship ${need.name} outside the standard location (${ranked.ranked
+      .slice(0, 5)
+      .join(', ')}, ...)`;
+  }
+  if (ranked.weak)
+    return `${need.name} is only shipped outside the default search paths (${ranked.ranked.slice(0, 3).join(', ')})`;
+  if (ranked.cmakeModuleOnly)
+    return `Find${need.name}.cmake ships with CMake; the library it looks for is what is missing`;
+  const indexProblem = describeIndex(d.out);
+  if (indexProblem) return indexProblem;
+  if (ranked.unwanted.length > 0)
+    return `only cross/multilib packages ship it (${ranked.unwanted.slice(0, 3).join(', ')})`;
+  return `no package in the index ships ${need.name} in a standard location`;
+}
+
+/** One need's resolution: a curated override, else the index's clear answer, else the curated entry, else none. */
 function decide(
   query: NeedQuery | undefined,
   need: Need,
@@ -662,103 +787,19 @@ function decide(
   const entry = fallback.lookup(need);
   const curated = entry?.packages ?? [];
   const aliases = new Set([...out.policy.keys()].filter((p) => confirmed(out.policy, p)));
-  const rankedIndex = query
-    ? rankCandidates(query, out.hits, curated, aliases)
-    : { ranked: [], unwanted: [], ambiguous: false, weak: false, cmakeModuleOnly: false };
-  const indexProblem = describeIndex(out);
-  const candidates = [...new Set([...rankedIndex.ranked.slice(0, MAX_CANDIDATES), ...curated])];
-  const finish = (r: Omit<Resolution, 'need' | 'candidates'>): Resolution => {
-    const result: Resolution = { need, candidates, ...r };
-    if (result.package) {
-      const installed = out.policy.get(result.package)?.installed;
-      if (installed !== undefined) {
-        result.installed = true;
-        result.note = [result.note, `${result.package} is already installed`].filter(Boolean).join('; ');
-      }
-    }
-    if (result.note === '') delete result.note;
-    return result;
-  };
+  const ranked = query ? rankCandidates(query, out.hits, curated, aliases) : NOTHING_RANKED;
+  const candidates = [...new Set([...ranked.ranked.slice(0, MAX_CANDIDATES), ...curated])];
+  const d: Decision = { need, out, entry, ranked, candidates, hasRunner };
 
   if (!query)
-    return finish({ via: 'none', note: `not a name that can be looked up: ${JSON.stringify(need.name)}` });
-
-  const fromCurated = (why: string): Resolution | undefined => {
-    if (!entry) return undefined;
-    if (entry.packages.length === 0) {
-      return finish({
-        via: 'fallback',
-        noPackageNeeded: true,
-        note: [why, entry.note ?? 'nothing to install'].filter(Boolean).join('; '),
-      });
-    }
-    if (!hasRunner) {
-      return finish({
-        via: 'fallback',
-        note: [
-          why,
-          `curated: ${entry.packages.join(' | ')} (unverified: no package index runner)`,
-          entry.note,
-        ]
-          .filter(Boolean)
-          .join('; '),
-      });
-    }
-    const ok = entry.packages.find((p) => confirmed(out.policy, p));
-    if (ok)
-      return finish({ via: 'fallback', package: ok, note: [why, entry.note].filter(Boolean).join('; ') });
-    return finish({
-      via: 'none',
-      note: [
-        why,
-        `curated ${entry.packages.join(' | ')} not known to apt-cache${out.policyRan ? '' : ' (apt-cache did not run)'}`,
-      ]
-        .filter(Boolean)
-        .join('; '),
-    });
-  };
-
+    return finish(d, { via: 'none', note: `not a name that can be looked up: ${JSON.stringify(need.name)}` });
   if (entry?.override) {
-    const r = fromCurated('curated override');
-    if (r && (r.package || r.noPackageNeeded || rankedIndex.ranked.length === 0)) return r;
+    const r = fromCurated(d, 'curated override');
+    if (r && (r.package || r.noPackageNeeded || ranked.ranked.length === 0)) return r;
   }
-
-  if (rankedIndex.ranked.length > 0 && !rankedIndex.ambiguous && !rankedIndex.weak) {
-    const choice = rankedIndex.ranked.find((p) => confirmed(out.policy, p));
-    if (choice) {
-      const skipped = rankedIndex.ranked.indexOf(choice);
-      return finish({
-        via: 'apt-file',
-        package: choice,
-        note:
-          skipped > 0
-            ? `apt-cache does not know ${rankedIndex.ranked.slice(0, skipped).join(', ')}`
-            : undefined,
-      });
-    }
-    const why = `apt-file names ${rankedIndex.ranked.slice(0, 5).join(', ')}, but apt-cache does not know ${
-      rankedIndex.ranked.length > 1 ? 'them' : 'it'
-    }${out.policyRan ? ' (run apt-get update?)' : ''}`;
-    return fromCurated(why) ?? finish({ via: 'none', note: why });
-  }
-
-  let why: string;
-  if (rankedIndex.ambiguous) {
-    why = `ambiguous: ${rankedIndex.ranked.length} packages ship ${need.name} outside the standard location (${rankedIndex.ranked
-      .slice(0, 5)
-      .join(', ')}, ...)`;
-  } else if (rankedIndex.weak) {
-    why = `${need.name} is only shipped outside the default search paths (${rankedIndex.ranked.slice(0, 3).join(', ')})`;
-  } else if (rankedIndex.cmakeModuleOnly) {
-    why = `Find${need.name}.cmake ships with CMake; the library it looks for is what is missing`;
-  } else if (indexProblem) {
-    why = indexProblem;
-  } else if (rankedIndex.unwanted.length > 0) {
-    why = `only cross/multilib packages ship it (${rankedIndex.unwanted.slice(0, 3).join(', ')})`;
-  } else {
-    why = `no package in the index ships ${need.name} in a standard location`;
-  }
-  return fromCurated(why) ?? finish({ via: 'none', note: why });
+  if (ranked.ranked.length > 0 && !ranked.ambiguous && !ranked.weak) return fromIndex(d);
+  const why = whyUnclear(d);
+  return fromCurated(d, why) ?? finish(d, { via: 'none', note: why });
 }
 
 /**
@@ -903,28 +944,15 @@ export function sandboxRunner(sandbox: Pick<Sandbox, 'exec'>, timeoutMs = 120_00
   };
 }
 
-/** A runner on this machine (the host backend, or recording fixtures). */
+/** Output kept from a host look-up: the whole of it in practice (the script caps apt-file at 5000 lines). */
+const HOST_OUTPUT = { headBytes: 8 * 1024 * 1024, tailBytes: 1024 * 1024 } as const;
+
+/** A runner on this machine (the host backend, or recording fixtures), through the one host process runner. */
 export function shellRunner(timeoutMs = 120_000): PackageIndexRunner {
   return {
-    run(script) {
-      return new Promise((resolve, reject) => {
-        const child = spawn('bash', ['-c', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-        const chunks: Buffer[] = [];
-        child.stdout.on('data', (c: Buffer) => chunks.push(c));
-        child.stderr.on('data', (c: Buffer) => chunks.push(c));
-        const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-        child.on('error', (error) => {
-          clearTimeout(timer);
-          reject(error);
-        });
-        child.on('close', (code, signal) => {
-          clearTimeout(timer);
-          resolve({
-            exitCode: code ?? (signal ? 128 + 9 : 1),
-            output: Buffer.concat(chunks).toString('utf8'),
-          });
-        });
-      });
+    async run(script) {
+      const result = await runProcess('bash', ['-c', script], { timeoutMs, ...HOST_OUTPUT });
+      return { exitCode: result.exitCode, output: result.output };
     },
   };
 }

@@ -1,5 +1,14 @@
+/**
+ * `knowledge/repair/` owns repair: general fixes for failure signatures, never for one repository. The rules
+ * (`rules/`, one file per family, assembled in `rules/index.ts`) map a finding from `knowledge/diagnose/` to
+ * repairs; their tables are data (`verifiers/repairs.yaml`, loaded by `tables.ts`); the package resolver
+ * (`packages.ts`) answers which Debian/Ubuntu package provides a missing file from the sandbox's own package
+ * index. This file holds the shapes a strategy sees: the input, a `Repair`, the read-only services, and
+ * `applyRepair`.
+ */
 import type { Finding } from '../diagnose/types.js';
 import type { RepoInfo } from '../../repo/types.js';
+import type { Need, Resolution } from './packages.js';
 import { addFixes, type Recipe, type RecipeFixes } from '../../recipe/model.js';
 
 /** What the repair knowledge sees: the failure and the recipe that produced it. */
@@ -34,30 +43,12 @@ export interface Repair {
 /** Read-only services a strategy may use; they never change the sandbox. */
 export interface StrategyServices {
   /** Looks up which distribution package provides a file or command (in the sandbox's package index). */
-  resolvePackages?: (needs: PackageNeed[]) => Promise<PackageResolution[]>;
+  resolvePackages?: (needs: Need[]) => Promise<Resolution[]>;
   /**
    * Installed files whose path ends in `/<header>` under the system include directories (/usr/include,
    * /usr/local/include and their subdirectories), for headers a package ships outside the default search path.
    */
   findHeaders?: (header: string) => Promise<string[]>;
-}
-
-export type PackageNeedKind =
-  'header' | 'library' | 'pkgconfig' | 'cmake' | 'command' | 'python-module' | 'file' | 'm4-macro';
-
-export interface PackageNeed {
-  kind: PackageNeedKind;
-  name: string;
-}
-
-export interface PackageResolution {
-  need: PackageNeed;
-  package?: string;
-  candidates: string[];
-  via: 'apt-file' | 'fallback' | 'none';
-  note?: string;
-  /** The chosen package is already installed: installing it again cannot help. */
-  installed?: boolean;
 }
 
 export interface RepairKnowledge {

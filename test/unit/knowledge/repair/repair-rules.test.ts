@@ -3,19 +3,18 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { RuleKnowledge, knownSignatureIds } from '../../../../src/knowledge/repair/rules/index.js';
 import {
-  RuleKnowledge,
-  knownSignatureIds,
   missingComponents,
   missingLibraries,
-  namesInProse,
   newerCmakeCommand,
-} from '../../../../src/knowledge/repair/rules/index.js';
+} from '../../../../src/knowledge/repair/rules/cmake.js';
+import { namesInProse } from '../../../../src/knowledge/repair/rules/prose.js';
 import { defaultSignatureCatalog } from '../../../../src/knowledge/diagnose/signatures.js';
 import { analyzeLog } from '../../../../src/knowledge/diagnose/log-parser.js';
+import type { Need } from '../../../../src/knowledge/repair/packages.js';
 import {
   applyRepair,
-  type PackageNeed,
   type RepairInput,
   type StrategyServices,
 } from '../../../../src/knowledge/repair/repair.js';
@@ -36,7 +35,7 @@ const INDEX: Record<string, string> = {
 };
 
 function services(
-  asked: PackageNeed[][] = [],
+  asked: Need[][] = [],
   installed: Record<string, string[]> = {},
   index: Record<string, string> = INDEX,
 ): StrategyServices {
@@ -324,7 +323,7 @@ describe('names an error states in words', () => {
     'command:yacc': 'bison',
     'pkgconfig:libevent': 'libevent-dev',
   };
-  const proseServices = (asked: PackageNeed[][]): StrategyServices => services(asked, {}, prose);
+  const proseServices = (asked: Need[][]): StrategyServices => services(asked, {}, prose);
 
   it.each([
     ['configure: error: cannot find required curses/ncurses library', 'autotools', 'libncurses-dev'],
@@ -336,7 +335,7 @@ describe('names an error states in words', () => {
       'flex',
     ],
   ] as const)('installs what %s names', async (log, kind, pkg) => {
-    const asked: PackageNeed[][] = [];
+    const asked: Need[][] = [];
     const repairs = await knowledge.propose(input(log, kind), proseServices(asked));
     expect(repairs[0]).toMatchObject({ rule: 'install-named-dependency' });
     expect(repairs[0]?.packages?.[0]).toBe(pkg);
@@ -344,7 +343,7 @@ describe('names an error states in words', () => {
   });
 
   it('looks nothing up for a CMake error that is not a message(), nor for prose that names nothing', async () => {
-    const asked: PackageNeed[][] = [];
+    const asked: Need[][] = [];
     const notMessage =
       'CMake Error at CMakeLists.txt:3 (add_subdirectory):\n  The source directory\n    /w/ext does not exist.';
     expect(await knowledge.propose(input(notMessage, 'cmake'), proseServices(asked))).toEqual([]);
@@ -367,7 +366,7 @@ describe('a Find module that lacks components', () => {
       'MBEDX509',
     ]);
     expect(missingLibraries('Foo_LIBRARIES Foo_INCLUDE_DIRS')).toEqual(['Foo']);
-    const asked: PackageNeed[][] = [];
+    const asked: Need[][] = [];
     const svc = services(asked, {}, { 'library:mbedtls': 'libmbedtls-dev' });
     const log =
       'CMake Error at /usr/share/cmake-3.31/Modules/FindPackageHandleStandardArgs.cmake:233 (message):\n  Could NOT find MbedTLS (missing: MBEDTLS_INCLUDE_DIR MBEDTLS_LIBRARY\n  MBEDX509_LIBRARY MBEDCRYPTO_LIBRARY)';
