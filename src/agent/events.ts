@@ -2,6 +2,8 @@ import type { Action, Observation } from './types.js';
 import type { RunStatus } from '../base/status.js';
 import type { Claim } from '../verify/types.js';
 import { errorMessage } from '../base/errors.js';
+import type { SessionCall } from '../llm/session.js';
+import type { ChatMessage, CompletionResult } from '../llm/types.js';
 
 /** Events of one run. Observers (recorder, progress display) subscribe; the loop only emits. */
 export type RunEvent =
@@ -15,7 +17,44 @@ export type RunEvent =
   | { type: 'turn_start'; turn: number; action: Action }
   | { type: 'turn_end'; turn: number; observation: Observation; notes: string[] }
   | { type: 'claim'; turn: number; claim: Claim; reason: string; accepted: boolean; failures: string[] }
+  /** A turn that ran no script (a SUCCESS claim the stop-gate refused): its action and the harness's notes. */
+  | { type: 'step'; turn: number; action: Action; notes: string[] }
+  /** One model call (retrieval's or the strategy's): the prompt as sent and the reply, or why there was none. */
+  | ({ type: 'model_call' } & ModelCallRecord)
   | { type: 'run_end'; status: RunStatus; reason: string };
+
+/** A model call as the trajectory keeps it: the tools by name (their schemas are the same every call). */
+export interface ModelCallRecord {
+  provider: string;
+  model: string;
+  system: string;
+  messages: ChatMessage[];
+  tools: string[];
+  maxTokens: number;
+  reply?: CompletionResult;
+  error?: string;
+  /** The budget refused the call before it was made. */
+  refused?: boolean;
+  durationMs: number;
+}
+
+/** The `model_call` event for a call the model session saw (`session.onModelCall`). */
+export function modelCallEvent(call: SessionCall): RunEvent {
+  const { system, messages, tools, maxTokens } = call.request;
+  return {
+    type: 'model_call',
+    provider: call.provider,
+    model: call.model,
+    system,
+    messages,
+    tools: tools.map((t) => t.name),
+    maxTokens,
+    ...(call.reply ? { reply: call.reply } : {}),
+    ...(call.error !== undefined ? { error: call.error } : {}),
+    ...(call.refused ? { refused: true } : {}),
+    durationMs: call.durationMs,
+  };
+}
 
 export type RunEventListener = (event: RunEvent) => void;
 

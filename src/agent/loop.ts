@@ -58,7 +58,7 @@ export interface LoopDeps {
   analyze: (output: string, logPath: string | undefined) => Promise<LogAnalysis>;
   /** Scans the tree for new binaries and judges them. Only this decides SUCCESS. */
   verify: () => Promise<{ artifacts: Artifact[]; verdict: Verdict }>;
-  /** Where the loop's events go (`turn_start`, `turn_end`, `claim`); e.g. an EventBus's `emit`. */
+  /** Where the loop's events go (`turn_start`, `turn_end`, `claim`, `step`); e.g. an EventBus's `emit`. */
   emit: (event: RunEvent) => void;
 }
 
@@ -232,6 +232,7 @@ async function gate(
   });
   if (!accepted) {
     record.notes.push(`finish(success) refused by the verifiers: ${verdict.failures.join('; ')}`);
+    deps.emit({ type: 'step', turn: record.turn, action, notes: record.notes });
     return undefined;
   }
   const stop = action.stop;

@@ -92,8 +92,19 @@ describe('agent loop', () => {
       { kind: 'finish', claim: 'success', reason: 'I think it built' },
       { kind: 'finish', claim: 'impossible', reason: 'giving up' },
     ]);
-    const outcome = await runAgentLoop(base, deps(strategy, sandbox, 99), limits);
+    const events: RunEvent[] = [];
+    const bus = new EventBus();
+    bus.on((e) => events.push(e));
+    const outcome = await runAgentLoop(base, deps(strategy, sandbox, 99, bus), limits);
     expect(outcome.end).toMatchObject({ kind: 'claim', passed: false, completion: false });
+    // The refused claim is a step of its own in the trajectory, with the gate's note.
+    expect(events.map((e) => e.type)).toEqual(['claim', 'step', 'claim']);
+    expect(events[1]).toMatchObject({
+      type: 'step',
+      turn: 0,
+      action: { kind: 'finish', claim: 'success' },
+      notes: [expect.stringMatching(/^finish\(success\) refused by the verifiers/)],
+    });
     expect(outcome.history[0]!.notes[0]).toMatch(
       /finish\(success\) refused by the verifiers: expected binary 'x'/,
     );
