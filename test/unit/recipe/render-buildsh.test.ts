@@ -1,11 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { fullSequenceRecipe, minimiseRecipe } from '../../../src/finalize/minimise.js';
 import { renderBuildSh } from '../../../src/recipe/render-buildsh.js';
+import { shellFunction } from '../../../src/recipe/shell-lib.js';
 import { scriptRecipe, turn } from '../finalize/helpers.js';
 
 const META = { repo: 'demo', version: '9.9.9', baseImage: 'debian:bookworm' };
@@ -101,5 +102,33 @@ describe('renderBuildSh', () => {
     const recipe = fullSequenceRecipe([turn(0, { passed: true, script: 'exit 7' })])!;
     writeFileSync(path.join(dir, 'build.sh'), renderBuildSh(recipe, META));
     expect(spawnSync('bash', [path.join(dir, 'build.sh'), dir]).status).toBe(7);
+  });
+
+  it("runs: extra compiler flags reach the compiler through the shell library's wrappers (set -u included)", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bb-buildsh-'));
+    const bin = path.join(dir, 'fake-bin');
+    mkdirSync(bin);
+    writeFileSync(path.join(bin, 'cc'), '#!/bin/sh\necho "$@" > cc-args.txt\n');
+    chmodSync(path.join(bin, 'cc'), 0o755);
+    const recipe = minimiseRecipe([
+      turn(0, {
+        passed: true,
+        recipe: scriptRecipe({
+          tools: [],
+          env: { BB_EXTRA_CFLAGS: '-fcommon' },
+          steps: [{ purpose: 'build', command: 'cc -O2 main.c' }],
+        }),
+      }),
+    ])!;
+    const text = renderBuildSh(recipe, META);
+    expect(text).toContain(shellFunction('bb_compiler_wrappers'));
+    writeFileSync(path.join(dir, 'build.sh'), text);
+    const result = spawnSync('bash', [path.join(dir, 'build.sh'), dir], {
+      cwd: '/',
+      encoding: 'utf8',
+      env: { PATH: `${bin}:/usr/bin:/bin`, BB_WRAPPER_DIR: path.join(dir, 'wrappers') },
+    });
+    expect(result.status).toBe(0);
+    expect(readFileSync(path.join(dir, 'cc-args.txt'), 'utf8')).toBe('-O2 main.c -fcommon\n');
   });
 });
