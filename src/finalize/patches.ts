@@ -7,7 +7,6 @@
  * The diffs are real unified diffs from `git diff --no-index` (or `diff -u` where git is missing), so the
  * series applies with `git am` (or `patch -p1`) on the original tree, in order.
  */
-import { spawn } from 'node:child_process';
 import { chmod, lstat, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,6 +19,8 @@ import {
   readlinkUnder,
   UnsafePathError,
 } from '../base/safe-fs.js';
+import { errorMessage, SandboxError } from '../base/errors.js';
+import { runProcess } from '../base/process.js';
 import { snapshotTree } from '../verify/artifacts.js';
 import { answeredFinding, type ReportTurn } from './turns.js';
 
@@ -161,35 +162,37 @@ export async function findChangedFiles(
 // ---------------------------------------------------------------------------------------------------------
 // Diffs
 
-function runTool(
-  command: string,
-  args: string[],
-  cwd: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, {
+/** What one diff may print: two files of MAX_PATCH_FILE_BYTES, whole, with room for the hunk headers. */
+const MAX_DIFF_BYTES = 4 * MAX_PATCH_FILE_BYTES;
+
+interface ToolRun {
+  /** The exit status; 127 when the program could not be started. */
+  code: number;
+  /** Its stdout alone, whole (a diff must never lose bytes to the output cap). */
+  stdout: string;
+  /** Why it could not be started or why it failed, for the error message. */
+  problem?: string;
+}
+
+/** Runs `git diff` or `diff` through the one host process runner, with a neutral git configuration. */
+async function runTool(command: string, args: string[], cwd: string): Promise<ToolRun> {
+  let result;
+  try {
+    result = await runProcess(command, args, {
       cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_CONFIG_GLOBAL: '/dev/null',
-        LC_ALL: 'C',
-      },
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', LC_ALL: 'C' },
+      discardStderr: true,
+      headBytes: MAX_DIFF_BYTES,
+      tailBytes: 0,
     });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', (e) => resolve({ code: 127, stdout: '', stderr: e.message }));
-    child.on('close', (code) =>
-      resolve({
-        code: code ?? 1,
-        stdout: Buffer.concat(out).toString('utf8'),
-        stderr: Buffer.concat(err).toString('utf8'),
-      }),
-    );
-  });
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+    return { code: 127, stdout: '', problem: errorMessage(error) };
+  }
+  if (result.truncated) {
+    return { code: 2, stdout: '', problem: `${command} printed more than ${MAX_DIFF_BYTES} bytes` };
+  }
+  return { code: result.exitCode, stdout: result.output, problem: `${command} exited ${result.exitCode}` };
 }
 
 /**
@@ -233,7 +236,7 @@ export async function diffFile(originalDir: string, workDir: string, file: Chang
     }
     const diff = await runTool('diff', ['-u', '--label', relA, '--label', relB, relA, relB], scratch);
     if (diff.code === 0) return '';
-    if (diff.code !== 1) throw new Error(`cannot diff ${file.path}: ${(git.stderr || diff.stderr).trim()}`);
+    if (diff.code !== 1) throw new Error(`cannot diff ${file.path}: ${git.problem}; ${diff.problem}`);
     return `diff --git ${relA} ${relB}\n${diff.stdout}`;
   } finally {
     await rm(scratch, { recursive: true, force: true });

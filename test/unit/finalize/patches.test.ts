@@ -19,6 +19,7 @@ import {
   attributeChange,
   collectPatches,
   describesFile,
+  diffFile,
   findChangedFiles,
   renderPatch,
   rfc2822,
@@ -337,5 +338,49 @@ describe('symbolic links in the work tree', () => {
     git(repo, 'commit', '-q', '-m', 'original');
     git(repo, 'am', '-q', path.join(out, patches[0]!.file));
     expect(readlinkSync(path.join(repo, 'config.h'))).toBe('config.h.in');
+  });
+});
+
+describe('diffFile', () => {
+  function trees(): { a: string; b: string } {
+    const a = mkdtempSync(path.join(tmpdir(), 'bb-diff-a-'));
+    const b = mkdtempSync(path.join(tmpdir(), 'bb-diff-b-'));
+    writeFileSync(path.join(a, 'x.c'), 'int a;\nint old;\n');
+    writeFileSync(path.join(b, 'x.c'), 'int a;\nint new;\n');
+    return { a, b };
+  }
+
+  async function withPath<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+    const saved = process.env.PATH;
+    process.env.PATH = dir;
+    try {
+      return await fn();
+    } finally {
+      process.env.PATH = saved;
+    }
+  }
+
+  it('is a git diff of the one file, and empty when the copies are equal', async () => {
+    const { a, b } = trees();
+    const diff = await diffFile(a, b, { path: 'x.c', mode: 0o644 });
+    expect(diff).toMatch(/^diff --git a\/x\.c b\/x\.c\n/);
+    expect(diff).toContain('\n-int old;\n+int new;\n');
+    expect(await diffFile(a, a, { path: 'x.c', mode: 0o644 })).toBe('');
+  });
+
+  it('falls back to diff -u where git is missing, and names both tools when neither runs', async () => {
+    const { a, b } = trees();
+    const onlyDiff = mkdtempSync(path.join(tmpdir(), 'bb-diff-path-'));
+    symlinkSync(
+      execFileSync('sh', ['-c', 'command -v diff'], { encoding: 'utf8' }).trim(),
+      path.join(onlyDiff, 'diff'),
+    );
+    const diff = await withPath(onlyDiff, () => diffFile(a, b, { path: 'x.c', mode: 0o644 }));
+    expect(diff).toMatch(/^diff --git a\/x\.c b\/x\.c\n--- a\/x\.c\n\+\+\+ b\/x\.c\n/);
+    expect(diff).toContain('\n-int old;\n+int new;\n');
+    const empty = mkdtempSync(path.join(tmpdir(), 'bb-diff-path-'));
+    await expect(withPath(empty, () => diffFile(a, b, { path: 'x.c', mode: 0o644 }))).rejects.toThrow(
+      /^cannot diff x\.c: could not start `git`.*; could not start `diff`/,
+    );
   });
 });
