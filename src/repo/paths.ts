@@ -70,41 +70,40 @@ export function isVendoredPath(rel: string): boolean {
   return rel.split('/').some((part) => VENDORED_DIRS.has(part.toLowerCase()));
 }
 
-const TEST_WORDS = new Set([
-  'test',
-  'tests',
-  'testing',
-  'testsuite',
-  'unittest',
-  'unittests',
-  'unit_tests',
-  'check',
-  'checks',
-  'bench',
-  'benches',
-  'benchmark',
-  'benchmarks',
-  'fuzz',
-  'fuzzer',
-  'fuzzers',
-  'fuzzing',
-  'perftest',
-  'perftests',
-]);
-/** Words that mark a test directory but not a test program: `redis-check-aof` is a product. */
-const DIR_ONLY_TEST_WORDS = new Set(['check', 'checks']);
-/** Code under documentation directories is example code. */
-const DOC_WORDS = new Set(['doc', 'docs', 'documentation']);
-const EXAMPLE_WORDS = new Set([
-  'example',
-  'examples',
-  'demo',
-  'demos',
-  'sample',
-  'samples',
-  'tutorial',
-  'tutorials',
-]);
+/** Where a role word counts: in directory names, in target names, or both. */
+type WordPlace = 'dir' | 'name' | 'both';
+
+/**
+ * The one table of words that mark test, benchmark, fuzzing and example areas. Inspection gives targets
+ * their role from it (`roleOfDir`, `roleOfName`); scoring (verify/policy) sets aside binaries under every
+ * directory it names, so a `fuzz/` binary is both a "test" target and excluded from the metrics.
+ */
+const ROLE_WORDS: ReadonlyArray<readonly ['test' | 'example', WordPlace, readonly string[]]> = [
+  ['test', 'both', ['test', 'tests', 'testing', 'testsuite', 'unittest', 'unittests', 'unit_tests']],
+  ['test', 'both', ['bench', 'benches', 'benchmark', 'benchmarks', 'perftest', 'perftests']],
+  ['test', 'both', ['fuzz', 'fuzzer', 'fuzzers', 'fuzzing']],
+  // A test directory but not a test program: `redis-check-aof` is a product.
+  ['test', 'dir', ['check', 'checks']],
+  // A test program, but a `gtest/` directory holds the framework itself.
+  ['test', 'name', ['gtest']],
+  ['example', 'both', ['example', 'examples', 'demo', 'demos', 'sample', 'samples', 'tutorial', 'tutorials']],
+  // Code under documentation directories is example code.
+  ['example', 'dir', ['doc', 'docs', 'documentation']],
+];
+
+const ROLE_OF_WORD: ReadonlyMap<string, { role: 'test' | 'example'; place: WordPlace }> = new Map(
+  ROLE_WORDS.flatMap(([role, place, words]) => words.map((w) => [w, { role, place }] as const)),
+);
+
+function wordRole(word: string, place: 'dir' | 'name'): 'test' | 'example' | undefined {
+  const entry = ROLE_OF_WORD.get(word);
+  return entry !== undefined && (entry.place === 'both' || entry.place === place) ? entry.role : undefined;
+}
+
+/** 'test' or 'example' when one directory name (`Tests`, `fuzz`, `examples`, `docs`) marks such an area. */
+export function roleOfDirName(name: string): 'test' | 'example' | undefined {
+  return wordRole(name.toLowerCase(), 'dir');
+}
 
 /** Splits a name into lower-case words at `_`, `-`, `.`, `/`, digits and camelCase humps. */
 export function wordsOf(name: string): string[] {
@@ -118,22 +117,17 @@ export function wordsOf(name: string): string[] {
 /** 'test' or 'example' when a directory path names a test/benchmark or example/demo area, else undefined. */
 export function roleOfDir(dir: string): 'test' | 'example' | undefined {
   for (const part of dir.split('/')) {
-    const lower = part.toLowerCase();
-    if (TEST_WORDS.has(lower)) return 'test';
-    if (EXAMPLE_WORDS.has(lower) || DOC_WORDS.has(lower)) return 'example';
+    const role = roleOfDirName(part);
+    if (role !== undefined) return role;
   }
   return undefined;
 }
 
 /** 'test' or 'example' when a target name says so (`test_foo`, `fooTest`, `bench_x`, `demo`), else undefined. */
 export function roleOfName(name: string): 'test' | 'example' | undefined {
-  const words = wordsOf(name);
-  if (
-    words.some((w) => (TEST_WORDS.has(w) && !DIR_ONLY_TEST_WORDS.has(w)) || w === 'unittest' || w === 'gtest')
-  )
-    return 'test';
-  if (words.some((w) => EXAMPLE_WORDS.has(w))) return 'example';
-  return undefined;
+  const roles = wordsOf(name).map((w) => wordRole(w, 'name'));
+  if (roles.includes('test')) return 'test';
+  return roles.includes('example') ? 'example' : undefined;
 }
 
 /** The role a target gets from its name and the directory of the build file that defines it. */

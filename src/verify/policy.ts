@@ -6,6 +6,8 @@
  * `excludedArtifacts`.
  *
  * Rules:
+ * - Test, benchmark, fuzzing, example and documentation directories are the ones inspection gives the
+ *   `test` or `example` role (`repo/paths.roleOfDirName`), so the two never disagree.
  * - A directory component is matched case-insensitively anywhere in the path, so a CMake build tree that
  *   mirrors the source tree (`build/third_party/zlib/libz.a`, `build/tests/unit`) is treated like the
  *   source directory it mirrors.
@@ -16,7 +18,7 @@
  *   asking for `test_runner` or a vendored `libz.a` by name means it is wanted. Inferred names get no
  *   such exemption.
  */
-import { VENDORED_DIRS as REPO_VENDORED_DIRS } from '../repo/paths.js';
+import { isWithin, roleOfDirName, VENDORED_DIRS as REPO_VENDORED_DIRS } from '../repo/paths.js';
 import type { RepoInfo } from '../repo/types.js';
 import { artifactBaseName, normalizeExpected } from './scoring.js';
 import type { Artifact, Expected } from './types.js';
@@ -47,23 +49,6 @@ export const VENDORED_DIRS: ReadonlySet<string> = new Set(
   [...REPO_VENDORED_DIRS].filter((d) => d !== 'contrib'),
 );
 
-/** Directory names holding tests, examples and benchmarks. */
-export const TEST_DIRS: ReadonlySet<string> = new Set([
-  'test',
-  'tests',
-  'testing',
-  'testsuite',
-  'unittest',
-  'unittests',
-  'unit_tests',
-  'example',
-  'examples',
-  'bench',
-  'benches',
-  'benchmark',
-  'benchmarks',
-]);
-
 /** The policy for a repository: its main build root and submodules; explicit names from `expected`. */
 export function scoringPolicyFor(
   repo: Pick<RepoInfo, 'buildSystems' | 'submodules'> | undefined,
@@ -78,10 +63,6 @@ export function scoringPolicyFor(
       .filter((s) => s !== ''),
     explicitNames: [...new Set(names.map((n) => artifactBaseName(n)))],
   };
-}
-
-function within(rel: string, dir: string): boolean {
-  return dir === '' || rel === dir || rel.startsWith(`${dir}/`);
 }
 
 /** Index of `needle` as a contiguous run of components in `parts`, or -1. */
@@ -104,11 +85,11 @@ export function exclusionOf(
   const dirs = parts.slice(0, -1);
   // Components that belong to the project's own location are not held against it.
   const root = policy.projectRoot;
-  const skip = root !== '' && within(relPath, root) ? root.split('/').length : 0;
+  const skip = root !== '' && isWithin(relPath, root) ? root.split('/').length : 0;
   const dirAt = (i: number): string => dirs.slice(0, i + 1).join('/');
 
   for (const sub of policy.submodules) {
-    if (root !== '' && within(root, sub)) continue; // the project itself is inside this submodule
+    if (root !== '' && isWithin(root, sub)) continue; // the project itself is inside this submodule
     const run = sub.split('/');
     const at = indexOfRun(dirs, run, skip);
     if (at >= 0) return { reason: 'submodule', dir: dirAt(at + run.length - 1) };
@@ -116,7 +97,8 @@ export function exclusionOf(
   for (let i = skip; i < dirs.length; i++) {
     const name = dirs[i]!.toLowerCase();
     if (VENDORED_DIRS.has(name)) return { reason: 'vendored', dir: dirAt(i) };
-    if (TEST_DIRS.has(name)) return { reason: 'test', dir: dirAt(i) };
+    // Test, benchmark, fuzzing, example and documentation directories: inspection's role table.
+    if (roleOfDirName(name) !== undefined) return { reason: 'test', dir: dirAt(i) };
   }
   return undefined;
 }

@@ -49,13 +49,6 @@ export function round2(n: number): number {
   return Math.round(n * 100) / 100;
 }
 
-/** `lib<name>.a`, `lib<name>.so`, or the name itself for executables. */
-export function fileNameFor(kind: TargetKind, name: string): string {
-  if (kind === 'static_library') return `lib${name}.a`;
-  if (kind === 'shared_library' || kind === 'module') return `lib${name}.so`;
-  return name;
-}
-
 /** A plausible produced file name: no variables, spaces, wildcards or path separators left. */
 export function isPlainName(name: string): boolean {
   return /^[A-Za-z0-9_+][A-Za-z0-9_.+-]*$/.test(name);
@@ -64,13 +57,6 @@ export function isPlainName(name: string): boolean {
 /** The last path component of a name (`bin/foo` → `foo`). */
 export function plainBase(name: string): string {
   return baseOf(name.replace(/\/+$/, ''));
-}
-
-/** 1-based line number of a character offset. */
-export function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
 }
 
 /** Line starts, for many offset → line lookups on one text. */
