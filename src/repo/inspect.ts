@@ -1,4 +1,13 @@
-/** Step 1 of a run: what the repository is, before anything is executed. */
+/**
+ * src/repo/ — step 1 of a run: what the repository is, before anything is executed. It owns the tree walk
+ * (`walk`, never following symlinks, small reads only), build-system detection and ordering
+ * (`build-systems`), build docs, CI files, Dockerfiles and submodules (`docs`, `meta`), language counts
+ * and `main` sources (`languages`), and the expected targets read from build files (`targets` over the
+ * per-system readers in `parsers/`: cmake/ is a small CMake interpreter, the others are line readers).
+ * `paths` holds the path helpers and the one table of vendored, test and example directory words that
+ * scoring (verify/policy) also uses. It is on floor 1 and imports only base/; its result is `RepoInfo`.
+ * This file is the entry point: `inspectRepo` runs those stages over one checkout.
+ */
 
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
