@@ -339,69 +339,90 @@ class KeywordIndex {
   }
 }
 
-/** Compiles a validated catalog into a line matcher. */
-export function compileCatalog(spec: CatalogSpec, source = 'signatures.yaml'): SignatureCatalog {
-  const macros = spec.macros ?? {};
-  const byId = new Map<string, Signature>();
-  const signatures: Signature[] = [];
-  const ids = new Set(spec.signatures.map((s) => s.id));
-  spec.signatures.forEach((s, index) => {
-    const at = `${source}: signature "${s.id}"`;
-    if (byId.has(s.id)) fail(at, 'duplicate id');
-    const flags = s.flags ?? '';
-    const pattern = expandMacros(s.pattern, macros, at);
-    const regex = compile(pattern, flags, at);
-    const lookbehind = (s.lookbehind ?? []).map((lb) => ({
-      regex: compile(expandMacros(lb.pattern, macros, at), lb.flags ?? '', `${at} lookbehind`),
-      lines: lb.lines,
-      names: groupNames(expandMacros(lb.pattern, macros, at)),
-    }));
-    const names = [...new Set([...groupNames(pattern), ...lookbehind.flatMap((lb) => lb.names)])];
-    const documented = Object.keys(s.captures ?? {});
-    const undocumented = names.filter((n) => !documented.includes(n));
-    const unknown = documented.filter((n) => !names.includes(n));
-    if (undocumented.length > 0) fail(at, `captures not documented: ${undocumented.join(', ')}`);
-    if (unknown.length > 0) fail(at, `documented captures that the pattern lacks: ${unknown.join(', ')}`);
-    for (const m of s.message.matchAll(PLACEHOLDER)) {
-      if (!names.includes(m[1] ?? '')) fail(at, `message uses {${m[1]}}, which is not a capture`);
+/** Fails unless the captures a signature documents are exactly its groups, and its message uses only those. */
+function checkCaptures(s: SignatureSpec, names: readonly string[], at: string): void {
+  const documented = Object.keys(s.captures ?? {});
+  const undocumented = names.filter((n) => !documented.includes(n));
+  const unknown = documented.filter((n) => !names.includes(n));
+  if (undocumented.length > 0) fail(at, `captures not documented: ${undocumented.join(', ')}`);
+  if (unknown.length > 0) fail(at, `documented captures that the pattern lacks: ${unknown.join(', ')}`);
+  for (const m of s.message.matchAll(PLACEHOLDER)) {
+    if (!names.includes(m[1] ?? '')) fail(at, `message uses {${m[1]}}, which is not a capture`);
+  }
+}
+
+/** One signature compiled: macros expanded, patterns and references checked, defaults filled in. */
+function compileSignature(
+  s: SignatureSpec,
+  index: number,
+  macros: Record<string, string>,
+  ids: ReadonlySet<string>,
+  at: string,
+): Signature {
+  const flags = s.flags ?? '';
+  const pattern = expandMacros(s.pattern, macros, at);
+  const regex = compile(pattern, flags, at);
+  const lookbehind = (s.lookbehind ?? []).map((lb) => ({
+    regex: compile(expandMacros(lb.pattern, macros, at), lb.flags ?? '', `${at} lookbehind`),
+    lines: lb.lines,
+    names: groupNames(expandMacros(lb.pattern, macros, at)),
+  }));
+  const names = [...new Set([...groupNames(pattern), ...lookbehind.flatMap((lb) => lb.names)])];
+  checkCaptures(s, names, at);
+  for (const ref of s.followUpAfter ?? []) {
+    if (!ids.has(ref) && !FINDING_CATEGORIES.includes(ref as FindingCategory)) {
+      fail(at, `followUpAfter "${ref}" is neither a category nor a signature id`);
     }
-    for (const ref of s.followUpAfter ?? []) {
-      if (!ids.has(ref) && !FINDING_CATEGORIES.includes(ref as FindingCategory)) {
-        fail(at, `followUpAfter "${ref}" is neither a category nor a signature id`);
+  }
+  const caseInsensitive = flags.includes('i');
+  const generic = s.generic ?? false;
+  return {
+    id: s.id,
+    category: s.category,
+    regex,
+    keywords: caseInsensitive ? s.keywords.map((k) => k.toLowerCase()) : s.keywords,
+    caseInsensitive,
+    message: s.message,
+    hint: s.hint,
+    followUp: s.followUp ?? s.category === 'build-failed',
+    followUpAfter: s.followUpAfter ?? [],
+    generic,
+    priority: s.priority ?? (generic ? 10 : 50),
+    tier: s.tier ?? CATEGORY_TIER[s.category],
+    lookbehind: lookbehind.map(({ regex: r, lines }) => ({ regex: r, lines })),
+    captureNames: names,
+    captureDocs: s.captures ?? {},
+    index,
+  };
+}
+
+/** The captures of the nearest previous line (within `lb.lines`) that a look-back matches. */
+function lookBack(
+  signature: Signature,
+  previous: (k: number) => string | undefined,
+  captures: Record<string, string>,
+): void {
+  for (const lb of signature.lookbehind) {
+    for (let k = 1; k <= lb.lines; k++) {
+      const before = previous(k);
+      if (before === undefined) break;
+      const hit = lb.regex.exec(before);
+      if (hit) {
+        collectGroups(captures, hit.groups);
+        break;
       }
     }
-    const caseInsensitive = flags.includes('i');
-    const generic = s.generic ?? false;
-    const signature: Signature = {
-      id: s.id,
-      category: s.category,
-      regex,
-      keywords: caseInsensitive ? s.keywords.map((k) => k.toLowerCase()) : s.keywords,
-      caseInsensitive,
-      message: s.message,
-      hint: s.hint,
-      followUp: s.followUp ?? s.category === 'build-failed',
-      followUpAfter: s.followUpAfter ?? [],
-      generic,
-      priority: s.priority ?? (generic ? 10 : 50),
-      tier: s.tier ?? CATEGORY_TIER[s.category],
-      lookbehind: lookbehind.map(({ regex: r, lines }) => ({ regex: r, lines })),
-      captureNames: names,
-      captureDocs: s.captures ?? {},
-      index,
-    };
-    byId.set(s.id, signature);
-    signatures.push(signature);
-  });
+  }
+}
 
+/** The line matcher over compiled signatures: keywords first, then the most specific pattern that matches. */
+function lineMatcher(signatures: readonly Signature[]): SignatureCatalog['match'] {
   // Most specific first; the first match on a line wins.
   const ordered = [...signatures].sort((a, b) => b.priority - a.priority || a.index - b.index);
   const sensitive = new KeywordIndex(ordered.filter((s) => !s.caseInsensitive).flatMap((s) => s.keywords));
   const insensitive = new KeywordIndex(ordered.filter((s) => s.caseInsensitive).flatMap((s) => s.keywords));
-  const maxLookbehind = Math.max(0, ...signatures.flatMap((s) => s.lookbehind.map((lb) => lb.lines)));
   const found = new Set<string>();
-
-  function match(line: string, previous?: (k: number) => string | undefined): SignatureMatch | undefined {
+  return (line, previous) => {
     found.clear();
     sensitive.find(line, found);
     if (!insensitive.empty) insensitive.find(line.toLowerCase(), found);
@@ -412,25 +433,28 @@ export function compileCatalog(spec: CatalogSpec, source = 'signatures.yaml'): S
       if (!m) continue;
       const captures: Record<string, string> = {};
       collectGroups(captures, m.groups);
-      if (previous) {
-        for (const lb of signature.lookbehind) {
-          for (let k = 1; k <= lb.lines; k++) {
-            const before = previous(k);
-            if (before === undefined) break;
-            const hit = lb.regex.exec(before);
-            if (hit) {
-              collectGroups(captures, hit.groups);
-              break;
-            }
-          }
-        }
-      }
+      if (previous) lookBack(signature, previous, captures);
       return { signature, captures };
     }
     return undefined;
-  }
+  };
+}
 
-  return { version: spec.version, signatures, byId, maxLookbehind, match };
+/** Compiles a validated catalog into a line matcher. */
+export function compileCatalog(spec: CatalogSpec, source = 'signatures.yaml'): SignatureCatalog {
+  const macros = spec.macros ?? {};
+  const byId = new Map<string, Signature>();
+  const signatures: Signature[] = [];
+  const ids = new Set(spec.signatures.map((s) => s.id));
+  spec.signatures.forEach((s, index) => {
+    const at = `${source}: signature "${s.id}"`;
+    if (byId.has(s.id)) fail(at, 'duplicate id');
+    const signature = compileSignature(s, index, macros, ids, at);
+    byId.set(s.id, signature);
+    signatures.push(signature);
+  });
+  const maxLookbehind = Math.max(0, ...signatures.flatMap((s) => s.lookbehind.map((lb) => lb.lines)));
+  return { version: spec.version, signatures, byId, maxLookbehind, match: lineMatcher(signatures) };
 }
 
 /** Parses and compiles catalog YAML text. */
