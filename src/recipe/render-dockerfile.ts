@@ -27,6 +27,14 @@ function dockerSafe(command: string): boolean {
   return !command.includes('\n') && !command.trimEnd().endsWith('\\');
 }
 
+/**
+ * The compiler wrappers in a Dockerfile: the RUN sources `bb_compiler_wrappers` out of build.sh (which
+ * inlines it from shell/bb-lib.sh whenever the environment has extra compiler flags, as here), so the
+ * image runs the same copy as build.sh and the turn scripts.
+ */
+export const DOCKER_WRAPPERS =
+  'source <(sed -n \'/^bb_compiler_wrappers() {$/,/^}$/p\' "$RECIPE_DIR/build.sh") && bb_compiler_wrappers';
+
 /** Joins shell fragments into one RUN with Docker line continuations. */
 function run(parts: string[]): string {
   return `RUN ${parts.join(' \\\n    ')}`;
@@ -96,15 +104,10 @@ export function renderDockerfile(recipe: FinalRecipe, meta: DockerfileMeta): str
   for (const [key, value] of env) out.push(`ENV ${key}=${dockerEnvValue(value)}`);
   if (needsCompilerWrappers(recipe.env)) {
     out.push(
-      '# extra compiler flags reach every build system through wrappers first on PATH',
-      run([
-        'mkdir -p /opt/buildbench/bin && for tool in cc gcc c++ g++; do',
-        'real=$(command -v "$tool" || true); [ -n "$real" ] || continue;',
-        'case "$tool" in c++|g++) flags="${BB_EXTRA_CXXFLAGS:-}";; *) flags="${BB_EXTRA_CFLAGS:-}";; esac;',
-        'printf \'#!/bin/sh\\nexec %s "$@" %s\\n\' "$real" "$flags" > "/opt/buildbench/bin/$tool";',
-        'chmod +x "/opt/buildbench/bin/$tool";',
-        'done',
-      ]),
+      "# extra compiler flags reach every build system through wrappers first on PATH: build.sh's copy of the",
+      '# shell library function bb_compiler_wrappers writes them',
+      'ENV BB_WRAPPER_DIR=/opt/buildbench/bin',
+      `RUN ${DOCKER_WRAPPERS}`,
       'ENV PATH=/opt/buildbench/bin:$PATH',
     );
   }

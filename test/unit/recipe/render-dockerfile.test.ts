@@ -1,7 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 import { fullSequenceRecipe, minimiseRecipe } from '../../../src/finalize/minimise.js';
-import { renderDockerfile } from '../../../src/recipe/render-dockerfile.js';
+import { renderBuildSh } from '../../../src/recipe/render-buildsh.js';
+import { DOCKER_WRAPPERS, renderDockerfile } from '../../../src/recipe/render-dockerfile.js';
 import { parseDockerfile } from '../../helpers/dockerfile.js';
 import { scriptRecipe, turn } from '../finalize/helpers.js';
 
@@ -55,5 +60,47 @@ describe('renderDockerfile', () => {
     expect(text).not.toContain('patch -p1');
     const multi = minimiseRecipe([turn(0, { passed: true, script: 'a\nb' })])!;
     expect(renderDockerfile(multi, META)).toContain('RUN bash "$RECIPE_DIR/build.sh" /src');
+  });
+
+  it("writes the compiler wrappers with build.sh's copy of the shell library function", () => {
+    const recipe = minimiseRecipe([
+      turn(0, {
+        passed: true,
+        recipe: scriptRecipe({
+          env: { BB_EXTRA_CFLAGS: '-fcommon' },
+          steps: [{ purpose: 'build', command: 'make' }],
+        }),
+      }),
+    ])!;
+    const text = renderDockerfile(recipe, META);
+    const runs = parseDockerfile(text)
+      .instructions.filter((i) => i.name === 'RUN')
+      .map((i) => i.args);
+    expect(runs).toContain(DOCKER_WRAPPERS);
+    expect(text).toContain('ENV BB_WRAPPER_DIR=/opt/buildbench/bin');
+    // Run that RUN line as the image would, against the build.sh of the same recipe.
+    const dir = mkdtempSync(path.join(tmpdir(), 'bb-docker-'));
+    mkdirSync(path.join(dir, '.buildbench'));
+    writeFileSync(path.join(dir, '.buildbench', 'build.sh'), renderBuildSh(recipe, META));
+    const bin = path.join(dir, 'fake-bin');
+    mkdirSync(bin);
+    writeFileSync(path.join(bin, 'cc'), '#!/bin/sh\nexit 0\n');
+    chmodSync(path.join(bin, 'cc'), 0o755);
+    const wrappers = path.join(dir, 'wrappers');
+    const result = spawnSync('bash', ['-o', 'pipefail', '-c', DOCKER_WRAPPERS], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: {
+        PATH: `${bin}:/usr/bin:/bin`,
+        RECIPE_DIR: '.buildbench',
+        BB_WRAPPER_DIR: wrappers,
+        BB_EXTRA_CFLAGS: '-fcommon',
+      },
+    });
+    expect(result.status).toBe(0);
+    expect(readFileSync(path.join(wrappers, 'cc'), 'utf8')).toBe(
+      `#!/bin/sh\nexec ${path.join(bin, 'cc')} "$@" -fcommon\n`,
+    );
+    rmSync(dir, { recursive: true, force: true });
   });
 });
