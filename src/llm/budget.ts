@@ -4,7 +4,7 @@
  * overrun it), so no strategy can spend past it by forgetting to check.
  */
 import { BuildbenchError } from '../base/errors.js';
-import type { CompletionRequest, CompletionResult } from './types.js';
+import { CHARS_PER_TOKEN, type CompletionRequest, type CompletionResult } from './types.js';
 
 export interface BudgetLimits {
   /** Input plus output tokens over all calls. */
@@ -112,5 +112,5 @@ export function estimateRequestTokens(
         ? (m.content ?? '').length + JSON.stringify(m.toolCalls ?? []).length
         : m.content.length;
   }
-  return Math.ceil(chars / 4);
+  return Math.ceil(chars / CHARS_PER_TOKEN);
 }

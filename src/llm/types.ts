@@ -63,7 +63,10 @@ export interface LlmProvider {
   complete(request: CompletionRequest): Promise<CompletionResult>;
 }
 
-/** Rough token count for budgeting prompts: about 4 characters per token. */
+/** About how many characters make a token, for budgeting prompts (no tokenizer is shipped). */
+export const CHARS_PER_TOKEN = 4;
+
+/** Rough token count for budgeting prompts: about CHARS_PER_TOKEN characters per token. */
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
 }

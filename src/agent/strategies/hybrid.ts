@@ -1,7 +1,7 @@
 /**
  * Rules first, then the model: the RulesStrategy's recipes and repairs run as long as they have something to
  * try (and within their share of the turns); when they would finish without success, the model takes over
- * with the rules' attempts in its history and a note on why the rules stopped.
+ * with the rules' attempts in its history and a note on why the rules stopped (`prompts/handoff-*.md`).
  */
 import type { Action, Strategy, TurnContext } from '../types.js';
 import type { LlmUsage } from '../../llm/budget.js';
@@ -42,15 +42,14 @@ export class HybridStrategy implements Strategy {
       if (context.turn < share) {
         const action = await this.rules.next(context);
         if (action.kind === 'run' || action.claim === 'success') return action;
-        this.model.addNote(
-          context.turn === 0
-            ? `The rule-based recipes had nothing to try: ${action.reason}. You take over from here.`
-            : `The rule-based recipes (turns 1–${context.turn}) stopped without the verifiers passing: ${action.reason}. You take over from here.`,
-        );
+        if (context.turn === 0) this.model.addPromptNote('handoff-nothing-to-try', { reason: action.reason });
+        else
+          this.model.addPromptNote('handoff-rules-stopped', {
+            lastTurn: context.turn,
+            reason: action.reason,
+          });
       } else {
-        this.model.addNote(
-          `The rule-based recipes used their ${share} turns without the verifiers passing. You take over from here.`,
-        );
+        this.model.addPromptNote('handoff-turns-used', { turns: share });
       }
       this.phase = 'model';
       this.handoffTurn = context.turn;

@@ -13,9 +13,9 @@ import { CancelledError, ProviderError, errorMessage } from '../../base/errors.j
 import { BudgetExceededError, estimateRequestTokens, type LlmUsage } from '../../llm/budget.js';
 import type { ModelSession } from '../../llm/session.js';
 import { scrub } from '../../llm/errors.js';
-import { renderPrompt, type RenderOptions } from '../../llm/prompts.js';
+import { renderPrompt, type PromptVars, type RenderOptions } from '../../llm/prompts.js';
 import { askForTool, type ParsedCall } from '../../llm/tool-call.js';
-import type { CompletionResult, ToolSpec } from '../../llm/types.js';
+import { CHARS_PER_TOKEN, type CompletionResult, type ToolSpec } from '../../llm/types.js';
 import { offlineInstructions } from '../../retrieval/retrieve.js';
 import { buildTurnPrompt, topLevelTree } from './llm-prompt.js';
 
@@ -58,6 +58,10 @@ export const FINISH_TOOL: ToolSpec = {
 };
 
 const MAX_SCRIPT_CHARS = 100_000;
+const TOOLS = [RUN_SCRIPT_TOOL, FINISH_TOOL];
+
+/** The defaults of LlmStrategyOptions (see there), and the room kept in the prompt for a re-ask note. */
+const DEFAULTS = { promptTokens: 8000, replyTokens: 4096, reasks: 2, reaskRoomChars: 600 } as const;
 
 /** Why the model's part of the run ended without the verifiers passing. */
 export type LlmStopCause = 'budget' | 'provider_error' | 'no_tool_call' | 'error';
@@ -155,6 +159,11 @@ export class LlmStrategy implements Strategy {
     this.notes.push(note);
   }
 
+  /** Adds the note rendered from `prompts/<name>.md` (the strategy's prompt files). */
+  addPromptNote(name: string, vars: PromptVars): void {
+    this.addNote(renderPrompt(name, vars, this.options.prompts).trimEnd());
+  }
+
   /** Model usage so far, for result.json. */
   usage(): LlmUsage {
     return this.options.session.budget.usage();
@@ -171,44 +180,15 @@ export class LlmStrategy implements Strategy {
         : (await offlineInstructions(context.repo)).instructions;
     this.tree ??= await topLevelTree(context.repo.root);
 
-    const workdir = context.workdir;
-    const prefix = this.options.installPrefix ?? `${workdir.replace(/\/+$/, '')}/_install`;
-    const system = renderPrompt(
-      'system',
-      {
-        workdir,
-        prefix,
-        buildRule:
-          this.options.buildType === 'debug'
-            ? 'Build with debug information and without optimisation: CMake `-DCMAKE_BUILD_TYPE=Debug`, meson `--buildtype=debug`, otherwise `CFLAGS="-g -O0"` and `CXXFLAGS="-g -O0"`. Do not strip.'
-            : "Build the project's default or release configuration (CMake `-DCMAKE_BUILD_TYPE=Release` when the project sets none).",
-      },
-      this.options.prompts,
-    );
-    const tools = [RUN_SCRIPT_TOOL, FINISH_TOOL];
-    const fixedChars = system.length + JSON.stringify(tools).length;
-    const budgetChars = (this.options.promptTokens ?? 8000) * 4 - fixedChars - 600; // room for a re-ask note
-    const secrets = this.options.session.secrets;
-    const built = buildTurnPrompt(
-      {
-        context,
-        instructions: this.instructions,
-        tree: this.tree,
-        notes: this.notes,
-        prompts: this.options.prompts,
-      },
-      budgetChars,
-    );
-    const prompt = scrub(built.text, secrets);
-
+    const turn = this.turnPrompt(context, this.instructions, this.tree);
     let answer;
     try {
       answer = await askForTool(this.options.session.provider, {
-        system,
-        prompt,
-        tools,
-        maxTokens: this.options.maxTokens ?? 4096,
-        maxReasks: this.options.maxReasks ?? 2,
+        system: turn.system,
+        prompt: turn.prompt,
+        tools: TOOLS,
+        maxTokens: this.options.maxTokens ?? DEFAULTS.replyTokens,
+        maxReasks: this.options.maxReasks ?? DEFAULTS.reasks,
         parse: parseChoice,
         reask: (problem) => renderPrompt('reask', { problem }, this.options.prompts),
         signal: this.options.signal,
@@ -216,10 +196,10 @@ export class LlmStrategy implements Strategy {
           this.options.onModelCall?.({
             turn: context.turn,
             attempt,
-            system,
-            prompt: request.messages[0]?.role === 'user' ? request.messages[0].content : prompt,
+            system: turn.system,
+            prompt: request.messages[0]?.role === 'user' ? request.messages[0].content : turn.prompt,
             promptTokens: estimateRequestTokens(request),
-            level: built.level,
+            level: turn.level,
             reply,
           }),
       });
@@ -236,7 +216,34 @@ export class LlmStrategy implements Strategy {
         `the model gave no usable tool call in ${answer.attempts} attempts: ${answer.problem}`,
       );
     }
-    const choice = answer.value;
+    return this.toAction(answer.value);
+  }
+
+  /**
+   * The system prompt (`prompts/system.md` with the build rule of `prompts/build-rule-<type>.md`) and the
+   * turn's user prompt, compacted to fit the prompt budget next to the system prompt, the tool schemas and
+   * room for a re-ask note; the secrets are scrubbed from it.
+   */
+  private turnPrompt(
+    context: TurnContext,
+    instructions: string,
+    tree: string,
+  ): { system: string; prompt: string; level: number } {
+    const prompts = this.options.prompts;
+    const workdir = context.workdir;
+    const prefix = this.options.installPrefix ?? `${workdir.replace(/\/+$/, '')}/_install`;
+    const rule = renderPrompt(`build-rule-${this.options.buildType ?? 'release'}`, {}, prompts);
+    const system = renderPrompt('system', { workdir, prefix, buildRule: rule.trimEnd() }, prompts);
+    const fixedChars = system.length + JSON.stringify(TOOLS).length;
+    const promptTokens = this.options.promptTokens ?? DEFAULTS.promptTokens;
+    const budgetChars = promptTokens * CHARS_PER_TOKEN - fixedChars - DEFAULTS.reaskRoomChars;
+    const built = buildTurnPrompt({ context, instructions, tree, notes: this.notes, prompts }, budgetChars);
+    return { system, prompt: scrub(built.text, this.options.session.secrets), level: built.level };
+  }
+
+  /** The model's tool call as an action, with the secrets scrubbed from what it wrote. */
+  private toAction(choice: Choice): Action {
+    const secrets = this.options.session.secrets;
     if (choice.tool === 'finish')
       return { kind: 'finish', claim: choice.claim, reason: scrub(choice.reason, secrets) };
     const purpose = scrub(choice.purpose, secrets);

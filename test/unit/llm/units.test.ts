@@ -81,6 +81,11 @@ describe('prompts', () => {
       'turn',
     ]);
     expect(promptVariables('reask')).toEqual(['problem']);
+    expect(promptVariables('build-rule-debug')).toEqual([]);
+    expect(promptVariables('build-rule-release')).toEqual([]);
+    expect(promptVariables('handoff-nothing-to-try')).toEqual(['reason']);
+    expect(promptVariables('handoff-rules-stopped')).toEqual(['lastTurn', 'reason']);
+    expect(promptVariables('handoff-turns-used')).toEqual(['turns']);
     expect(promptVariables('retrieval-system')).toEqual(['maxLinks']);
     expect(promptVariables('retrieval-start').sort()).toEqual([
       'docFiles',
