@@ -2,8 +2,8 @@
  * The turns and claims of a run read back from trajectory.jsonl, in the same `ReportTurn` view finalize
  * builds from the live history, so `buildbench report` renders what the run rendered.
  */
-import type { ScriptRecipe } from '../recipe/model.js';
-import type { Finding } from '../knowledge/diagnose/types.js';
+import { STEP_PURPOSES, type ScriptRecipe, type StepPurpose } from '../recipe/model.js';
+import { FINDING_CATEGORIES, type Finding, type FindingCategory } from '../knowledge/diagnose/types.js';
 import type { ReportTurn } from '../finalize/turns.js';
 import type { TrajectoryEvent } from '../trajectory/recorder.js';
 
@@ -27,6 +27,67 @@ function str(value: unknown): string {
 
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** The objects of a list (anything else in it is skipped). */
+function records(value: unknown): Json[] {
+  return Array.isArray(value) ? value.filter(isObject) : [];
+}
+
+/** The string-valued entries of an object. */
+function stringRecord(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (isObject(value)) for (const [k, v] of Object.entries(value)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+const isStepPurpose = (value: unknown): value is StepPurpose =>
+  typeof value === 'string' && (STEP_PURPOSES as readonly string[]).includes(value);
+
+const isFindingCategory = (value: unknown): value is FindingCategory =>
+  typeof value === 'string' && (FINDING_CATEGORIES as readonly string[]).includes(value);
+
+/** A turn's recipe as the trajectory recorded it; malformed entries are skipped. */
+function scriptRecipeFrom(value: unknown): ScriptRecipe | undefined {
+  if (!isObject(value)) return undefined;
+  return {
+    tools: records(value.tools).flatMap((t) =>
+      typeof t.command === 'string' && typeof t.pkg === 'string' ? [{ command: t.command, pkg: t.pkg }] : [],
+    ),
+    packages: strings(value.packages),
+    prelude: strings(value.prelude),
+    edits: strings(value.edits),
+    env: stringRecord(value.env),
+    steps: records(value.steps).flatMap((s) =>
+      isStepPurpose(s.purpose) && typeof s.command === 'string'
+        ? [{ purpose: s.purpose, command: s.command }]
+        : [],
+    ),
+  };
+}
+
+/** A turn's source edits as the trajectory recorded them. */
+function patchesFrom(value: unknown): { file: string; reason: string }[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return records(value).flatMap((p) =>
+    typeof p.file === 'string' && typeof p.reason === 'string' ? [{ file: p.file, reason: p.reason }] : [],
+  );
+}
+
+/** A root cause as the trajectory recorded it; undefined without an id, a message and a known category. */
+function findingFrom(value: unknown): Finding | undefined {
+  if (!isObject(value) || typeof value.id !== 'string' || typeof value.message !== 'string') return undefined;
+  if (!isFindingCategory(value.category)) return undefined;
+  return {
+    id: value.id,
+    category: value.category,
+    message: value.message,
+    captures: stringRecord(value.captures),
+    line: typeof value.line === 'number' ? value.line : 0,
+    excerpt: str(value.excerpt),
+    ...(typeof value.hint === 'string' ? { hint: value.hint } : {}),
+    ...(typeof value.followUp === 'boolean' ? { followUp: value.followUp } : {}),
+  };
 }
 
 /** The events of the last run in a trajectory (a file appended to holds one header per run). */
@@ -59,8 +120,8 @@ export function turnsFromTrajectory(events: readonly TrajectoryEvent[]): {
         purpose: str(a.purpose),
         reason: str(a.reason),
         script: str(a.script),
-        recipe: isObject(a.recipe) ? (a.recipe as unknown as ScriptRecipe) : undefined,
-        patches: Array.isArray(a.patches) ? (a.patches as { file: string; reason: string }[]) : undefined,
+        recipe: scriptRecipeFrom(a.recipe),
+        patches: patchesFrom(a.patches),
         timedOut: false,
         passed: false,
         artifacts: 0,
@@ -76,7 +137,7 @@ export function turnsFromTrajectory(events: readonly TrajectoryEvent[]): {
       t.timedOut = exec.timedOut === true;
       t.durationMs = typeof exec.durationMs === 'number' ? exec.durationMs : undefined;
       t.truncated = exec.truncated === true;
-      t.rootCause = isObject(o.rootCause) ? (o.rootCause as unknown as Finding) : undefined;
+      t.rootCause = findingFrom(o.rootCause);
       const verdict = isObject(o.verdict) ? o.verdict : {};
       t.passed = verdict.passed === true;
       t.failures = strings(verdict.failures);

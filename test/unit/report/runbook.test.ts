@@ -189,6 +189,68 @@ describe('a recipe that fell back to the full sequence', () => {
 });
 
 describe('turnsFromTrajectory', () => {
+  it('reads recipes, edits and root causes field by field, skipping the malformed parts', () => {
+    const ev = (seq: number, type: string, data: unknown): TrajectoryEvent => ({
+      seq,
+      type,
+      time: '',
+      elapsedMs: 0,
+      data,
+    });
+    const recipe = {
+      tools: [{ command: 'cc', pkg: 'gcc' }, { command: 'make' }, 'x'],
+      packages: ['zlib1g-dev', 3],
+      prelude: ['git config --global safe.directory "*"'],
+      edits: 'not a list',
+      env: { CFLAGS: '-O2', N: 1 },
+      steps: [
+        { purpose: 'build', command: 'make' },
+        { purpose: 'dance', command: 'x' },
+      ],
+    };
+    const rootCause = {
+      id: 'missing-header',
+      category: 'missing-dependency',
+      message: 'header zlib.h is missing',
+      captures: { header: 'zlib.h', n: 2 },
+      line: 4,
+      excerpt: 'zinfo.c:2: fatal error',
+      hint: 'install zlib1g-dev',
+    };
+    const { turns } = turnsFromTrajectory([
+      ev(0, 'turn_start', {
+        turn: 0,
+        action: {
+          kind: 'run',
+          script: 's',
+          purpose: 'p',
+          reason: 'r',
+          recipe,
+          patches: [{ file: 'zinfo.c', reason: 'why' }, { file: 1 }],
+        },
+      }),
+      ev(1, 'turn_end', { turn: 0, observation: { exec: { exitCode: 2 }, rootCause } }),
+      ev(2, 'turn_start', { turn: 1, action: { kind: 'run', script: 's', recipe: 'no', patches: 'no' } }),
+      ev(3, 'turn_end', {
+        turn: 1,
+        observation: { exec: { exitCode: 2 }, rootCause: { ...rootCause, category: 'weather' } },
+      }),
+    ]);
+    expect(turns[0]!.recipe).toEqual({
+      tools: [{ command: 'cc', pkg: 'gcc' }],
+      packages: ['zlib1g-dev'],
+      prelude: ['git config --global safe.directory "*"'],
+      edits: [],
+      env: { CFLAGS: '-O2' },
+      steps: [{ purpose: 'build', command: 'make' }],
+    });
+    expect(turns[0]!.patches).toEqual([{ file: 'zinfo.c', reason: 'why' }]);
+    expect(turns[0]!.rootCause).toEqual({ ...rootCause, captures: { header: 'zlib.h' } });
+    expect(turns[1]!.recipe).toBeUndefined();
+    expect(turns[1]!.patches).toBeUndefined();
+    expect(turns[1]!.rootCause).toBeUndefined();
+  });
+
   it('reads the last run of a file, skips malformed events and keeps a turn that never finished', () => {
     const ev = (seq: number, type: string, data?: unknown): TrajectoryEvent => ({
       seq,
