@@ -11,8 +11,6 @@ import { basename, join } from 'node:path';
 import { CancelledError, SandboxError } from '../base/errors.js';
 import {
   checkMountablePath,
-  checkTimeout,
-  combineSignals,
   copyRepository,
   findExecutable,
   makeSandboxId,
@@ -21,8 +19,8 @@ import {
   resolveSandboxCwd,
   SANDBOX_PATH,
   sandboxEnvAssignments,
-  SerialQueue,
 } from './common.js';
+import { QueuedSandbox } from './queued.js';
 import { writeOwnerRecord } from './work-dirs.js';
 import {
   type BuildCacheMount,
@@ -91,12 +89,9 @@ export async function ensureDockerImage(
   }
 }
 
-export class DockerSandbox implements Sandbox {
+export class DockerSandbox extends QueuedSandbox implements Sandbox {
   readonly kind = 'docker' as const;
   readonly workdir = '/workspace';
-  private readonly queue = new SerialQueue();
-  private readonly lifetime = new AbortController();
-  private disposed = false;
   /** Set when the container was removed because a command was cancelled. */
   private removed = false;
   /** What the container isolates (set when it is started). */
@@ -110,7 +105,9 @@ export class DockerSandbox implements Sandbox {
     readonly buildCache?: string,
     /** What the container mounts of the build cache (`buildCacheMounts`). */
     readonly cacheMounts: readonly BuildCacheMount[] = [],
-  ) {}
+  ) {
+    super();
+  }
 
   get container(): string {
     return `bb-${this.id}`;
@@ -132,24 +129,13 @@ export class DockerSandbox implements Sandbox {
     ];
   }
 
-  exec(script: string, options: ExecOptions): Promise<ExecResult> {
-    return this.queue.run(() => this.execNow(script, options));
-  }
-
-  private async execNow(script: string, options: ExecOptions): Promise<ExecResult> {
-    if (this.disposed) {
-      throw new SandboxError(
-        `sandbox ${this.id} was already disposed`,
-        'create a new sandbox for further commands',
-      );
-    }
+  protected async execNow(script: string, options: ExecOptions, signal: AbortSignal): Promise<ExecResult> {
     if (this.removed) {
       throw new SandboxError(
         `container ${this.container} was removed when an earlier command was cancelled`,
         'create a new sandbox for further commands',
       );
     }
-    checkTimeout(options.timeoutMs);
     const cwd = resolveSandboxCwd(this.workdir, options.cwd);
     const env = sandboxEnvAssignments(options.env, sandboxBaseEnv(this.buildCache));
     const seconds = Math.max(0.001, options.timeoutMs / 1000);
@@ -167,7 +153,6 @@ export class DockerSandbox implements Sandbox {
       '-c',
       script,
     ];
-    const signal = combineSignals(options.signal, this.lifetime.signal);
     const result = await docker(args, {
       timeoutMs: options.timeoutMs + BACKSTOP_MS,
       signal,
@@ -198,11 +183,7 @@ export class DockerSandbox implements Sandbox {
     return result;
   }
 
-  async dispose(options: { keep?: boolean } = {}): Promise<void> {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.lifetime.abort();
-    await this.queue.idle();
+  protected async release(options: { keep?: boolean }): Promise<void> {
     const uid = process.getuid?.() ?? 0;
     const gid = process.getgid?.() ?? 0;
     if (uid !== 0) {

@@ -8,11 +8,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { basename, join, posix } from 'node:path';
 
-import { CancelledError, ConfigError, SandboxError } from '../base/errors.js';
+import { CancelledError, ConfigError } from '../base/errors.js';
 import {
   baseSandboxEnv,
-  checkTimeout,
-  combineSignals,
   copyRepository,
   dieWithParent,
   makeSandboxId,
@@ -20,8 +18,8 @@ import {
   removeTree,
   SANDBOX_PATH,
   sandboxEnvAssignments,
-  SerialQueue,
 } from './common.js';
+import { QueuedSandbox } from './queued.js';
 import { writeOwnerRecord } from './work-dirs.js';
 import { HOST_ISOLATION } from './isolation.js';
 import { runProcess } from '../base/process.js';
@@ -44,18 +42,17 @@ export function hostImageName(osRelease?: string): string {
   return id ? `host:${id}${version ? `-${version}` : ''}` : `host:${process.platform}`;
 }
 
-export class HostSandbox implements Sandbox {
+export class HostSandbox extends QueuedSandbox implements Sandbox {
   readonly kind = 'host' as const;
   readonly isolation = HOST_ISOLATION;
   readonly image = hostImageName();
-  private readonly queue = new SerialQueue();
-  private readonly lifetime = new AbortController();
-  private disposed = false;
 
   constructor(
     readonly id: string,
     readonly buildDir: string,
-  ) {}
+  ) {
+    super();
+  }
 
   get hostWorkdir(): string {
     return join(this.buildDir, 'workspace');
@@ -69,18 +66,7 @@ export class HostSandbox implements Sandbox {
     return `repository copy in ${this.hostWorkdir} (commands ran directly on this machine)`;
   }
 
-  exec(script: string, options: ExecOptions): Promise<ExecResult> {
-    return this.queue.run(() => this.execNow(script, options));
-  }
-
-  private async execNow(script: string, options: ExecOptions): Promise<ExecResult> {
-    if (this.disposed) {
-      throw new SandboxError(
-        `sandbox ${this.id} was already disposed`,
-        'create a new sandbox for further commands',
-      );
-    }
-    checkTimeout(options.timeoutMs);
+  protected async execNow(script: string, options: ExecOptions, signal: AbortSignal): Promise<ExecResult> {
     const cwd = options.cwd
       ? posix.isAbsolute(options.cwd)
         ? options.cwd
@@ -103,16 +89,12 @@ export class HostSandbox implements Sandbox {
     return runProcess(command, args, {
       env: { PATH: path },
       timeoutMs: options.timeoutMs,
-      signal: combineSignals(options.signal, this.lifetime.signal),
+      signal,
       ...passThroughOptions(options),
     });
   }
 
-  async dispose(options: { keep?: boolean } = {}): Promise<void> {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.lifetime.abort();
-    await this.queue.idle();
+  protected async release(options: { keep?: boolean }): Promise<void> {
     if (!options.keep) await removeTree(this.buildDir);
   }
 }

@@ -14,8 +14,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CancelledError, ConfigError, SandboxError, errorMessage } from '../base/errors.js';
 import {
   checkMountablePath,
-  checkTimeout,
-  combineSignals,
   copyRepository,
   dieWithParent,
   findExecutable,
@@ -24,8 +22,8 @@ import {
   removeTree,
   resolveSandboxCwd,
   sandboxEnvAssignments,
-  SerialQueue,
 } from './common.js';
+import { QueuedSandbox } from './queued.js';
 import { writeOwnerRecord } from './work-dirs.js';
 import {
   prepareBuildCache,
@@ -801,13 +799,10 @@ export interface RootfsSandboxOptions {
   probe?: boolean;
 }
 
-export class RootfsSandbox implements Sandbox {
+export class RootfsSandbox extends QueuedSandbox implements Sandbox {
   readonly kind = 'rootfs' as const;
   readonly workdir = '/workspace';
   readonly image: string;
-  private readonly queue = new SerialQueue();
-  private readonly lifetime = new AbortController();
-  private disposed = false;
 
   constructor(
     readonly id: string,
@@ -828,6 +823,7 @@ export class RootfsSandbox implements Sandbox {
     /** What the sandbox mounts of the build cache (`buildCacheMounts`). */
     private readonly mounts: readonly SandboxMount[] = [],
   ) {
+    super();
     this.image = `debian:${layers.suite}`;
   }
 
@@ -839,18 +835,7 @@ export class RootfsSandbox implements Sandbox {
     return `build folder ${this.buildDir} (repository copy in ${this.hostWorkdir}, changes to the system in ${join(this.buildDir, 'upper')})`;
   }
 
-  exec(script: string, options: ExecOptions): Promise<ExecResult> {
-    return this.queue.run(() => this.execNow(script, options));
-  }
-
-  private async execNow(script: string, options: ExecOptions): Promise<ExecResult> {
-    if (this.disposed) {
-      throw new SandboxError(
-        `sandbox ${this.id} was already disposed`,
-        'create a new sandbox for further commands',
-      );
-    }
-    checkTimeout(options.timeoutMs);
+  protected async execNow(script: string, options: ExecOptions, signal: AbortSignal): Promise<ExecResult> {
     const cwd = resolveSandboxCwd(this.workdir, options.cwd);
     const cgroupProcs = await this.ensureCgroups();
     const run = (): ReturnType<typeof runInOverlay> =>
@@ -865,7 +850,7 @@ export class RootfsSandbox implements Sandbox {
         network: this.isolation.network.mode,
         mounts: this.mounts,
         cgroupProcs,
-        signal: combineSignals(options.signal, this.lifetime.signal),
+        signal,
         ...passThroughOptions(options),
       });
     let { result, entered } = await run();
@@ -894,11 +879,7 @@ export class RootfsSandbox implements Sandbox {
     return cgroups.procs;
   }
 
-  async dispose(options: { keep?: boolean } = {}): Promise<void> {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.lifetime.abort();
-    await this.queue.idle();
+  protected async release(options: { keep?: boolean }): Promise<void> {
     await removeSandboxCgroups(this.cgroups);
     // The namespace is gone: nothing of it can touch the downloads while they are taken into the cache.
     if (this.buildCache) await releaseBuildCache(this.buildCache, this.id).catch(() => undefined);
