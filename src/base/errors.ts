@@ -1,4 +1,12 @@
-/** Typed errors. Each carries a message meant for a person: what was wrong and what was expected. */
+/**
+ * src/base/ is the ground floor (floor 0): what every other folder may use and that knows nothing of
+ * builds, sandboxes or agents. It imports nothing from src outside itself. It holds the typed errors (this
+ * file), the run's status words (`status.ts`), the one host process runner (`process.ts runProcess`:
+ * process-group kill, head+tail output, log file), shell quoting (`shell.ts`), bounded parallel map
+ * (`concurrency.ts`), symlink-safe file access (`safe-fs.ts`) and folder creation (`make-dir.ts`).
+ *
+ * Typed errors. Each carries a message meant for a person: what was wrong and what was expected.
+ */
 
 export class BuildbenchError extends Error {
   constructor(

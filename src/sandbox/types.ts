@@ -2,6 +2,7 @@
  * The sandbox interface: create fresh → exec(script, timeout, env allowlist) → read files → dispose.
  * Every backend keeps the repository's working copy on this machine (`hostWorkdir`), visible inside the
  * sandbox at `workdir`, so scanning and reading files never needs a round trip through the sandbox.
+ * What the folder holds besides the interface is said at the top of `index.ts`.
  */
 import type { ProcessResult } from '../base/process.js';
 import type { IsolationReport, NetworkMode } from './isolation.js';
