@@ -120,14 +120,10 @@ export async function runAgentLoop(
 ): Promise<LoopOutcome> {
   const now = limits.now ?? Date.now;
   const state: LoopState = { history: [], artifacts: [], seen: new Map() };
-  const done = (end: LoopEnd): LoopOutcome => ({
-    end,
-    history: state.history,
-    verdict: state.verdict,
-    artifacts: state.artifacts,
-    claim: state.claim,
-    rootCause: state.rootCause,
-  });
+  const done = (end: LoopEnd): LoopOutcome => {
+    const { history, verdict, artifacts, claim, rootCause } = state;
+    return { end, history, verdict, artifacts, claim, rootCause };
+  };
 
   for (let turn = 0; ; turn++) {
     const startedAt = now();
@@ -145,18 +141,8 @@ export async function runAgentLoop(
     }
 
     deps.emit({ type: 'turn_start', turn, action });
-    let exec: ExecResult;
-    try {
-      exec = await deps.sandbox.exec(action.script, {
-        timeoutMs: Math.max(1000, Math.min(limits.turnTimeoutMs, limits.deadline - startedAt)),
-        logPath: path.join(limits.logDir, `turn-${String(turn).padStart(2, '0')}.log`),
-        signal: limits.signal,
-        env: limits.env,
-      });
-    } catch (error) {
-      if (error instanceof SandboxError) return done({ kind: 'sandbox_error', reason: error.message });
-      throw error;
-    }
+    const exec = await execute(deps.sandbox, action, turn, limits, limits.deadline - startedAt);
+    if ('kind' in exec) return done(exec);
     const analysis = await observe(state, deps, record, exec);
 
     if (exec.cancelled) return done({ kind: 'cancelled', reason: `cancelled during turn ${turn}` });
@@ -168,6 +154,27 @@ export async function runAgentLoop(
       });
     }
     state.stuck = isStuck(state.seen, action, analysis, exec.exitCode);
+  }
+}
+
+/** Runs the turn's script within the turn timeout and the time left; a failing sandbox ends the loop. */
+async function execute(
+  sandbox: Sandbox,
+  action: RunAction,
+  turn: number,
+  limits: LoopLimits,
+  remainingMs: number,
+): Promise<ExecResult | Extract<LoopEnd, { kind: 'sandbox_error' }>> {
+  try {
+    return await sandbox.exec(action.script, {
+      timeoutMs: Math.max(1000, Math.min(limits.turnTimeoutMs, remainingMs)),
+      logPath: path.join(limits.logDir, `turn-${String(turn).padStart(2, '0')}.log`),
+      signal: limits.signal,
+      env: limits.env,
+    });
+  } catch (error) {
+    if (error instanceof SandboxError) return { kind: 'sandbox_error', reason: error.message };
+    throw error;
   }
 }
 
