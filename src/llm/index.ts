@@ -1,3 +1,11 @@
+/**
+ * src/llm/ — the model side (floor 1). It owns one small provider interface with two implementations
+ * (OpenAI-compatible and Anthropic, built from `--model provider:model` in factory.ts), the model session
+ * (session.ts: the provider metered once against the run's token and dollar budget, its secrets, and the
+ * observers of every call), the budget and price table, tool-call parsing with bounded re-asks, and the
+ * prompt files' strict renderer (`prompts/*.md`). It knows nothing of strategies, sandboxes or runs: the
+ * agent's strategies and retrieval call it.
+ */
 export type {
   ChatMessage,
   CompletionRequest,
