@@ -60,6 +60,13 @@ describe('model-driven builds against the fake model server', () => {
     expect(result.retrieval?.mode).toBe('llm');
     const trajectory = readFileSync(path.join(out, 'trajectory.jsonl'), 'utf8');
     expect(trajectory).not.toContain(KEY);
+    // Every model call (retrieval's and the turns') is in the trajectory, with its prompt and reply.
+    const calls = trajectory
+      .split('\n')
+      .filter((line) => line.includes('"type":"model_call"'))
+      .map((line) => (JSON.parse(line) as { data: { messages: unknown[]; reply?: unknown } }).data);
+    expect(calls).toHaveLength(server.requests.length);
+    for (const call of calls) expect(call.messages.length > 0 && call.reply !== undefined).toBe(true);
     for (const request of server.requests) expect(request.raw).not.toContain(KEY);
     expect(server.requests.some((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
   });
