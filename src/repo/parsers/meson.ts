@@ -87,20 +87,8 @@ function stringLiteral(expr: string): string | undefined {
   return m ? (m[1] ?? '').replace(/\\(.)/g, '$1') : undefined;
 }
 
-/**
- * Targets of one meson.build. `projectName` and `defaultLibrary` come from the root project() when the
- * file is a subdir() part; string variables assigned in the same file resolve target names.
- */
-export function mesonTargets(
-  source: string,
-  file: string,
-  context: { projectName?: string; defaultLibrary?: string } = {},
-): InferredTarget[] {
-  const text = blankMesonComments(source);
-  const lineOf = lineIndex(text);
-  const project = mesonProject(source);
-  const projectName = project.name ?? context.projectName;
-  const defaultLibrary = project.defaultLibrary ?? context.defaultLibrary ?? 'shared';
+/** Resolves a name expression: a literal, a string variable, meson.project_name(), or `+` concatenations. */
+function nameResolver(text: string, projectName: string | undefined): (expr: string) => string | undefined {
   const strings = new Map<string, string>();
   for (const m of text.matchAll(/^\s*([A-Za-z_]\w*)\s*=\s*('(?:[^'\\\n]|\\.)*')\s*$/gm)) {
     const value = stringLiteral(m[2] ?? '');
@@ -113,52 +101,83 @@ export function mesonTargets(
     if (/^[A-Za-z_]\w*$/.test(expr)) return strings.get(expr);
     return undefined;
   };
-  /** A literal, a string variable, meson.project_name(), or `+` concatenations of those. */
-  const resolve = (expr: string): string | undefined => {
-    const terms = splitConcat(expr);
-    const values = terms.map((t) => resolveTerm(t.trim()));
+  return (expr) => {
+    const values = splitConcat(expr).map((t) => resolveTerm(t.trim()));
     return values.every((v) => v !== undefined) ? values.join('') : undefined;
   };
+}
+
+/** The positional and keyword arguments of a call whose `(` is at `open`; undefined when unbalanced. */
+function callArgs(
+  text: string,
+  open: number,
+): { positional: string[]; kwargs: Map<string, string> } | undefined {
+  const body = balancedArgs(text, open);
+  if (body === undefined) return undefined;
+  const args = splitArgs(body);
+  const positional = args.filter((a) => !/^[A-Za-z_]\w*\s*:/.test(a));
+  const kwargs = new Map<string, string>();
+  for (const a of args) {
+    const kv = /^([A-Za-z_]\w*)\s*:\s*([\s\S]*)$/.exec(a);
+    if (kv) kwargs.set(kv[1] ?? '', (kv[2] ?? '').trim());
+  }
+  return { positional, kwargs };
+}
+
+/** What a target function builds; library() and both_libraries() follow default_library. */
+function kindsOf(fn: string, defaultLibrary: string): TargetKind[] {
+  if (fn === 'executable') return ['executable'];
+  if (fn === 'shared_library') return ['shared_library'];
+  if (fn === 'static_library') return ['static_library'];
+  if (fn === 'shared_module') return ['module'];
+  if (fn === 'both_libraries' || defaultLibrary === 'both') return ['shared_library', 'static_library'];
+  return defaultLibrary === 'static' ? ['static_library'] : ['shared_library'];
+}
+
+/** `<prefix><name><suffix>` with meson's defaults for the kind, or name_prefix / name_suffix when given. */
+function producedFileName(
+  kind: TargetKind,
+  logical: string,
+  prefixArg: string | undefined,
+  suffixArg: string | undefined,
+): string {
+  const isExe = kind === 'executable';
+  const prefix = prefixArg ?? (isExe ? '' : 'lib');
+  let suffix: string;
+  if (suffixArg !== undefined) suffix = suffixArg === '' ? '' : `.${suffixArg}`;
+  else suffix = isExe ? '' : kind === 'static_library' ? '.a' : '.so';
+  return `${prefix}${logical}${suffix}`;
+}
+
+/**
+ * Targets of one meson.build. `projectName` and `defaultLibrary` come from the root project() when the
+ * file is a subdir() part; string variables assigned in the same file resolve target names.
+ */
+export function mesonTargets(
+  source: string,
+  file: string,
+  context: { projectName?: string; defaultLibrary?: string } = {},
+): InferredTarget[] {
+  const text = blankMesonComments(source);
+  const lineOf = lineIndex(text);
+  const project = mesonProject(source);
+  const defaultLibrary = project.defaultLibrary ?? context.defaultLibrary ?? 'shared';
+  const resolve = nameResolver(text, project.name ?? context.projectName);
 
   const out: InferredTarget[] = [];
   for (const m of text.matchAll(CALL)) {
     const fn = m[1] ?? '';
-    const open = (m.index ?? 0) + m[0].length - 1;
-    const body = balancedArgs(text, open);
-    if (body === undefined) continue;
-    const args = splitArgs(body);
-    const positional = args.filter((a) => !/^[A-Za-z_]\w*\s*:/.test(a));
-    const kwargs = new Map<string, string>();
-    for (const a of args) {
-      const kv = /^([A-Za-z_]\w*)\s*:\s*([\s\S]*)$/.exec(a);
-      if (kv) kwargs.set(kv[1] ?? '', (kv[2] ?? '').trim());
-    }
-    const first = positional[0];
-    if (first === undefined) continue;
+    const call = callArgs(text, (m.index ?? 0) + m[0].length - 1);
+    const first = call?.positional[0];
+    if (call === undefined || first === undefined) continue;
+    const { kwargs } = call;
     const resolved = resolve(first);
     const logical = resolved ?? first;
-    const line = lineOf(m.index ?? 0);
-    const nesting = ifDepthAt(text, m.index ?? 0);
-
-    const kinds: TargetKind[] =
-      fn === 'executable'
-        ? ['executable']
-        : fn === 'shared_library'
-          ? ['shared_library']
-          : fn === 'static_library'
-            ? ['static_library']
-            : fn === 'shared_module'
-              ? ['module']
-              : fn === 'both_libraries' || defaultLibrary === 'both'
-                ? ['shared_library', 'static_library']
-                : defaultLibrary === 'static'
-                  ? ['static_library']
-                  : ['shared_library'];
 
     const notes: string[] = [];
     let confidence = 0.9;
     if (fn === 'library') notes.push(`library() builds default_library=${defaultLibrary}`);
-    if (nesting > 0) {
+    if (ifDepthAt(text, m.index ?? 0) > 0) {
       confidence *= 0.7;
       notes.push('inside an if block');
     }
@@ -173,25 +192,13 @@ export function mesonTargets(
     }
     const prefixArg = kwargs.has('name_prefix') ? stringLiteral(kwargs.get('name_prefix') ?? '') : undefined;
     const suffixArg = kwargs.has('name_suffix') ? stringLiteral(kwargs.get('name_suffix') ?? '') : undefined;
-    for (const kind of kinds) {
-      const isExe = kind === 'executable';
-      const prefix = prefixArg ?? (isExe ? '' : 'lib');
-      const suffix =
-        suffixArg !== undefined
-          ? suffixArg === ''
-            ? ''
-            : `.${suffixArg}`
-          : isExe
-            ? ''
-            : kind === 'static_library'
-              ? '.a'
-              : '.so';
+    for (const kind of kindsOf(fn, defaultLibrary)) {
       out.push(
         makeTarget('meson', {
-          name: `${prefix}${logical}${suffix}`,
+          name: producedFileName(kind, logical, prefixArg, suffixArg),
           kind,
           file,
-          line,
+          line: lineOf(m.index ?? 0),
           confidence,
           logicalName: logical,
           ...(notByDefault ? { role: 'excluded' as const } : {}),

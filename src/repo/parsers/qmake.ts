@@ -28,13 +28,18 @@ export function looksLikeQmake(file: string, text: string): boolean {
   );
 }
 
-/** Targets of one .pro file (`file` is its repository-relative path). */
-export function qmakeTargets(text: string, file: string): InferredTarget[] {
-  if (!looksLikeQmake(file, text)) return [];
-  const vars = new Map<string, string>();
-  const config = new Set<string>();
-  let targetLine = 1;
-  const stack: ScopeFrame[] = [];
+/** What a .pro file sets on Linux: its variables, CONFIG words and the line of its TARGET. */
+interface ProState {
+  vars: Map<string, string>;
+  config: Set<string>;
+  targetLine: number;
+  stack: ScopeFrame[];
+}
+
+/** Reads the assignments of a .pro file, skipping scopes that are off on Linux. */
+function readPro(text: string): ProState {
+  const state: ProState = { vars: new Map(), config: new Set(), targetLine: 1, stack: [] };
+  const { stack } = state;
   const physical = text.split(/\r?\n/);
   for (let i = 0; i < physical.length; i++) {
     const lineNo = i + 1;
@@ -59,49 +64,62 @@ export function qmakeTargets(text: string, file: string): InferredTarget[] {
       stack.push({ off: conditionOff(open[1] ?? '') });
       line = (open[2] ?? '').replace(/\}\s*$/, '').trim();
       const closesInline = /\}\s*$/.test(open[2] ?? '');
-      if (line !== '') handle(line, lineNo);
+      if (line !== '') assignLine(state, line, lineNo);
       if (closesInline) stack.pop();
       continue;
     }
-    handle(line, lineNo);
+    assignLine(state, line, lineNo);
   }
+  return state;
+}
 
-  function handle(line: string, lineNo: number): void {
-    if (stack.some((f) => f.off)) return;
-    // `win32: TARGET = x` style single-line scopes.
-    const scoped = /^([A-Za-z0-9_!|*:.()-]+?)\s*:\s*([A-Za-z_][\w.]*\s*[+\-*~]?=.*)$/.exec(line);
-    if (scoped) {
-      if (conditionOff(scoped[1] ?? '')) return;
-      line = scoped[2] ?? '';
-    }
-    const m = /^([A-Za-z_][\w.]*)\s*([+\-*~]?=)\s*(.*)$/.exec(line);
-    if (!m) return;
-    const name = m[1] ?? '';
-    const op = m[2] ?? '=';
-    const value = (m[3] ?? '').trim();
-    if (name === 'CONFIG') {
-      for (const word of value.split(/\s+/)) {
-        if (op === '-=') config.delete(word);
-        else if (op === '+=' || op === '*=' || op === '=') config.add(word);
-      }
-      return;
-    }
-    if (op === '=' || op === '*=') vars.set(name, value);
-    else if (op === '+=') vars.set(name, `${vars.get(name) ?? ''} ${value}`.trim());
-    if (name === 'TARGET') targetLine = lineNo;
+/** One `NAME op value` line (possibly behind a `scope:` prefix); CONFIG is kept as a set of words. */
+function assignLine(state: ProState, text: string, lineNo: number): void {
+  if (state.stack.some((f) => f.off)) return;
+  let line = text;
+  // `win32: TARGET = x` style single-line scopes.
+  const scoped = /^([A-Za-z0-9_!|*:.()-]+?)\s*:\s*([A-Za-z_][\w.]*\s*[+\-*~]?=.*)$/.exec(line);
+  if (scoped) {
+    if (conditionOff(scoped[1] ?? '')) return;
+    line = scoped[2] ?? '';
   }
+  const m = /^([A-Za-z_][\w.]*)\s*([+\-*~]?=)\s*(.*)$/.exec(line);
+  if (!m) return;
+  const name = m[1] ?? '';
+  const op = m[2] ?? '=';
+  const value = (m[3] ?? '').trim();
+  const { vars, config } = state;
+  if (name === 'CONFIG') {
+    for (const word of value.split(/\s+/)) {
+      if (op === '-=') config.delete(word);
+      else if (op === '+=' || op === '*=' || op === '=') config.add(word);
+    }
+    return;
+  }
+  if (op === '=' || op === '*=') vars.set(name, value);
+  else if (op === '+=') vars.set(name, `${vars.get(name) ?? ''} ${value}`.trim());
+  if (name === 'TARGET') state.targetLine = lineNo;
+}
 
-  const template = (vars.get('TEMPLATE') ?? 'app').toLowerCase();
-  if (template !== 'app' && template !== 'lib' && template !== 'vcapp' && template !== 'vclib') return [];
+/** TARGET with qtLibraryTarget(), $$TARGET and $$PWD resolved, or the .pro file's base name. */
+function targetName(vars: ReadonlyMap<string, string>, file: string): string {
   const proBase = baseOf(file).replace(/\.pro$/, '');
-  let target = vars.get('TARGET') ?? proBase;
-  const fromVar = vars.has('TARGET');
-  target = target
+  const target = (vars.get('TARGET') ?? proBase)
     .replace(/\$\$\{?qtLibraryTarget\}?\(([^)]*)\)/, '$1')
     .replace(/\$\$\{?TARGET\}?/g, proBase)
     .replace(/\$\$\{?PWD\}?\/?/g, '')
     .replace(/^"(.*)"$/, '$1');
-  target = plainBase(target);
+  return plainBase(target);
+}
+
+/** Targets of one .pro file (`file` is its repository-relative path). */
+export function qmakeTargets(text: string, file: string): InferredTarget[] {
+  if (!looksLikeQmake(file, text)) return [];
+  const { vars, config, targetLine } = readPro(text);
+  const template = (vars.get('TEMPLATE') ?? 'app').toLowerCase();
+  if (template !== 'app' && template !== 'lib' && template !== 'vcapp' && template !== 'vclib') return [];
+  const target = targetName(vars, file);
+  const fromVar = vars.has('TARGET');
   const unresolved = !isPlainName(target);
 
   let confidence = unresolved ? 0.3 : fromVar ? 0.85 : 0.75;
