@@ -1,4 +1,8 @@
 /**
+ * src/trajectory/ — the run's record (floor 1): the append-only trajectory.jsonl writer and reader
+ * (recorder.ts) and the redaction of secrets from everything kept (redact.ts). It records whatever events
+ * it is given (the agent's run events: turns, claims, steps, model calls); it knows nothing of their meaning.
+ *
  * trajectory.jsonl: one JSON event per line, appended with a synchronous write the moment it is recorded,
  * so a run that is killed keeps everything up to its last step (SWE-agent writes its trajectory on every
  * step for the same reason). Every string in an event, keys included, is redacted before it is written.
