@@ -9,7 +9,8 @@
 import type { Sandbox } from '../sandbox/types.js';
 import type { RepairKnowledge, StrategyServices } from './repair/repair.js';
 import { RuleKnowledge } from './repair/rules/index.js';
-import { resolvePackages, sandboxRunner, type Resolution } from './repair/packages.js';
+import { resolvePackages, sandboxRunner } from './repair/packages.js';
+import type { Resolution } from './repair/needs.js';
 
 /** The repair knowledge base used by the rules strategy. */
 export function createKnowledge(): RepairKnowledge {

@@ -2,13 +2,13 @@
  * `knowledge/repair/` owns repair: general fixes for failure signatures, never for one repository. The rules
  * (`rules/`, one file per family, assembled in `rules/index.ts`) map a finding from `knowledge/diagnose/` to
  * repairs; their tables are data (`verifiers/repairs.yaml`, loaded by `tables.ts`); the package resolver
- * (`packages.ts`) answers which Debian/Ubuntu package provides a missing file from the sandbox's own package
- * index. This file holds the shapes a strategy sees: the input, a `Repair`, the read-only services, and
- * `applyRepair`.
+ * (`packages.ts`, with `needs.ts`, `package-index.ts` and `package-fallback.ts`) answers which Debian/Ubuntu
+ * package provides a missing file from the sandbox's own package index. This file holds the shapes a
+ * strategy sees: the input, a `Repair`, the read-only services, and `applyRepair`.
  */
 import type { Finding } from '../diagnose/types.js';
 import type { RepoInfo } from '../../repo/types.js';
-import type { Need, Resolution } from './packages.js';
+import type { Need, Resolution } from './needs.js';
 import { addFixes, type Recipe, type RecipeFixes } from '../../recipe/model.js';
 
 /** What the repair knowledge sees: the failure and the recipe that produced it. */

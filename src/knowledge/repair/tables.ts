@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../../base/errors.js';
+import { PACKAGE_NAME } from './needs.js';
 
 /** Where the tables shipped with the tool live (three folders up from `src/knowledge/repair/`; ncc copies it into dist/). */
 export const DEFAULT_REPAIRS_URL = new URL('../../../verifiers/repairs.yaml', import.meta.url);
@@ -55,7 +56,6 @@ const SECTIONS = [
   'not_names',
 ] as const;
 
-const PACKAGE_NAME = /^[a-z0-9][a-z0-9+.-]+$/;
 const WORD = /^[A-Za-z0-9_+.-]+$/;
 
 function fail(where: string, message: string): never {

@@ -4,7 +4,7 @@
  * FetchContent download that failed (use the system's package, Debian's shipped sources, or build without
  * the tests).
  */
-import type { Need } from '../packages.js';
+import type { Need } from '../needs.js';
 import type { Repair } from '../repair.js';
 import {
   RULE_LIMITS,

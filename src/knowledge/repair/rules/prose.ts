@@ -5,7 +5,7 @@
  * does not know.
  */
 import type { Finding } from '../../diagnose/types.js';
-import type { Need } from '../packages.js';
+import type { Need } from '../needs.js';
 import type { Repair, StrategyServices } from '../repair.js';
 import { defaultRepairTables } from '../tables.js';
 import { cap, installFor, type Rule, type RuleFn } from './rule.js';

@@ -8,7 +8,7 @@ import { readFileUnder } from '../../../base/safe-fs.js';
 import { shq } from '../../../base/shell.js';
 import type { Recipe } from '../../../recipe/model.js';
 import type { Finding } from '../../diagnose/types.js';
-import type { Need } from '../packages.js';
+import type { Need } from '../needs.js';
 import type { Repair, RepairInput, StrategyServices } from '../repair.js';
 import type { RepairTables } from '../tables.js';
 

@@ -4,25 +4,27 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../../../src/base/errors.js';
 import { analyzeLog } from '../../../../src/knowledge/diagnose/log-parser.js';
 import {
-  buildAptFilePattern,
-  buildLookupScript,
-  defaultFallbackTable,
-  needFromFinding,
-  needsFromFindings,
-  parseAptCachePolicy,
-  parseAptFileOutput,
-  parseFallbackTable,
-  parseLookupOutput,
-  queryFor,
-  rankCandidates,
   resolvePackages,
   sandboxRunner,
   shellRunner,
-  unversionedAlias,
-  type Need,
-  type NeedQuery,
   type PackageIndexRunner,
 } from '../../../../src/knowledge/repair/packages.js';
+import {
+  buildAptFilePattern,
+  buildLookupScript,
+  parseAptCachePolicy,
+  parseAptFileOutput,
+  parseLookupOutput,
+  queryFor,
+  rankCandidates,
+  unversionedAlias,
+  type NeedQuery,
+} from '../../../../src/knowledge/repair/package-index.js';
+import {
+  defaultFallbackTable,
+  parseFallbackTable,
+} from '../../../../src/knowledge/repair/package-fallback.js';
+import { needFromFinding, needsFromFindings, type Need } from '../../../../src/knowledge/repair/needs.js';
 import type { Finding } from '../../../../src/knowledge/diagnose/types.js';
 import { FakeSandbox } from '../../../fakes/fake-sandbox.js';
 

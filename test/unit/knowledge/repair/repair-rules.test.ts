@@ -12,7 +12,7 @@ import {
 import { namesInProse } from '../../../../src/knowledge/repair/rules/prose.js';
 import { defaultSignatureCatalog } from '../../../../src/knowledge/diagnose/signatures.js';
 import { analyzeLog } from '../../../../src/knowledge/diagnose/log-parser.js';
-import type { Need } from '../../../../src/knowledge/repair/packages.js';
+import type { Need } from '../../../../src/knowledge/repair/needs.js';
 import {
   applyRepair,
   type RepairInput,
