@@ -10,6 +10,7 @@ import type { Finding } from '../knowledge/diagnose/types.js';
 import type { BuildSystem } from '../repo/types.js';
 import type { ResultRecipe } from '../finalize/finalize.js';
 import type { ResultPatch } from '../finalize/patches.js';
+import type { ListenerFailure } from '../agent/events.js';
 
 export const RESULT_SCHEMA = 'buildbench.result/v1';
 
@@ -89,6 +90,11 @@ export interface BuildResult {
   llm?: { model: string } & Record<string, unknown>;
   /** Where the build instructions came from (scored against BUILD-BENCH's labelled instruction URLs). */
   retrieval?: { mode: string; sufficient: boolean; rounds: number; sources: unknown[]; notes: string[] };
+  /**
+   * The first failure of an observer of the run's events (the trajectory recorder on a full disk, say), with
+   * how many failed in all: trajectory.jsonl or the progress display may be missing events.
+   */
+  observerFailure?: ListenerFailure;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -4,7 +4,6 @@
  * strategy claimed when it asked to finish next to what the verifiers said, so a benchmark can count wrong
  * self-stops (OSS-Build-Agent / BUILD-BENCH style).
  */
-import type { RunStatus } from '../base/status.js';
 import { describeExclusion, type ExcludedArtifact } from './policy.js';
 import { artifactBaseName } from './scoring.js';
 import type { Claim, Expected, Metrics } from './types.js';
@@ -22,7 +21,6 @@ export interface VerificationCheck {
   /** From a hidden spec (run after the strategy finished). */
   hidden?: boolean;
 }
-
 
 export interface ClaimRecord {
   turn: number;
@@ -108,38 +106,4 @@ export function auditSelfStop(claims: readonly ClaimRecord[], passed: boolean): 
     claimed !== null &&
     (refused > 0 || (claimed === 'success' && !passed) || (claimed !== 'success' && passed));
   return { claimed, verdict: passed ? 'passed' : 'failed', wrong, refused, claims: [...claims] };
-}
-
-/**
- * The final status once everything is judged:
- * - a run that would be `success` but whose final verification fails (a hidden spec) is `partial`;
- * - a run whose strategy's last word was a SUCCESS claim the verifiers refused ends `partial` (some new
- *   binaries) or `failed` (none) instead of `limits_exceeded`/`stuck`: the strategy stopped believing it was
- *   done, and the verifiers disagreed.
- * Other statuses (cancelled, sandbox_error, …) are kept. Returns the reason to record when it changes.
- */
-export function settleStatus(
-  status: RunStatus,
-  facts: {
-    passed: boolean;
-    completion: boolean;
-    claims: readonly ClaimRecord[];
-    failures: readonly string[];
-  },
-): { status: RunStatus; reason?: string } {
-  const failing = facts.failures.slice(0, 3).join('; ');
-  if (status === 'success' && !facts.passed) {
-    return {
-      status: 'partial',
-      reason: `the build passed during the run but the final verification failed: ${failing}`,
-    };
-  }
-  const last = facts.claims[facts.claims.length - 1];
-  if (last?.claim === 'success' && !last.accepted && (status === 'limits_exceeded' || status === 'stuck')) {
-    return {
-      status: facts.completion ? 'partial' : 'failed',
-      reason: `the strategy claimed success (turn ${last.turn}) but the verifiers did not pass: ${failing}`,
-    };
-  }
-  return { status };
 }

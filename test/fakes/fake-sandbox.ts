@@ -5,7 +5,8 @@ export class FakeSandbox implements Sandbox {
   readonly kind = 'host' as const;
   readonly id = 'fake';
   readonly workdir = '/workspace';
-  readonly hostWorkdir = '/nonexistent';
+  /** A subclass may give a real folder (the runBuild unit test builds into one). */
+  readonly hostWorkdir: string = '/nonexistent';
   readonly image = 'fake';
   readonly scripts: string[] = [];
   disposed = false;

@@ -1,10 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  artifactChecks,
-  auditSelfStop,
-  settleStatus,
-  type ClaimRecord,
-} from '../../../src/verify/verification.js';
+import { artifactChecks, auditSelfStop, type ClaimRecord } from '../../../src/verify/verification.js';
 import type { Metrics } from '../../../src/verify/types.js';
 
 const claim = (c: ClaimRecord['claim'], accepted: boolean, turn = 0): ClaimRecord => ({
@@ -39,34 +34,7 @@ describe('self-stop audit', () => {
   });
 });
 
-describe('final status', () => {
-  const facts = {
-    passed: false,
-    completion: true,
-    claims: [] as ClaimRecord[],
-    failures: ['spec: runs: exit code 1, expected 0'],
-  };
-
-  it('turns success into partial when the final verification fails (a hidden spec)', () => {
-    expect(settleStatus('success', facts)).toEqual({
-      status: 'partial',
-      reason:
-        'the build passed during the run but the final verification failed: spec: runs: exit code 1, expected 0',
-    });
-    expect(settleStatus('success', { ...facts, passed: true })).toEqual({ status: 'success' });
-  });
-
-  it('ends a run whose last word was a refused SUCCESS claim PARTIAL or FAILED, not limits_exceeded', () => {
-    const claims = [claim('success', false, 2)];
-    expect(settleStatus('limits_exceeded', { ...facts, claims })).toMatchObject({ status: 'partial' });
-    expect(settleStatus('stuck', { ...facts, claims, completion: false }).status).toBe('failed');
-    expect(settleStatus('limits_exceeded', { ...facts, claims }).reason).toMatch(
-      /claimed success \(turn 2\) but the verifiers did not pass/,
-    );
-    expect(settleStatus('cancelled', { ...facts, claims })).toEqual({ status: 'cancelled' });
-    expect(settleStatus('limits_exceeded', facts)).toEqual({ status: 'limits_exceeded' });
-  });
-});
+// The final status (settleStatus) is decided in core/status.ts now: test/unit/core/status.test.ts.
 
 describe('artifact checks', () => {
   const metrics = (matched: string[], missing: string[], completion = true): Metrics => ({

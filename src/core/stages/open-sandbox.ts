@@ -1,0 +1,48 @@
+import path from 'node:path';
+
+import type { Sandbox } from '../../sandbox/types.js';
+import { snapshotTree } from '../../verify/artifacts.js';
+import { saveSnapshot, SNAPSHOT_FILE } from '../../verify/baseline.js';
+import { excludeBuildScratch } from '../../verify/exclude.js';
+import { scoringPolicyFor } from '../../verify/policy.js';
+import type { TreeSnapshot } from '../../verify/types.js';
+import { BuildVerifier } from '../../verify/verifier.js';
+import { say, type Opened, type Prepared, type RunState } from './state.js';
+
+/**
+ * Stage 2: the run's sandbox with its copy of the repository, the snapshot of that copy before the build
+ * (kept beside result.json with `--keep`, for `buildbench verify`), and the verifier that judges the tree
+ * after every turn, with `verifierFor`, which makes the same verifier for another sandbox (the replay's).
+ */
+export async function openSandbox(state: RunState, { source, repo }: Prepared): Promise<Opened> {
+  const { settings, options } = state;
+  const started = state.deps.now();
+  const box = await state.deps.createSandbox(state.sandboxSettings, {
+    repoDir: source.dir,
+    name: state.name,
+    cacheKey: source.identity,
+    signal: options.signal,
+    onProgress: (message: string) => say(state, 'sandbox', message),
+  });
+  state.sandbox = box;
+  state.prepareMs = state.deps.now() - started;
+  say(state, 'sandbox', `${box.kind} sandbox ready (${box.image})`);
+
+  const before = await snapshotTree(box.hostWorkdir, { exclude: excludeBuildScratch });
+  if (settings.keep) await saveSnapshot(path.join(state.outDir, SNAPSHOT_FILE), before);
+  const policy = scoringPolicyFor(repo, state.expected);
+  const { expected, spec } = state;
+  const verifierFor = (sandbox: Sandbox, tree: TreeSnapshot): BuildVerifier =>
+    new BuildVerifier({
+      root: sandbox.hostWorkdir,
+      before: tree,
+      expected,
+      policy,
+      sandbox,
+      spec: spec.visible,
+      signal: options.signal,
+    });
+  const verifier = verifierFor(box, before);
+  state.verifier = verifier;
+  return { box, verifier, verifierFor };
+}

@@ -1,0 +1,59 @@
+import { errorMessage } from '../../base/errors.js';
+import type { LlmProvider } from '../../llm/types.js';
+import { inspectRepo } from '../../repo/inspect.js';
+import { retrieveInstructions } from '../../retrieval/index.js';
+import { expectedFrom } from '../../verify/scoring.js';
+import { prepareSpec } from '../../verify/spec.js';
+import { resolveSource } from '../source.js';
+import { say, type Prepared, type RunState } from './state.js';
+
+/**
+ * Stage 1: the source (a local folder, or a clone), what its file tree and build files say, what the build
+ * is expected to produce, and the spec (a hidden spec is validated now and loaded after the loop). Without a
+ * model the documentation is ranked for build instructions now (free, recorded).
+ */
+export async function prepare(state: RunState): Promise<Prepared> {
+  const { settings, options } = state;
+  say(state, 'fetch', `resolving ${settings.source}`);
+  const source = await resolveSource(settings.source, options.signal);
+  state.source = source;
+  say(state, 'inspect', 'reading the file tree and build files');
+  const info = await inspectRepo(source.dir);
+  state.repo = info;
+  const expected = expectedFrom(settings, info);
+  state.expected = expected;
+  state.spec = await prepareSpec(settings.spec);
+  const systems = info.buildSystems.map((b) => `${b.kind}${b.dir ? ` (${b.dir}/)` : ''}`).join(', ');
+  state.events.emit({
+    type: 'phase',
+    phase: 'inspect',
+    message:
+      `build systems: ${systems || 'none'}; ` +
+      `expected: ${expected.names.join(', ') || 'any new binary'} (${expected.source})`,
+    data: { buildSystems: info.buildSystems, expected, docs: info.docs.slice(0, 5) },
+  });
+  if (!state.session) await retrieve(state, undefined);
+  return { source, repo: info };
+}
+
+/**
+ * Finds the build instructions in the documentation: ranked offline, or read by the model when `provider`
+ * is given (with a model this runs when the strategy first needs them, so a hybrid run that the rules
+ * finish spends no tokens). A failure is a warning; the instructions are then empty.
+ */
+export async function retrieve(state: RunState, provider: LlmProvider | undefined): Promise<string> {
+  say(
+    state,
+    'retrieve',
+    provider
+      ? 'reading the build instructions with the model'
+      : 'ranking the documentation for build instructions',
+  );
+  try {
+    if (state.repo)
+      state.retrieval = await retrieveInstructions(state.repo, { provider, signal: state.options.signal });
+  } catch (error) {
+    say(state, 'retrieve', `warning: retrieval failed: ${errorMessage(error)}`);
+  }
+  return state.retrieval?.instructions ?? '';
+}

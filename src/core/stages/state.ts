@@ -1,0 +1,178 @@
+/**
+ * The one state a build's stages pass along (`RunState`), the collaborators they get from outside
+ * (`RunBuildDeps`), and `startRun`, which makes both before any stage runs: the model session (a bad model
+ * spec or a missing key is a ConfigError before anything is written), the output folder, the redactor every
+ * sandbox output goes through, the event bus with the trajectory recorder and the stop-gate's claim audit.
+ */
+import path from 'node:path';
+
+import { EventBus, modelCallEvent, type RunEvent } from '../../agent/events.js';
+import type { LoopOutcome } from '../../agent/loop.js';
+import type { Strategy } from '../../agent/types.js';
+import { createStrategy, type StrategyDeps } from '../../agent/strategies/factory.js';
+import { createModelSession, type ModelSession } from '../../llm/session.js';
+import type { FinalizeOutput } from '../../finalize/finalize.js';
+import type { RepoInfo } from '../../repo/types.js';
+import type { RetrievalResult } from '../../retrieval/index.js';
+import { createSandbox } from '../../sandbox/index.js';
+import { DEFAULT_MAX_LOG_BYTES } from '../../sandbox/log-file.js';
+import type { CreateSandboxRequest, Sandbox, SandboxSettings } from '../../sandbox/types.js';
+import { TrajectoryRecorder } from '../../trajectory/recorder.js';
+import {
+  collectSecretValues,
+  createRedactor,
+  createStreamRedactor,
+  type Redactor,
+} from '../../trajectory/redact.js';
+import type { IgnoredName } from '../../verify/scoring.js';
+import type { Layer2Spec } from '../../verify/spec.js';
+import type { Artifact, Expected, TreeSnapshot } from '../../verify/types.js';
+import type { ClaimRecord } from '../../verify/verification.js';
+import type { BuildVerifier } from '../../verify/verifier.js';
+import type { StrategyChoice, BuildSettings } from '../settings.js';
+import { repoNameOf } from '../settings.js';
+import type { ResolvedSource } from '../source.js';
+import type { StatusDecision, StatusFacts } from '../status.js';
+import { prepareOutDir } from './out-dir.js';
+
+/** What runBuild gets from outside; the defaults are the real factories and the system clock. */
+export interface RunBuildDeps {
+  createSandbox: (settings: SandboxSettings, request: CreateSandboxRequest) => Promise<Sandbox>;
+  createStrategy: (choice: StrategyChoice, deps: StrategyDeps) => Strategy;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+}
+
+export const DEFAULT_DEPS: RunBuildDeps = { createSandbox, createStrategy, now: Date.now };
+
+export interface RunBuildOptions {
+  signal?: AbortSignal;
+  /** Observers of the run (progress display). The trajectory recorder is always attached. */
+  listeners?: ((event: RunEvent) => void)[];
+  /** Replaces the strategy named in the settings (tests: a scripted strategy). */
+  strategy?: Strategy;
+}
+
+/** What `prepare` found (also in the state, for result.json). */
+export interface Prepared {
+  source: ResolvedSource;
+  repo: RepoInfo;
+}
+
+/** What `openSandbox` opened (also in the state). */
+export interface Opened {
+  box: Sandbox;
+  /** The run's verifier, judging the tree after every turn. */
+  verifier: BuildVerifier;
+  /** The same verifier for another sandbox's tree (the replay is judged alike). */
+  verifierFor: (sandbox: Sandbox, before: TreeSnapshot) => BuildVerifier;
+}
+
+export type CopiedArtifact = Artifact & { copiedTo?: string; copyError?: string };
+
+export interface RunState {
+  readonly settings: BuildSettings;
+  readonly options: RunBuildOptions;
+  readonly deps: RunBuildDeps;
+  readonly startedAt: number;
+  /** Absolute wall-clock deadline of the run (ms since epoch): the loop and the replays never run past it. */
+  readonly deadline: number;
+  readonly outDir: string;
+  /** The repository's short name (`owner/name` or the folder's name). */
+  readonly name: string;
+  readonly session?: ModelSession;
+  readonly redact: Redactor;
+  /** The run's sandbox settings, with the redactor and the log cap every sandbox (replays too) uses. */
+  readonly sandboxSettings: SandboxSettings;
+  readonly events: EventBus;
+  readonly recorder: TrajectoryRecorder;
+  /** The stop-gate's decisions, for the self-stop audit in result.json. */
+  readonly claims: ClaimRecord[];
+  /** Set by the stages, in order. */
+  source?: ResolvedSource;
+  repo?: RepoInfo;
+  expected: Expected & { ignored: IgnoredName[] };
+  /** The spec: a visible one parsed, a hidden one only named (loaded by the final checks). */
+  spec: { visible?: Layer2Spec; hiddenFile?: string };
+  retrieval?: RetrievalResult;
+  sandbox?: Sandbox;
+  prepareMs: number;
+  verifier?: BuildVerifier;
+  outcome?: LoopOutcome;
+  copied: CopiedArtifact[];
+  /** What the final checks said; undefined when they did not run. */
+  final?: StatusFacts['final'];
+  decision: StatusDecision;
+  finalized?: FinalizeOutput;
+  /** Where the kept sandbox is (`--keep`). */
+  keptAt?: string;
+}
+
+/** Checks the settings that can fail before any work, makes `--out`, and opens the run's event stream. */
+export async function startRun(
+  settings: BuildSettings,
+  options: RunBuildOptions,
+  deps: RunBuildDeps,
+): Promise<RunState> {
+  const startedAt = deps.now();
+  const outDir = path.resolve(settings.outDir);
+  const session = settings.model ? createModelSession(settings.model, process.env) : undefined;
+  await prepareOutDir(outDir);
+  const redact = createRedactor([
+    ...collectSecretValues(process.env, settings.secretEnv ?? []),
+    ...(session?.secrets ?? []),
+  ]);
+  // Every command's output, in every sandbox of the run (the replays too), is redacted before it is kept or
+  // written, and each log file is bounded; credentials removed from the repository copy join the redactor.
+  const sandboxSettings: SandboxSettings = {
+    ...settings.sandbox,
+    output: {
+      openRedactor: () => createStreamRedactor(redact),
+      redact,
+      addSecrets: (values) => redact.add(values),
+      maxLogBytes: settings.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES,
+    },
+  };
+  const events = new EventBus();
+  const recorder = new TrajectoryRecorder(path.join(outDir, 'trajectory.jsonl'), { redact });
+  events.on((event) => recorder.record(event.type, event));
+  session?.onModelCall((call) => events.emit(modelCallEvent(call)));
+  for (const listener of options.listeners ?? []) events.on(listener);
+  const claims: ClaimRecord[] = [];
+  events.on((e) => {
+    if (e.type === 'claim')
+      claims.push({ turn: e.turn, claim: e.claim, reason: e.reason, accepted: e.accepted });
+  });
+  const state: RunState = {
+    settings,
+    options,
+    deps,
+    startedAt,
+    deadline: startedAt + settings.timeoutMs,
+    outDir,
+    name: repoNameOf(settings.source),
+    ...(session ? { session } : {}),
+    redact,
+    sandboxSettings,
+    events,
+    recorder,
+    claims,
+    expected: { names: [], source: 'none', ignored: [] },
+    spec: {},
+    prepareMs: 0,
+    copied: [],
+    decision: { status: 'failed', reason: '' },
+  };
+  const { strategy, maxTurns } = settings;
+  events.emit({ type: 'run_start', repo: state.name, source: settings.source, strategy, maxTurns, outDir });
+  return state;
+}
+
+/** A progress line of a phase. */
+export function say(
+  state: RunState,
+  phase: Extract<RunEvent, { type: 'phase' }>['phase'],
+  message: string,
+): void {
+  state.events.emit({ type: 'phase', phase, message });
+}

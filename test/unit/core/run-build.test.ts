@@ -1,0 +1,317 @@
+/**
+ * runBuild with its collaborators injected: a FakeSandbox over a temp copy of a tiny repository (its
+ * "build" writes a synthetic ELF into the copy), a scripted strategy and a stepping clock. Each status path
+ * ends with result.json, trajectory.jsonl and RUNBOOK.md written; no root, no real sandbox.
+ */
+import { afterAll, describe, expect, it, jest } from '@jest/globals';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import type { Action, Strategy, TurnContext } from '../../../src/agent/types.js';
+import { ConfigError, SandboxError } from '../../../src/base/errors.js';
+import { runBuild, type RunBuildDeps, type RunBuildOptions } from '../../../src/core/run-build.js';
+import type { BuildSettings } from '../../../src/core/settings.js';
+import { defaultSandboxSettings } from '../../../src/sandbox/factory.js';
+import type { ExecOptions, ExecResult } from '../../../src/sandbox/types.js';
+import type { BuildResult } from '../../../src/report/result.js';
+import { FakeSandbox } from '../../fakes/fake-sandbox.js';
+import { ET_EXEC, makeElf } from '../verify/helpers/elf.js';
+
+const root = mkdtempSync(path.join(tmpdir(), 'bb-run-build-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const repo = path.join(root, 'repo');
+mkdirSync(repo);
+writeFileSync(path.join(repo, 'Makefile'), 'hello: hello.c\n\tcc -o hello hello.c\n');
+writeFileSync(path.join(repo, 'hello.c'), 'int main(void) { return 0; }\n');
+const elf = makeElf({ bits: 64, little: true, type: ET_EXEC, size: 256 });
+
+/** A sandbox whose tree is a real folder: `bb-make <name>` writes <name> as an ELF, `bb-fail` fails, else exit 0. */
+class TreeSandbox extends FakeSandbox {
+  override readonly hostWorkdir: string;
+  constructor(tree: string, answer?: (script: string, options: ExecOptions) => Partial<ExecResult>) {
+    super((script, _n, options) => {
+      if (answer) return answer(script, options);
+      // A replay runs the build.sh finalize put in the tree: its commands count as the script's.
+      const replay = path.join(tree, '.buildbench', 'replay', 'build.sh');
+      if (script.includes('build.sh') && existsSync(replay)) script += readFileSync(replay, 'utf8');
+      for (const [, name] of script.matchAll(/bb-make ([\w.-]+)/g)) {
+        writeFileSync(path.join(tree, name!), elf);
+        chmodSync(path.join(tree, name!), 0o755);
+      }
+      return /\bbb-fail\b/.test(script) ? { exitCode: 1, output: 'error: it failed\n' } : { exitCode: 0 };
+    });
+    this.hostWorkdir = tree;
+  }
+}
+
+/** A strategy that plays the given actions, then gives up. */
+function scripted(actions: (Action | ((context: TurnContext) => Action))[]): Strategy {
+  return {
+    name: 'scripted',
+    next: (context) => {
+      const next = actions[context.turn];
+      if (!next) return Promise.resolve({ kind: 'finish', claim: 'impossible', reason: 'out of ideas' });
+      return Promise.resolve(typeof next === 'function' ? next(context) : next);
+    },
+  };
+}
+const run = (script: string, purpose = 'build'): Action => ({ kind: 'run', script, purpose, reason: 'try' });
+
+let runs = 0;
+interface Case {
+  strategy: Strategy;
+  settings?: Partial<BuildSettings>;
+  deps?: Partial<RunBuildDeps>;
+  answer?: (script: string, options: ExecOptions) => Partial<ExecResult>;
+  signal?: AbortSignal;
+  listeners?: RunBuildOptions['listeners'];
+  /** Give the strategy through deps.createStrategy (made from this) instead of options.strategy. */
+  viaFactory?: (strategy: Strategy) => RunBuildDeps['createStrategy'];
+}
+
+/** Runs a build; returns its result, the result.json it wrote, and the sandboxes it made. */
+async function build(
+  c: Case,
+): Promise<{ result: BuildResult; written: BuildResult; boxes: TreeSandbox[]; out: string }> {
+  const out = path.join(root, `out-${++runs}`);
+  const boxes: TreeSandbox[] = [];
+  const deps: Partial<RunBuildDeps> = {
+    createSandbox: (_settings, request) => {
+      const tree = path.join(root, `tree-${runs}-${boxes.length}`);
+      cpSync(request.repoDir, tree, { recursive: true });
+      const box = new TreeSandbox(tree, c.answer);
+      boxes.push(box);
+      return Promise.resolve(box);
+    },
+    ...c.deps,
+  };
+  const settings: BuildSettings = {
+    source: repo,
+    outDir: out,
+    strategy: 'rules',
+    maxTurns: 4,
+    timeoutMs: 60_000,
+    turnTimeoutMs: 10_000,
+    expect: ['hello'],
+    json: false,
+    keep: false,
+    sandbox: { ...defaultSandboxSettings({ HOME: root }), choice: 'host', allowHost: true },
+    ...c.settings,
+  };
+  const options = {
+    ...(c.viaFactory ? {} : { strategy: c.strategy }),
+    ...(c.signal ? { signal: c.signal } : {}),
+    ...(c.listeners ? { listeners: c.listeners } : {}),
+  };
+  if (c.viaFactory) deps.createStrategy = c.viaFactory(c.strategy);
+  const result = await runBuild(settings, options, deps);
+  const written = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+  expect(existsSync(path.join(out, 'trajectory.jsonl'))).toBe(true);
+  return { result, written, boxes, out };
+}
+
+describe('runBuild', () => {
+  it('success: the verifiers pass after a turn; the recipe is replayed in a second sandbox', async () => {
+    const { result, written, boxes, out } = await build({ strategy: scripted([run('bb-make hello')]) });
+    expect(result).toMatchObject({ status: 'success', reason: 'the verifiers passed after turn 0 (build)' });
+    expect(written.status).toBe('success');
+    expect(result.metrics).toEqual({ completion: true, strict: true, flexible: true });
+    expect(result.artifacts).toEqual([
+      expect.objectContaining({ path: 'hello', copiedTo: 'artifacts/hello' }),
+    ]);
+    expect(readFileSync(path.join(out, 'artifacts', 'hello'))).toEqual(elf);
+    expect(boxes).toHaveLength(2); // the run's and the replay's, both from deps.createSandbox
+    expect(boxes[1]!.scripts).toEqual(['bash .buildbench/replay/build.sh .']);
+    expect(boxes.every((b) => b.disposed)).toBe(true);
+    expect(result.recipe).toMatchObject({ verified: true });
+    expect(existsSync(path.join(out, 'build.sh'))).toBe(true);
+    expect(existsSync(path.join(out, 'RUNBOOK.md'))).toBe(true);
+    expect(result.turns).toEqual([expect.objectContaining({ turn: 0, exitCode: 0, newArtifacts: 1 })]);
+  });
+
+  it('makes the strategy the settings name with deps.createStrategy, given the run sandbox', async () => {
+    const seen: string[] = [];
+    const { result } = await build({
+      strategy: scripted([run('bb-make hello')]),
+      settings: { strategy: 'baseline' },
+      viaFactory: (strategy) => (choice, strategyDeps) => {
+        seen.push(choice, typeof strategyDeps.services, typeof strategyDeps.session);
+        return strategy;
+      },
+    });
+    expect(result).toMatchObject({ status: 'success', strategy: 'baseline' });
+    expect(seen).toEqual(['baseline', 'object', 'undefined']);
+  });
+
+  it('marks result.json when an observer of the events failed (the run goes on)', async () => {
+    const warn = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const { result, written } = await build({
+        strategy: scripted([run('bb-make hello')]),
+        listeners: [
+          (event) => {
+            if (event.type === 'turn_end' || event.type === 'run_end') throw new Error('disk full');
+          },
+        ],
+      });
+      expect(result.status).toBe('success');
+      expect(written.observerFailure).toEqual({ event: 'turn_end', error: 'disk full', count: 2 });
+      const clean = await build({ strategy: scripted([run('bb-make hello')]) });
+      expect(clean.written.observerFailure).toBeUndefined();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('partial: the strategy stops with a PARTIAL claim while some binary but not the expected one exists', async () => {
+    const { result } = await build({
+      strategy: scripted([
+        run('bb-make other'),
+        { kind: 'finish', claim: 'partial', reason: 'only other builds' },
+      ]),
+    });
+    expect(result).toMatchObject({ status: 'partial', reason: 'only other builds' });
+    expect(result.expected).toMatchObject({ names: ['hello'], missing: ['hello'] });
+    expect(result.claim).toEqual({ claim: 'partial', reason: 'only other builds', turn: 1 });
+    expect(result.recipe).toBeUndefined();
+  });
+
+  it('failed: an IMPOSSIBLE claim with nothing built, the root cause recorded', async () => {
+    const { result } = await build({ strategy: scripted([run('bb-fail', 'configure')]) });
+    expect(result).toMatchObject({ status: 'failed', reason: 'out of ideas' });
+    expect(result.metrics.completion).toBe(false);
+    expect(result.turns).toEqual([expect.objectContaining({ exitCode: 1, purpose: 'configure' })]);
+  });
+
+  it('limits_exceeded: the turn limit', async () => {
+    const { result } = await build({
+      strategy: scripted([run('bb-fail; a'), run('bb-fail; b')]),
+      settings: { maxTurns: 2 },
+    });
+    expect(result).toMatchObject({
+      status: 'limits_exceeded',
+      reason: 'the turn limit (2) was reached before the verifiers passed',
+    });
+  });
+
+  it('limits_exceeded: the wall clock, read from the injected clock', async () => {
+    let t = Date.parse('2026-01-01T00:00:00Z');
+    const now = (): number => (t += 20_000); // every reading is 20 s later
+    const { result } = await build({
+      strategy: scripted([run('bb-fail; a'), run('bb-fail; b'), run('bb-fail; c')]),
+      settings: { timeoutMs: 90_000 },
+      deps: { now },
+    });
+    expect(result).toMatchObject({ status: 'limits_exceeded', reason: 'the wall-clock budget ran out' });
+    expect(result.timings.startedAt).toBe('2026-01-01T00:00:20.000Z');
+    expect(result.timings.prepareMs).toBe(20_000);
+  });
+
+  it('limits_exceeded: a strategy whose model budget is spent (StrategyStop budget)', async () => {
+    const stop: Action = {
+      kind: 'finish',
+      claim: 'partial',
+      reason: 'the token budget is spent',
+      stop: { cause: 'budget', reason: 'the token budget (1000) is spent' },
+    };
+    const { result } = await build({ strategy: scripted([run('bb-fail'), stop]) });
+    expect(result).toMatchObject({ status: 'limits_exceeded', reason: 'the token budget (1000) is spent' });
+  });
+
+  it('provider_error: the strategy reports that its model provider failed (StrategyStop)', async () => {
+    const stop: Action = {
+      kind: 'finish',
+      claim: 'partial',
+      reason: 'the provider failed',
+      stop: { cause: 'provider_error', reason: 'HTTP 500 after 3 tries' },
+    };
+    const { result } = await build({ strategy: scripted([stop]) });
+    expect(result).toMatchObject({ status: 'provider_error', reason: 'HTTP 500 after 3 tries' });
+  });
+
+  it('stuck: the same script fails the same way twice', async () => {
+    const { result } = await build({ strategy: scripted([run('bb-fail'), run('bb-fail')]) });
+    expect(result.status).toBe('stuck');
+    expect(result.reason).toMatch(/the same script failed the same way 2 times/);
+  });
+
+  it('a refused SUCCESS claim as the last word, then the turn limit: partial with some binary', async () => {
+    const claim: Action = { kind: 'finish', claim: 'success', reason: 'it builds' };
+    const { result } = await build({
+      strategy: scripted([run('bb-make other'), claim]),
+      settings: { maxTurns: 2 },
+    });
+    expect(result.status).toBe('partial');
+    expect(result.reason).toMatch(/claimed success \(turn 1\) but the verifiers did not pass/);
+    expect(result.verification?.selfStop).toMatchObject({ claimed: 'success', refused: 1, wrong: true });
+  });
+
+  it('cancelled: the signal aborts during a turn', async () => {
+    const controller = new AbortController();
+    const { result } = await build({
+      strategy: scripted([
+        () => {
+          controller.abort();
+          return run('bb-make hello');
+        },
+      ]),
+      answer: (_script, options) => ({ exitCode: 130, cancelled: options.signal?.aborted ?? false }),
+      signal: controller.signal,
+    });
+    expect(result).toMatchObject({ status: 'cancelled', reason: 'cancelled during turn 0' });
+  });
+
+  it('sandbox_error: the sandbox fails during a turn, or cannot be created', async () => {
+    const during = await build({
+      strategy: scripted([run('bb-make hello')]),
+      answer: () => {
+        throw new SandboxError('the overlay could not be mounted');
+      },
+    });
+    expect(during.result).toMatchObject({
+      status: 'sandbox_error',
+      reason: 'the overlay could not be mounted',
+    });
+    const creating = await build({
+      strategy: scripted([run('bb-make hello')]),
+      deps: { createSandbox: () => Promise.reject(new SandboxError('no bubblewrap', 'install bubblewrap')) },
+    });
+    expect(creating.result).toMatchObject({
+      status: 'sandbox_error',
+      reason: 'no bubblewrap (install bubblewrap)',
+      sandbox: { kind: 'host', image: '' },
+    });
+    expect(creating.written.status).toBe('sandbox_error');
+  });
+
+  it('failed, and thrown: a configuration error before the sandbox exists (result.json still written)', async () => {
+    const out = path.join(root, 'out-config');
+    const settings: BuildSettings = {
+      source: path.join(root, 'no-such-repo'),
+      outDir: out,
+      strategy: 'rules',
+      maxTurns: 2,
+      timeoutMs: 60_000,
+      turnTimeoutMs: 10_000,
+      expect: [],
+      json: false,
+      keep: false,
+      sandbox: { ...defaultSandboxSettings({ HOME: root }), choice: 'host', allowHost: true },
+    };
+    await expect(runBuild(settings, { strategy: scripted([]) })).rejects.toBeInstanceOf(ConfigError);
+    const written = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+    expect(written.status).toBe('failed');
+    expect(written.reason).toMatch(/repository path '.*no-such-repo' does not exist$/);
+  });
+});
