@@ -6,11 +6,10 @@
  * - a tree built by hand has no snapshot; when it is a git checkout, the files git tracks count as "there
  *   before" (a committed binary is not a build product); otherwise every binary in it is new.
  */
-import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
+import { runProcess } from '../base/process.js';
 import { snapshotTree } from './artifacts.js';
 import { excludeBuildScratch } from './exclude.js';
 import type { TreeSnapshot } from './types.js';
@@ -74,18 +73,24 @@ export async function loadSnapshot(file: string): Promise<TreeSnapshot | undefin
 
 export type BaselineKind = 'snapshot' | 'git' | 'none';
 
+/** The most of `git ls-files` output read; a longer list is not used (no baseline from git). */
+const GIT_LIST_MAX_BYTES = 256 * 1024 * 1024;
+
 /** Files git tracks in `dir` (relative paths), or undefined when it is not a git checkout git can read. */
 export async function gitTrackedFiles(dir: string): Promise<Set<string> | undefined> {
+  let result;
   try {
-    const { stdout } = await promisify(execFile)(
-      'git',
-      ['-c', 'safe.directory=*', '-C', dir, 'ls-files', '-z', '--cached'],
-      { maxBuffer: 256 * 1024 * 1024, encoding: 'utf8', timeout: 60_000 },
-    );
-    return new Set(stdout.split('\0').filter((f) => f !== ''));
+    result = await runProcess('git', ['-c', 'safe.directory=*', '-C', dir, 'ls-files', '-z', '--cached'], {
+      discardStderr: true,
+      headBytes: GIT_LIST_MAX_BYTES,
+      tailBytes: 0,
+      timeoutMs: 60_000,
+    });
   } catch {
     return undefined;
   }
+  if (result.exitCode !== 0 || result.truncated) return undefined;
+  return new Set(result.output.split('\0').filter((f) => f !== ''));
 }
 
 /**
