@@ -103,122 +103,152 @@ export async function clearFinalizeOutputs(outDir: string): Promise<void> {
   ]);
 }
 
+/**
+ * Finalize in named steps: collect the patch series, and after a successful run minimise the history into a
+ * recipe, write it, replay it in a fresh sandbox, and fall back to the full sequence when that replay fails.
+ */
 export async function finalizeRun(input: FinalizeInput): Promise<FinalizeOutput> {
   const warnings: string[] = [];
   const turns = isReportTurns(input.history) ? [...input.history] : turnsFromHistory(input.history);
   await clearFinalizeOutputs(input.outDir);
-
-  let patches: ResultPatch[] = [];
-  let skipped: SkippedFile[] = [];
-  let patchesFailed = input.workDir === undefined;
-  if (input.workDir !== undefined) {
-    try {
-      input.onProgress?.('collecting source changes as patches');
-      ({ patches, skipped } = await collectPatches({
-        originalDir: input.originalDir,
-        workDir: input.workDir,
-        turns,
-        outDir: input.outDir,
-        version: input.version,
-        date: input.date,
-      }));
-    } catch (error) {
-      patchesFailed = true;
-      warnings.push(`the patch series could not be collected: ${errorMessage(error)}`);
-    }
-  }
+  const { patches, skipped, failed } = await collectSourcePatches(input, turns, warnings);
   if (input.status !== 'success') return { patches, skipped, warnings };
 
-  const minimal = minimiseRecipe(turns, { patches: patches.map((p) => p.file), keepEdits: patchesFailed });
+  const minimal = minimiseRecipe(turns, { patches: patches.map((p) => p.file), keepEdits: failed });
   if (!minimal) {
     warnings.push('the run succeeded but no turn passed the verifiers in the history; no recipe was written');
     return { patches, skipped, warnings };
   }
-  const finalTurn = turns.find((t) => t.turn === minimal.turn);
-  const allowNonZeroExit = finalTurn?.exitCode !== 0;
-  const patchFiles = await Promise.all(
-    patches.map(async (p) => ({
-      path: p.file,
-      content: await readFile(path.join(input.outDir, p.file), 'utf8'),
-    })),
-  );
+  const recipe = await replayedRecipe(input, turns, minimal, patches);
+  return { recipe, patches, skipped, warnings };
+}
 
-  const write = async (recipe: FinalRecipe): Promise<void> => {
-    const meta = { repo: input.repo, version: input.version, baseImage: input.baseImage };
-    await writeFile(path.join(input.outDir, BUILD_SH), renderBuildSh(recipe, meta), { mode: 0o755 });
-    await writeFile(path.join(input.outDir, DOCKERFILE), renderDockerfile(recipe, meta));
-  };
-
-  const replay = async (recipe: FinalRecipe, logName: string): Promise<ReplayOutcome> => {
-    const left = input.deadline !== undefined ? input.deadline - Date.now() : Number.POSITIVE_INFINITY;
-    if (left < MIN_REPLAY_MS) {
-      return {
-        status: 'skipped',
-        reason: 'the wall-clock budget was spent before the recipe could be replayed',
-        metrics: { completion: false, strict: false, flexible: false },
-        durationMs: 0,
-      };
-    }
-    const buildSh = await readFile(path.join(input.outDir, BUILD_SH), 'utf8');
-    const result = await replayRecipe({
-      settings: { ...input.sandboxSettings, choice: input.sandboxKind },
-      repoDir: input.originalDir,
-      ...(input.cacheKey !== undefined ? { cacheKey: input.cacheKey } : {}),
-      name: input.repo,
-      buildSh,
-      files: recipe.mode === 'minimal' ? patchFiles : [],
-      expected: input.expected,
-      judge: input.judge,
-      timeoutMs: Math.max(1000, Math.min(input.replayTimeoutMs, left)),
-      logPath: path.join(input.outDir, logName),
-      logName,
-      allowNonZeroExit,
-      signal: input.signal,
-      onProgress: input.onProgress,
-      createSandbox: input.createSandbox,
+/**
+ * The patch series from the run's working copy. `failed` (no working copy, or the diff failed) tells the
+ * minimiser to keep the scripts' own edit commands, since no patch carries them.
+ */
+async function collectSourcePatches(
+  input: FinalizeInput,
+  turns: readonly ReportTurn[],
+  warnings: string[],
+): Promise<{ patches: ResultPatch[]; skipped: SkippedFile[]; failed: boolean }> {
+  if (input.workDir === undefined) return { patches: [], skipped: [], failed: true };
+  try {
+    input.onProgress?.('collecting source changes as patches');
+    const collected = await collectPatches({
+      originalDir: input.originalDir,
+      workDir: input.workDir,
+      turns,
+      outDir: input.outDir,
+      version: input.version,
+      date: input.date,
     });
-    return replayOutcome(result);
+    return { ...collected, failed: false };
+  } catch (error) {
+    warnings.push(`the patch series could not be collected: ${errorMessage(error)}`);
+    return { patches: [], skipped: [], failed: true };
+  }
+}
+
+/** What every replay of this run shares: the patch files it applies and whether a non-zero exit is accepted. */
+interface ReplayPlan {
+  input: FinalizeInput;
+  patchFiles: { path: string; content: string }[];
+  allowNonZeroExit: boolean;
+}
+
+/**
+ * Writes and replays the minimal recipe; when it ran and failed, writes and replays the full sequence of
+ * scripts instead (a sandbox that could not start would fail again, so only a failed replay is retried).
+ */
+async function replayedRecipe(
+  input: FinalizeInput,
+  turns: readonly ReportTurn[],
+  minimal: FinalRecipe,
+  patches: readonly ResultPatch[],
+): Promise<ResultRecipe> {
+  const plan: ReplayPlan = {
+    input,
+    patchFiles: await Promise.all(
+      patches.map(async (p) => ({
+        path: p.file,
+        content: await readFile(path.join(input.outDir, p.file), 'utf8'),
+      })),
+    ),
+    allowNonZeroExit: turns.find((t) => t.turn === minimal.turn)?.exitCode !== 0,
   };
-
-  const files = (recipe: FinalRecipe): ResultRecipe['files'] => ({
-    buildSh: BUILD_SH,
-    dockerfile: DOCKERFILE,
-    patches: recipe.patches,
-  });
-
-  await write(minimal);
-  const first = await replay(minimal, 'replay/minimal.log');
+  await writeRecipe(input, minimal);
+  const first = await replayWritten(plan, minimal, 'replay/minimal.log');
   input.onProgress?.(`replay of the minimal recipe: ${first.status} — ${first.reason}`);
-  const minimalResult: ResultRecipe = {
-    verified: first.status === 'passed',
-    mode: 'minimal',
-    fallback: false,
-    turn: minimal.turn,
-    replay: first,
-    baseImage: input.baseImage,
-    files: files(minimal),
-  };
-  // Only a recipe that ran and failed is worth a second try; a sandbox that could not start would fail again.
-  if (first.status !== 'failed') return { recipe: minimalResult, patches, skipped, warnings };
+  const minimalResult = recipeResult(input, minimal, first);
+  if (first.status !== 'failed') return minimalResult;
 
   const full = fullSequenceRecipe(turns);
-  if (!full) return { recipe: minimalResult, patches, skipped, warnings };
-  await write(full);
-  const second = await replay(full, 'replay/full.log');
+  if (!full) return minimalResult;
+  await writeRecipe(input, full);
+  const second = await replayWritten(plan, full, 'replay/full.log');
   input.onProgress?.(`replay of the full sequence: ${second.status} — ${second.reason}`);
+  return recipeResult(input, full, second, first);
+}
+
+/** build.sh and the Dockerfile of a recipe, into the output directory. */
+async function writeRecipe(input: FinalizeInput, recipe: FinalRecipe): Promise<void> {
+  const meta = { repo: input.repo, version: input.version, baseImage: input.baseImage };
+  await writeFile(path.join(input.outDir, BUILD_SH), renderBuildSh(recipe, meta), { mode: 0o755 });
+  await writeFile(path.join(input.outDir, DOCKERFILE), renderDockerfile(recipe, meta));
+}
+
+/** Replays the build.sh just written, within what is left of the run's wall clock. */
+async function replayWritten(plan: ReplayPlan, recipe: FinalRecipe, logName: string): Promise<ReplayOutcome> {
+  const { input } = plan;
+  const left = input.deadline !== undefined ? input.deadline - Date.now() : Number.POSITIVE_INFINITY;
+  if (left < MIN_REPLAY_MS) {
+    return {
+      status: 'skipped',
+      reason: 'the wall-clock budget was spent before the recipe could be replayed',
+      metrics: { completion: false, strict: false, flexible: false },
+      durationMs: 0,
+    };
+  }
+  const buildSh = await readFile(path.join(input.outDir, BUILD_SH), 'utf8');
+  const result = await replayRecipe({
+    settings: { ...input.sandboxSettings, choice: input.sandboxKind },
+    repoDir: input.originalDir,
+    ...(input.cacheKey !== undefined ? { cacheKey: input.cacheKey } : {}),
+    name: input.repo,
+    buildSh,
+    files: recipe.mode === 'minimal' ? plan.patchFiles : [],
+    expected: input.expected,
+    judge: input.judge,
+    timeoutMs: Math.max(1000, Math.min(input.replayTimeoutMs, left)),
+    logPath: path.join(input.outDir, logName),
+    logName,
+    allowNonZeroExit: plan.allowNonZeroExit,
+    signal: input.signal,
+    onProgress: input.onProgress,
+    createSandbox: input.createSandbox,
+  });
+  return replayOutcome(result);
+}
+
+/**
+ * The recipe as result.json records it: verified only when its replay passed. `minimalReplay` is the failed
+ * replay of the minimal recipe the full sequence replaced.
+ */
+function recipeResult(
+  input: FinalizeInput,
+  recipe: FinalRecipe,
+  replay: ReplayOutcome,
+  minimalReplay?: ReplayOutcome,
+): ResultRecipe {
   return {
-    recipe: {
-      verified: second.status === 'passed',
-      mode: 'full',
-      fallback: true,
-      turn: full.turn,
-      replay: second,
-      minimalReplay: first,
-      baseImage: input.baseImage,
-      files: files(full),
-    },
-    patches,
-    skipped,
-    warnings,
+    verified: replay.status === 'passed',
+    mode: recipe.mode,
+    fallback: minimalReplay !== undefined,
+    turn: recipe.turn,
+    replay,
+    ...(minimalReplay ? { minimalReplay } : {}),
+    baseImage: input.baseImage,
+    files: { buildSh: BUILD_SH, dockerfile: DOCKERFILE, patches: recipe.patches },
   };
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { writeFileUnder } from '../base/safe-fs.js';
 import { errorMessage } from '../base/errors.js';
 import { createSandbox as defaultCreateSandbox } from '../sandbox/factory.js';
-import type { CreateSandboxRequest, Sandbox, SandboxSettings } from '../sandbox/types.js';
+import type { CreateSandboxRequest, ExecResult, Sandbox, SandboxSettings } from '../sandbox/types.js';
 import { scanNewArtifacts, snapshotTree } from '../verify/artifacts.js';
 import { excludeBuildScratch } from '../verify/exclude.js';
 import type { Artifact, Expected, Metrics, TreeSnapshot, Verdict } from '../verify/types.js';
@@ -102,75 +102,31 @@ export function compilerFromOutput(output: string): string | undefined {
   return value ? value : undefined;
 }
 
+/**
+ * Replays a recipe: a fresh sandbox from the untouched repository, build.sh and its patch files placed in
+ * REPLAY_DIR, one run of build.sh, the tree judged; the sandbox is always disposed. Never throws: a replay
+ * that cannot run is an `error` outcome.
+ */
 export async function replayRecipe(request: ReplayRequest): Promise<ReplayResult> {
   const started = Date.now();
-  const create = request.createSandbox ?? ((s, r) => defaultCreateSandbox(s, r));
-  let box: Sandbox | undefined;
   const base = (): Pick<ReplayResult, 'durationMs' | 'log'> => ({
     durationMs: Date.now() - started,
     ...(request.logName ? { log: request.logName } : {}),
   });
+  let box: Sandbox | undefined;
   try {
     request.onProgress?.(`replaying the recipe in a fresh ${request.settings.choice} sandbox`);
-    const sandbox = await create(request.settings, {
-      repoDir: request.repoDir,
-      ...(request.cacheKey !== undefined ? { cacheKey: request.cacheKey } : {}),
-      name: `${request.name}-replay`,
-      signal: request.signal,
-      onProgress: request.onProgress,
-    });
-    box = sandbox;
+    const sandbox = (box = await openReplaySandbox(request));
     const before = await snapshotTree(sandbox.hostWorkdir, { exclude: excludeBuildScratch });
-    // The fresh copy holds what the repository committed, links included: written without following any.
-    await writeFileUnder(sandbox.hostWorkdir, `${REPLAY_DIR}/build.sh`, request.buildSh, 0o755);
-    for (const file of request.files) {
-      await writeFileUnder(sandbox.hostWorkdir, path.posix.join(REPLAY_DIR, file.path), file.content);
-    }
+    await placeRecipe(sandbox, request);
     if (request.logPath) await mkdir(path.dirname(request.logPath), { recursive: true });
     const exec = await sandbox.exec(`bash ${REPLAY_DIR}/build.sh .`, {
       timeoutMs: request.timeoutMs,
       logPath: request.logPath,
       signal: request.signal,
     });
-    const { artifacts, verdict } = await (request.judge ?? artifactJudge(request.expected))(sandbox, before);
-    const metrics = {
-      completion: verdict.metrics.completion,
-      strict: verdict.metrics.strict,
-      flexible: verdict.metrics.flexible,
-    };
-    const compiler = compilerFromOutput(exec.output);
-    const outcome = (status: ReplayResult['status'], reason: string): ReplayResult => ({
-      status,
-      reason,
-      metrics,
-      ...base(),
-      exitCode: exec.exitCode,
-      timedOut: exec.timedOut,
-      ...(exec.logPath ? { logBytes: exec.totalBytes, logTruncated: exec.logTruncated ?? false } : {}),
-      missing: verdict.metrics.missing,
-      artifacts: artifacts.length,
-      ...(compiler ? { compiler } : {}),
-      artifactList: artifacts,
-      image: sandbox.image,
-      sandboxKind: sandbox.kind,
-    });
-    if (exec.cancelled) return outcome('error', 'the replay was cancelled');
-    if (exec.timedOut)
-      return outcome('failed', `build.sh was stopped after ${Math.round(exec.durationMs / 1000)} s`);
-    if (!verdict.passed) {
-      return outcome(
-        'failed',
-        `build.sh exited ${exec.exitCode} and the verifiers failed: ${verdict.failures.join('; ')}`,
-      );
-    }
-    if (exec.exitCode !== 0 && !request.allowNonZeroExit) {
-      return outcome('failed', `the verifiers passed but build.sh exited ${exec.exitCode}`);
-    }
-    return outcome(
-      'passed',
-      `build.sh built ${artifacts.length} binar${artifacts.length === 1 ? 'y' : 'ies'} in a fresh ${sandbox.kind} sandbox and the verifiers passed` +
-        (exec.exitCode !== 0 ? ` (it exits ${exec.exitCode}, as the original turn did)` : ''),
-    );
+    const judged = await (request.judge ?? artifactJudge(request.expected))(sandbox, before);
+    return replayVerdict(request, sandbox, exec, judged, base());
   } catch (error) {
     return {
       status: 'error',
@@ -186,6 +142,77 @@ export async function replayRecipe(request: ReplayRequest): Promise<ReplayResult
       });
     }
   }
+}
+
+/** A fresh sandbox of the run's kind, from the untouched repository, with the run's ccache store. */
+function openReplaySandbox(request: ReplayRequest): Promise<Sandbox> {
+  const create = request.createSandbox ?? ((s, r) => defaultCreateSandbox(s, r));
+  return create(request.settings, {
+    repoDir: request.repoDir,
+    ...(request.cacheKey !== undefined ? { cacheKey: request.cacheKey } : {}),
+    name: `${request.name}-replay`,
+    signal: request.signal,
+    onProgress: request.onProgress,
+  });
+}
+
+/** build.sh and the patch files into REPLAY_DIR of the sandbox's copy. */
+async function placeRecipe(sandbox: Sandbox, request: ReplayRequest): Promise<void> {
+  // The fresh copy holds what the repository committed, links included: written without following any.
+  await writeFileUnder(sandbox.hostWorkdir, `${REPLAY_DIR}/build.sh`, request.buildSh, 0o755);
+  for (const file of request.files) {
+    await writeFileUnder(sandbox.hostWorkdir, path.posix.join(REPLAY_DIR, file.path), file.content);
+  }
+}
+
+/**
+ * How the replay ended: cancelled is an error; a timeout, failed verifiers or (unless the original turn did
+ * too) a non-zero exit is a failure; otherwise it passed.
+ */
+function replayVerdict(
+  request: ReplayRequest,
+  sandbox: Sandbox,
+  exec: ExecResult,
+  { artifacts, verdict }: { artifacts: Artifact[]; verdict: Verdict },
+  base: Pick<ReplayResult, 'durationMs' | 'log'>,
+): ReplayResult {
+  const compiler = compilerFromOutput(exec.output);
+  const outcome = (status: ReplayResult['status'], reason: string): ReplayResult => ({
+    status,
+    reason,
+    metrics: {
+      completion: verdict.metrics.completion,
+      strict: verdict.metrics.strict,
+      flexible: verdict.metrics.flexible,
+    },
+    ...base,
+    exitCode: exec.exitCode,
+    timedOut: exec.timedOut,
+    ...(exec.logPath ? { logBytes: exec.totalBytes, logTruncated: exec.logTruncated ?? false } : {}),
+    missing: verdict.metrics.missing,
+    artifacts: artifacts.length,
+    ...(compiler ? { compiler } : {}),
+    artifactList: artifacts,
+    image: sandbox.image,
+    sandboxKind: sandbox.kind,
+  });
+  if (exec.cancelled) return outcome('error', 'the replay was cancelled');
+  if (exec.timedOut)
+    return outcome('failed', `build.sh was stopped after ${Math.round(exec.durationMs / 1000)} s`);
+  if (!verdict.passed) {
+    return outcome(
+      'failed',
+      `build.sh exited ${exec.exitCode} and the verifiers failed: ${verdict.failures.join('; ')}`,
+    );
+  }
+  if (exec.exitCode !== 0 && !request.allowNonZeroExit) {
+    return outcome('failed', `the verifiers passed but build.sh exited ${exec.exitCode}`);
+  }
+  return outcome(
+    'passed',
+    `build.sh built ${artifacts.length} binar${artifacts.length === 1 ? 'y' : 'ies'} in a fresh ${sandbox.kind} sandbox and the verifiers passed` +
+      (exec.exitCode !== 0 ? ` (it exits ${exec.exitCode}, as the original turn did)` : ''),
+  );
 }
 
 /** The outcome as result.json records it (without the artifact list). */
