@@ -1,10 +1,14 @@
 /**
- * Finalize (DESIGN step 4), after the agent loop and before the sandbox is disposed: collect the source
- * changes as a patch series, minimise the successful trajectory into a recipe (build.sh + Dockerfile), replay
- * it in a fresh sandbox and judge it again. Only a replayed recipe is verified; when the minimal recipe fails
- * its replay, the full sequence of scripts replaces it and is replayed in turn.
+ * `src/finalize/` owns what happens after the agent loop and before the run's sandbox is disposed (DESIGN
+ * step 4), the only part after the loop that touches live state: `patches.ts` collects the source changes as
+ * a `git format-patch` series, `minimise.ts` reduces the successful history to a recipe (rendered by
+ * `src/recipe/` as build.sh and a Dockerfile), `replay.ts` runs it in a FRESH sandbox and judges it again, and
+ * `turns.ts` is the one view of a run's turns that finalize and reports share. It sits on floor 3 beside
+ * `report/`, which renders its results; finalize never imports report.
  *
- * Finalize never changes the run's status: it adds evidence (or the lack of it) next to it.
+ * This file runs those steps: only a replayed recipe is verified, and when the minimal recipe fails its
+ * replay, the full sequence of scripts replaces it and is replayed in turn. Finalize never changes the run's
+ * status: it adds evidence (or the lack of it) next to it.
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';

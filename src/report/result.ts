@@ -1,3 +1,8 @@
+/**
+ * result.json: the schema every reader shares (the Action, benchmarks, the bot, `buildbench report` and
+ * `buildbench verify`) and its one reader, `readBuildResult`, which checks the shape with errors naming the
+ * file and the field. The parts finalize makes (the recipe, its replay, the patches) are defined there.
+ */
 import { readFile } from 'node:fs/promises';
 
 import { ConfigError, errorMessage } from '../base/errors.js';

@@ -1,10 +1,14 @@
 /**
- * RUNBOOK.md (DESIGN step 5) and the short terminal summary, written from result.json and trajectory.jsonl
- * alone — never from live state — so `buildbench report <out-dir>` renders exactly what the run rendered.
+ * `src/report/` owns rendering a finished run from its files alone — result.json and trajectory.jsonl in,
+ * RUNBOOK.md and the terminal summary out — and never touches live state, so `buildbench report <out-dir>`
+ * renders exactly what the run rendered. `result.ts` is the result.json schema and its one reader
+ * (`readBuildResult`), `turns.ts` reads the turns back from the trajectory, and this file renders RUNBOOK.md
+ * (DESIGN step 5) and the one summary both `buildbench build` and `buildbench report` print. It sits on
+ * floor 3 and imports finalize's types (the recipe, the replay outcome, the patches), never the reverse.
  *
- * Written for a newcomer: what the status is and the evidence for it, where it ran, what to install and
- * why, the steps, the patches and their reasons, what failed along the way and how it was fixed, and for
- * PARTIAL/FAILED runs the root cause and what a person should try next. SUCCESS is written only when
+ * The runbook is written for a newcomer: what the status is and the evidence for it, where it ran, what to
+ * install and why, the steps, the patches and their reasons, what failed along the way and how it was fixed,
+ * and for PARTIAL/FAILED runs the root cause and what a person should try next. SUCCESS is written only when
  * result.json says success AND the verifier evidence is there beside it.
  */
 import type { IsolationReport } from '../sandbox/isolation.js';
