@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 
+import type { LoopOutcome } from '../agent/loop.js';
 import type { TurnRecord } from '../agent/types.js';
 import { RESULT_SCHEMA, type BuildResult, type TurnSummary } from '../report/result.js';
 import { SNAPSHOT_FILE } from '../verify/baseline.js';
@@ -64,11 +65,17 @@ function optionalParts(state: RunState): Pick<BuildResult, 'llm' | 'retrieval'> 
   };
 }
 
+/** The root cause of the last failing turn that had one, as result.json records it. */
+function rootCausePart(rc: LoopOutcome['rootCause']): BuildResult['rootCause'] {
+  if (!rc) return undefined;
+  const { id, category, message, line, excerpt, captures, turn } = rc;
+  return { id, category, message, line, excerpt, captures, turn };
+}
+
 /** The run's result.json, as of `finishedAt` (ms since epoch). */
 export function toBuildResult(state: RunState, finishedAt: number): BuildResult {
   const { settings, outcome, expected, verifier, decision, keptAt } = state;
   const verdict = outcome?.verdict;
-  const rc = outcome?.rootCause;
   const { status } = decision;
   const failure = state.events.failure();
   return {
@@ -95,18 +102,7 @@ export function toBuildResult(state: RunState, finishedAt: number): BuildResult 
     ...optionalParts(state),
     sandbox: sandboxPart(state),
     buildSystems: (state.repo?.buildSystems ?? []).map((b) => ({ kind: b.kind, dir: b.dir, file: b.file })),
-    rootCause:
-      rc && status !== 'success'
-        ? {
-            id: rc.id,
-            category: rc.category,
-            message: rc.message,
-            line: rc.line,
-            excerpt: rc.excerpt,
-            captures: rc.captures,
-            turn: rc.turn,
-          }
-        : undefined,
+    rootCause: status !== 'success' ? rootCausePart(outcome?.rootCause) : undefined,
     turns: turnSummaries(outcome?.history ?? [], state.outDir),
     timings: {
       startedAt: new Date(state.startedAt).toISOString(),

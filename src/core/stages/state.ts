@@ -108,6 +108,23 @@ export interface RunState {
   keptAt?: string;
 }
 
+/**
+ * The run's sandbox settings: every command's output, in every sandbox of the run (the replays too), is
+ * redacted before it is kept or written, and each log file is bounded; credentials removed from the
+ * repository copy join the redactor.
+ */
+function redactingSandboxSettings(settings: BuildSettings, redact: Redactor): SandboxSettings {
+  return {
+    ...settings.sandbox,
+    output: {
+      openRedactor: () => createStreamRedactor(redact),
+      redact,
+      addSecrets: (values) => redact.add(values),
+      maxLogBytes: settings.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES,
+    },
+  };
+}
+
 /** Checks the settings that can fail before any work, makes `--out`, and opens the run's event stream. */
 export async function startRun(
   settings: BuildSettings,
@@ -122,17 +139,7 @@ export async function startRun(
     ...collectSecretValues(process.env, settings.secretEnv ?? []),
     ...(session?.secrets ?? []),
   ]);
-  // Every command's output, in every sandbox of the run (the replays too), is redacted before it is kept or
-  // written, and each log file is bounded; credentials removed from the repository copy join the redactor.
-  const sandboxSettings: SandboxSettings = {
-    ...settings.sandbox,
-    output: {
-      openRedactor: () => createStreamRedactor(redact),
-      redact,
-      addSecrets: (values) => redact.add(values),
-      maxLogBytes: settings.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES,
-    },
-  };
+  const sandboxSettings = redactingSandboxSettings(settings, redact);
   const events = new EventBus();
   const recorder = new TrajectoryRecorder(path.join(outDir, 'trajectory.jsonl'), { redact });
   events.on((event) => recorder.record(event.type, event));
