@@ -10,6 +10,8 @@ import {
   newerCmakeCommand,
 } from '../../../../src/knowledge/repair/rules/cmake.js';
 import { namesInProse } from '../../../../src/knowledge/repair/rules/prose.js';
+import { RULE_LIMITS } from '../../../../src/knowledge/repair/rules/rule.js';
+import type { Finding } from '../../../../src/knowledge/diagnose/types.js';
 import { defaultSignatureCatalog } from '../../../../src/knowledge/diagnose/signatures.js';
 import { analyzeLog } from '../../../../src/knowledge/diagnose/log-parser.js';
 import type { Need } from '../../../../src/knowledge/repair/needs.js';
@@ -427,5 +429,30 @@ describe('a project that needs a newer CMake', () => {
     });
     expect(run.status).toBe(0);
     expect(run.stdout).toBe('');
+  });
+});
+
+describe('how much of a failure the rules look at', () => {
+  it('tries the root cause and the findings after it, RULE_LIMITS.findingsTried in all', async () => {
+    const finding = (id: string, file: string, line: number): Finding => ({
+      id,
+      category: 'permission',
+      message: `${file}: Permission denied`,
+      captures: { file },
+      line,
+      excerpt: '',
+    });
+    // A root cause no rule answers, then twelve findings each with a repair of its own.
+    const rootCause = finding('no-rule-for-this', 'x', 1);
+    const findings = [
+      rootCause,
+      ...Array.from({ length: 12 }, (_, i) => finding('permission-denied', `./script${i}.sh`, i + 2)),
+    ];
+    const base = input('x.c: fatal error: zlib.h: No such file or directory\n');
+    const repairs = await knowledge.propose({ ...base, rootCause, findings }, services());
+    expect(RULE_LIMITS.findingsTried).toBe(10);
+    expect(repairs.map((r) => r.key)).toEqual(
+      Array.from({ length: RULE_LIMITS.findingsTried - 1 }, (_, i) => `chmod:./script${i}.sh`),
+    );
   });
 });
