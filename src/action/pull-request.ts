@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 
-import { readFileUnder } from '../base/safe-fs.js';
+import { readFileUnder, readIfExists } from '../base/safe-fs.js';
 import type { BuildResult } from '../report/result.js';
 import { httpStatus, type GitHubClient } from '../github/client.js';
 import { md } from './summary.js';
@@ -86,11 +86,7 @@ export function gitBlobSha(content: Buffer): string {
 
 /** A regular file of the output directory, never read through a symbolic link; undefined when there is none. */
 async function readIfPresent(outDir: string, abs: string): Promise<Buffer | undefined> {
-  try {
-    return await readFileUnder(outDir, path.relative(outDir, abs));
-  } catch {
-    return undefined;
-  }
+  return readIfExists(() => readFileUnder(outDir, path.relative(outDir, abs)));
 }
 
 /** Output-directory-relative paths must stay inside it. */

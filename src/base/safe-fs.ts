@@ -469,3 +469,32 @@ export async function writeFileUnder(
     await handle.close();
   }
 }
+
+/** True for the errors that mean "there is no such file": ENOENT, and ENOTDIR (a parent is not a folder). */
+export function isMissing(error: unknown): boolean {
+  const code = errnoCode(error);
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/**
+ * What `read` returns, or undefined when the file is not there. Only a missing file is an answer: every
+ * other error (EACCES, EIO, a path refused as unsafe) is thrown, so it is never mistaken for "absent".
+ */
+export async function readIfExists<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+/** `readIfExists` for synchronous reads. */
+export function readIfExistsSync<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}

@@ -24,17 +24,12 @@ import { writeOwnerRecord } from './work-dirs.js';
 import { HOST_ISOLATION } from './isolation.js';
 import { runProcess } from '../base/process.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
+import { readIfExistsSync } from '../base/safe-fs.js';
 
 /** `host:<os id>-<version>` from /etc/os-release, e.g. `host:debian-12`. */
 export function hostImageName(osRelease?: string): string {
   let text = osRelease;
-  if (text === undefined) {
-    try {
-      text = readFileSync('/etc/os-release', 'utf8');
-    } catch {
-      text = '';
-    }
-  }
+  if (text === undefined) text = readIfExistsSync(() => readFileSync('/etc/os-release', 'utf8')) ?? '';
   const field = (name: string): string | undefined =>
     new RegExp(`^${name}=("?)(.*)\\1$`, 'm').exec(text ?? '')?.[2];
   const id = field('ID');

@@ -44,6 +44,7 @@ import {
 import { runProcess } from '../base/process.js';
 import { buildSeccompFilter, DENIED_SYSCALLS, seccompArch } from './seccomp.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
+import { readIfExists } from '../base/safe-fs.js';
 
 /** Packages of the cached toolchain layer. Changing the list makes a new layer (the folder name has its hash). */
 export const TOOLCHAIN_PACKAGES = [
@@ -161,10 +162,11 @@ function pidAlive(pid: number): boolean {
 }
 
 async function readOwner(lockDir: string): Promise<LockOwner | undefined> {
+  const text = await readIfExists(() => readFile(join(lockDir, 'owner.json'), 'utf8'));
   try {
-    return JSON.parse(await readFile(join(lockDir, 'owner.json'), 'utf8')) as LockOwner;
+    return text === undefined ? undefined : (JSON.parse(text) as LockOwner);
   } catch {
-    return undefined;
+    return undefined; // half written: the lock's age decides
   }
 }
 

@@ -12,6 +12,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -23,6 +24,8 @@ import {
   nameKey,
   openUnderSync,
   readFileUnder,
+  readIfExists,
+  readIfExistsSync,
   relComponents,
   resolveDirUnder,
   UnsafePathError,
@@ -201,5 +204,26 @@ describe('nameKey', () => {
       raw: Buffer.from([0x63, 0x61, 0x66, 0xe9]),
     });
     expect(nameKey(Buffer.from('\x1b]0;owned\x07')).key).toBe('\\x1b]0;owned\\x07');
+  });
+});
+
+describe('readIfExists', () => {
+  it('answers undefined only for a missing file; other errors are thrown', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bb-read-if-exists-'));
+    try {
+      writeFileSync(path.join(dir, 'file'), 'text');
+      expect(await readIfExists(() => readFile(path.join(dir, 'file'), 'utf8'))).toBe('text');
+      expect(await readIfExists(() => readFile(path.join(dir, 'absent'), 'utf8'))).toBeUndefined();
+      // A parent that is a file: ENOTDIR, also "not there".
+      expect(await readIfExists(() => readFile(path.join(dir, 'file', 'x'), 'utf8'))).toBeUndefined();
+      expect(readIfExistsSync(() => readFileSync(path.join(dir, 'absent'), 'utf8'))).toBeUndefined();
+      // A folder read as a file (EISDIR) is an error, not an absence; so is a refused path.
+      await expect(readIfExists(() => readFile(dir, 'utf8'))).rejects.toMatchObject({ code: 'EISDIR' });
+      expect(() => readIfExistsSync(() => readFileSync(dir, 'utf8'))).toThrow(/EISDIR/);
+      symlinkSync('/etc/hostname', path.join(dir, 'link'));
+      await expect(readIfExists(() => readFileUnder(dir, 'link'))).rejects.toBeInstanceOf(UnsafePathError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
