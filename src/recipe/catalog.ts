@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../base/errors.js';
-import { shq } from '../base/shell.js';
+import { inDir, shq } from '../base/shell.js';
 import type { BuildSystem, BuildSystemKind, RepoInfo } from '../repo/types.js';
 import { directCompileRecipe } from './direct.js';
 import { STEP_PURPOSES, type Recipe, type RecipeStep, type StepPurpose, type ToolNeed } from './model.js';
@@ -202,10 +202,6 @@ function fill(template: string, vars: Readonly<Record<string, string>>): string 
 function detailSet(system: BuildSystem, name: string): boolean {
   const value = system.details[name];
   return value === true || (typeof value === 'string' && value !== '');
-}
-
-function inDir(dir: string, command: string): string {
-  return dir === '' ? command : `cd ${shq(dir)} && ${command}`;
 }
 
 /** The steps of `entry` that apply to `system`: conditions met, the first one of each purpose group. */

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { readFileUnder } from '../../../base/safe-fs.js';
-import { shq } from '../../../base/shell.js';
+import { inDir, shq } from '../../../base/shell.js';
 import type { Recipe } from '../../../recipe/model.js';
 import type { Finding } from '../../diagnose/types.js';
 import type { Need } from '../needs.js';
@@ -143,9 +143,11 @@ export function withFreshDir(repair: Repair, recipe: Recipe, objects = true): Re
 /** The autotools recipe with `autoreconf -fi` before configure (regenerates configure and the aux files). */
 export function regenerate(recipe: Recipe): Recipe | undefined {
   if (recipe.system !== 'autotools') return undefined;
-  const cd = recipe.dir ? `cd '${recipe.dir}' && ` : '';
   const steps = recipe.steps.filter((s) => s.purpose !== 'generate');
-  return { ...recipe, steps: [{ purpose: 'generate', command: `${cd}autoreconf -fi` }, ...steps] };
+  return {
+    ...recipe,
+    steps: [{ purpose: 'generate', command: inDir(recipe.dir, 'autoreconf -fi') }, ...steps],
+  };
 }
 
 /** `option(NAME ...)` names in the recipe's CMakeLists.txt that could switch off a feature needing `pkg`. */

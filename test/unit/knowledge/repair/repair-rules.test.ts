@@ -10,7 +10,7 @@ import {
   newerCmakeCommand,
 } from '../../../../src/knowledge/repair/rules/cmake.js';
 import { namesInProse } from '../../../../src/knowledge/repair/rules/prose.js';
-import { RULE_LIMITS } from '../../../../src/knowledge/repair/rules/rule.js';
+import { RULE_LIMITS, regenerate } from '../../../../src/knowledge/repair/rules/rule.js';
 import type { Finding } from '../../../../src/knowledge/diagnose/types.js';
 import { defaultSignatureCatalog } from '../../../../src/knowledge/diagnose/signatures.js';
 import { analyzeLog } from '../../../../src/knowledge/diagnose/log-parser.js';
@@ -151,6 +151,18 @@ describe('repair knowledge', () => {
     );
     expect(repairs[0]?.packages).toEqual(['autoconf-archive']);
     expect(repairs[0]?.recipe?.steps[0]).toEqual({ purpose: 'generate', command: 'autoreconf -fi' });
+  });
+
+  it('regenerates in the folder of the recipe, quoted for bash whatever its name', () => {
+    const quoted = recipeFor(system('autotools', "it's here", undefined, { hasConfigure: true }))!;
+    expect(regenerate(quoted)?.steps[0]).toEqual({
+      purpose: 'generate',
+      command: `cd 'it'\\''s here' && autoreconf -fi`,
+    });
+    const plain = recipeFor(system('autotools', 'sub', undefined, { hasConfigure: true }))!;
+    expect(regenerate(plain)?.steps[0]?.command).toBe('cd sub && autoreconf -fi');
+    const script = regenerate(quoted)!.steps[0]!.command;
+    expect(spawnSync('bash', ['-n'], { input: script }).status).toBe(0);
   });
 
   it('turns off an optional CMake feature whose package cannot be found', async () => {
