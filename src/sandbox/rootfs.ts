@@ -1013,5 +1013,10 @@ export async function reenterKeptRootfs(
     toolchainRoot: paths.toolchainRoot,
     lowerdirs: [paths.toolchainRoot, paths.baseRoot],
   };
-  return { sandbox: new RootfsSandbox(basename(buildDir), buildDir, layers) };
+  // The kept tree is the untrusted build's: it gets the network the settings ask for (isolated by
+  // default), as the build did, never this machine's.
+  const notes = ['re-entered kept build: no memory or process limits'];
+  const network = await chooseNetwork(settings.network, notes);
+  const isolation = await rootfsIsolation(network, { enforced: false }, notes);
+  return { sandbox: new RootfsSandbox(basename(buildDir), buildDir, layers, undefined, isolation) };
 }

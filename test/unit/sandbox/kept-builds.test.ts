@@ -11,7 +11,7 @@ import { join } from 'node:path';
 
 import { defaultSandboxSettings } from '../../../src/sandbox/factory.js';
 import { createInPlaceHostSandbox } from '../../../src/sandbox/host.js';
-import { reenterKeptRootfs, rootfsProblems } from '../../../src/sandbox/rootfs.js';
+import { reenterKeptRootfs, rootfsPaths, rootfsProblems } from '../../../src/sandbox/rootfs.js';
 
 let root: string;
 
@@ -76,6 +76,32 @@ describe('reenterKeptRootfs', () => {
     expect(await reenterKeptRootfs(join(build, 'workspace'), rootfs, settings())).toEqual({
       why: `${build} is not a kept rootfs build folder`,
     });
+  });
+
+  it("gives a re-entered build the network the settings ask for, never silently this machine's", async () => {
+    const build = join(root, 'kept3');
+    await mkdir(join(build, 'workspace'), { recursive: true });
+    await mkdir(join(build, 'upper'));
+    const cached = settings();
+    const paths = rootfsPaths(cached.cacheDir, 'bookworm');
+    for (const dir of [paths.baseDir, paths.toolchainDir]) {
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, 'READY'), '');
+    }
+    const problems = await rootfsProblems(cached);
+    for (const network of ['isolated', 'none'] as const) {
+      const entered = await reenterKeptRootfs(
+        join(build, 'workspace'),
+        { kind: 'rootfs', image: 'debian:bookworm' },
+        { ...cached, network },
+      );
+      if (problems.length > 0) {
+        expect(entered.why).toBe(problems.join('; '));
+        continue;
+      }
+      expect(entered.sandbox?.isolation.network.mode).toBe(network);
+      expect(entered.sandbox?.isolation.limits.enforced).toBe(false);
+    }
   });
 
   it('says so when the layers of the suite are no longer cached', async () => {
