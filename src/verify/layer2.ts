@@ -15,10 +15,10 @@
  * or care which kind it runs.
  */
 import { randomBytes } from 'node:crypto';
-import { rm, rmdir, writeFile } from 'node:fs/promises';
+import { rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 
-import { mkdirUnder, openUnder } from '../base/safe-fs.js';
+import { mkdirUnder, openUnder, writeFileUnder } from '../base/safe-fs.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Layer2Spec, SpecCheck } from './spec.js';
 import { shellQuote } from '../base/shell.js';
@@ -388,15 +388,14 @@ export async function runCheck(
   const { hostDir, boxDir, rel } = scratch;
   const root = sandbox.hostWorkdir;
   try {
-    await writeFile(
-      path.join(hostDir, 'cmd.sh'),
+    // Through the no-follow writer: a process the build left running could swap the scratch folder.
+    await writeFileUnder(
+      root,
+      `${rel}/cmd.sh`,
       check.command.endsWith('\n') ? check.command : `${check.command}\n`,
-      { flag: 'wx' },
     );
     if (check.expect.serialLog)
-      await writeFile(path.join(hostDir, 'serial.pat'), `${check.expect.serialLog.pattern}\n`, {
-        flag: 'wx',
-      });
+      await writeFileUnder(root, `${rel}/serial.pat`, `${check.expect.serialLog.pattern}\n`);
     const e = check.expect;
     const budget = check.timeoutMs + (e.port?.withinMs ?? 0) + (e.serialLog?.withinMs ?? 0) + 90_000;
     const exec = await sandbox.exec(checkScript(check, boxDir), {
