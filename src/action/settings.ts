@@ -11,7 +11,6 @@ import { ConfigError } from '../base/errors.js';
 import {
   parseChoice,
   parsePositiveInt,
-  parseSize,
   repoNameOf,
   resolveRunSettings,
   ACTION_DOOR,
@@ -102,8 +101,8 @@ export interface ActionSettings {
   outDir: string;
   /** Names of variables of the step's env whose values are redacted (input secret-env, BUILDBENCH_SECRET_ENV). */
   secretEnv: string[];
-  /** The bound of each log file (input max-log-size). */
-  maxLogBytes: number;
+  /** The bound of each log file (input max-log-size; its default applies when the input is empty). */
+  maxLogBytes?: number;
   /** The sandbox's network and limits (inputs network, memory, pids; empty: the defaults). */
   limits: SandboxLimits;
 }
@@ -221,14 +220,9 @@ export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): A
     mode,
     source,
     ...(sourceInWorkspace !== undefined ? { sourceInWorkspace } : {}),
-    strategy: run.strategy,
-    ...(run.model ? { model: run.model } : {}),
+    ...run,
     sandbox,
     ...(image ? { image } : {}),
-    maxTurns: run.maxTurns,
-    timeoutMs: run.timeoutMs,
-    turnTimeoutMs: run.turnTimeoutMs,
-    expect: run.expect,
     ...(verifier ? { verifier: parseVerifier(verifier, workspace) } : {}),
     openPullRequest,
     pullRequestPartial: parseBoolean(input('pull-request-partial'), 'pull-request-partial'),
@@ -238,8 +232,6 @@ export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): A
       : {}),
     allowForkCode: parseBoolean(input('allow-fork-code'), 'allow-fork-code'),
     cache: parseBoolean(input('cache'), 'cache'),
-    secretEnv: run.secretEnv,
-    maxLogBytes: run.maxLogBytes ?? parseSize(BUILD_DEFAULTS.maxLogSize, 'input max-log-size'),
     limits: withSandboxLimits(
       defaultSandboxLimits(),
       {
@@ -278,6 +270,6 @@ export function toBuildSettings(
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.verifier ? { spec: settings.verifier } : {}),
     secretEnv: settings.secretEnv,
-    maxLogBytes: settings.maxLogBytes,
+    ...(settings.maxLogBytes !== undefined ? { maxLogBytes: settings.maxLogBytes } : {}),
   };
 }

@@ -65,12 +65,6 @@ export async function readSnapshot(file: string): Promise<{ snapshot: TreeSnapsh
   return { snapshot: new Map(files.map(([rel, size, mtimeMs]) => [rel, { size, mtimeMs }])) };
 }
 
-/** The snapshot in `file`, or undefined when there is none or it is not one. */
-export async function loadSnapshot(file: string): Promise<TreeSnapshot | undefined> {
-  const read = await readSnapshot(file);
-  return 'snapshot' in read ? read.snapshot : undefined;
-}
-
 export type BaselineKind = 'snapshot' | 'git' | 'none';
 
 /** The most of `git ls-files` output read; a longer list is not used (no baseline from git). */
