@@ -44,11 +44,16 @@ export async function sandboxBackendsHere(): Promise<{ rootfsUnavailable: string
       `BUILDBENCH_REQUIRE_ROOTFS=1 but the rootfs sandbox cannot run here: ${rootfsUnavailable}`,
     );
   }
+  return { rootfsUnavailable, dockerUp: await dockerHere() };
+}
+
+/** Whether a Docker engine answers; with BUILDBENCH_REQUIRE_DOCKER=1 (CI) a missing one is an error. */
+export async function dockerHere(): Promise<boolean> {
   const dockerUp = await dockerAnswers(5000);
   if (!dockerUp && process.env.BUILDBENCH_REQUIRE_DOCKER === '1') {
     throw new Error('BUILDBENCH_REQUIRE_DOCKER=1 but no Docker engine answers `docker info`');
   }
-  return { rootfsUnavailable, dockerUp };
+  return dockerUp;
 }
 
 /** A tiny repository with a .git folder and a source file. */

@@ -11,17 +11,17 @@ import path from 'node:path';
 
 import { run } from '../../src/action/main.js';
 import type { BuildResult } from '../../src/report/result.js';
-import { docker, dockerAnswers } from '../../src/sandbox/docker.js';
+import { docker } from '../../src/sandbox/docker.js';
 import {
   startFakeCacheServer,
   type CacheProtocol,
   type FakeCacheServer,
 } from '../fakes/fake-cache-server.js';
 import { setUpActionEnv, type ActionEnv } from '../helpers/action.js';
-import { ensureTestDockerImage, TEST_DOCKER_IMAGE } from '../helpers/sandbox.js';
+import { dockerHere, ensureTestDockerImage, TEST_DOCKER_IMAGE } from '../helpers/sandbox.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const describeDocker = (await dockerAnswers()) ? describe : describe.skip;
+const describeDocker = (await dockerHere()) ? describe : describe.skip;
 
 let server: FakeCacheServer;
 let env: ActionEnv | undefined;

@@ -9,13 +9,18 @@ import path from 'node:path';
 import { run } from '../../src/action/main.js';
 import type { BuildResult } from '../../src/report/result.js';
 import { setUpActionEnv, type ActionEnv } from '../helpers/action.js';
-import { docker, dockerAnswers } from '../../src/sandbox/docker.js';
-import { ensureTestDockerImage, rootfsUnavailableReason, TEST_DOCKER_IMAGE } from '../helpers/sandbox.js';
+import { docker } from '../../src/sandbox/docker.js';
+import {
+  ensureTestDockerImage,
+  rootfsUnavailableReason,
+  TEST_DOCKER_IMAGE,
+  dockerHere,
+} from '../helpers/sandbox.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const unavailable = await rootfsUnavailableReason();
 const describeRootfs = unavailable ? describe.skip : describe;
-const describeDocker = (await dockerAnswers()) ? describe : describe.skip;
+const describeDocker = (await dockerHere()) ? describe : describe.skip;
 if (unavailable) console.warn(`skipping the action end-to-end test: ${unavailable}`);
 
 let env: ActionEnv | undefined;

@@ -6,9 +6,9 @@ import { runBuild } from '../../src/core/run-build.js';
 import { sandboxSettingsFrom, type BuildSettings } from '../../src/core/settings.js';
 import type { BuildResult } from '../../src/report/result.js';
 import type { SandboxChoice } from '../../src/sandbox/types.js';
-import { dockerAnswers } from '../../src/sandbox/docker.js';
 import {
   BARE_DOCKER_IMAGE,
+  dockerHere,
   ensureBareDockerImage,
   ensureTestDockerImage,
   hostMountsUnder,
@@ -137,10 +137,7 @@ describe('bad input and runaway commands', () => {
   });
 });
 
-const dockerUp = await dockerAnswers(5000);
-if (!dockerUp && process.env.BUILDBENCH_REQUIRE_DOCKER === '1') {
-  throw new Error('BUILDBENCH_REQUIRE_DOCKER=1 but no Docker engine answers `docker info`');
-}
+const dockerUp = await dockerHere();
 
 (dockerUp ? describe : describe.skip)('buildbench build in the docker sandbox', () => {
   it(

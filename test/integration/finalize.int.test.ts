@@ -16,8 +16,13 @@ import { runBuild } from '../../src/core/run-build.js';
 import { sandboxSettingsFrom, type BuildSettings } from '../../src/core/settings.js';
 import type { BuildResult } from '../../src/report/result.js';
 import { parseDockerfile } from '../helpers/dockerfile.js';
-import { docker, dockerAnswers } from '../../src/sandbox/docker.js';
-import { hostMountsUnder, rootfsUnavailableReason, TEST_DOCKER_IMAGE } from '../helpers/sandbox.js';
+import { docker } from '../../src/sandbox/docker.js';
+import {
+  hostMountsUnder,
+  rootfsUnavailableReason,
+  TEST_DOCKER_IMAGE,
+  dockerHere,
+} from '../helpers/sandbox.js';
 
 const FIXTURE = path.resolve('test/fixtures/finalize/pkg-and-patch');
 const unavailable = await rootfsUnavailableReason();
@@ -118,7 +123,7 @@ describeRootfs('finalize and report (rootfs sandbox)', () => {
 
 const dockerReady =
   !unavailable &&
-  (await dockerAnswers(5000)) &&
+  (await dockerHere()) &&
   (await docker(['image', 'inspect', TEST_DOCKER_IMAGE], { timeoutMs: 30_000 })).exitCode === 0;
 if (!dockerReady)
   console.warn(`skipping the Dockerfile build: no Docker engine answers or ${TEST_DOCKER_IMAGE} is missing`);

@@ -13,13 +13,13 @@ import { SandboxError } from '../../src/base/errors.js';
 import {
   createDockerSandbox,
   docker,
-  dockerAnswers,
   ensureDockerImage,
   isCurrentRootfsImage,
   ROOTFS_LAYERS_LABEL,
   type DockerSandbox,
 } from '../../src/sandbox/docker.js';
 import {
+  dockerHere,
   ensureTestDockerImage,
   eventually,
   LAYER_CREATION_TIMEOUT_MS,
@@ -28,12 +28,7 @@ import {
   TEST_DOCKER_IMAGE,
 } from '../helpers/sandbox.js';
 
-const answers = await dockerAnswers(5000);
-if (!answers && process.env.BUILDBENCH_REQUIRE_DOCKER === '1') {
-  throw new Error(
-    'BUILDBENCH_REQUIRE_DOCKER=1 but no Docker engine answers `docker info`; start one (dockerd --data-root /var/lib/docker &)',
-  );
-}
+const answers = await dockerHere();
 if (!answers)
   console.warn(
     'skipping the docker sandbox tests: no Docker engine answers `docker info` (set BUILDBENCH_REQUIRE_DOCKER=1 to fail instead)',

@@ -19,9 +19,8 @@ import path from 'node:path';
 import { runBuild } from '../../src/core/run-build.js';
 import type { BuildResult } from '../../src/report/result.js';
 import { sandboxSettingsFrom, type BuildSettings } from '../../src/core/settings.js';
-import { dockerAnswers } from '../../src/sandbox/docker.js';
 import type { SandboxChoice } from '../../src/sandbox/types.js';
-import { ensureTestDockerImage, hostMountsUnder, TEST_DOCKER_IMAGE } from '../helpers/sandbox.js';
+import { ensureTestDockerImage, hostMountsUnder, TEST_DOCKER_IMAGE, dockerHere } from '../helpers/sandbox.js';
 
 // Assembled at run time so no secret-shaped literal sits in the repository for scanners to flag.
 const GH_TOKEN = 'ghs_' + 'FAKEtokenFromActionsCheckout0123456789';
@@ -139,7 +138,7 @@ afterAll(() => {
   expect(hostMountsUnder(sandboxSettingsFrom(process.env, 'rootfs', undefined).workRoot)).toEqual([]);
 });
 
-const dockerUp = await dockerAnswers(5000);
+const dockerUp = await dockerHere();
 const kinds: SandboxChoice[] = dockerUp ? ['rootfs', 'docker'] : ['rootfs'];
 
 describe.each(kinds)('secrets never reach an output file (%s sandbox)', (kind) => {
