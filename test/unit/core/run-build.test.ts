@@ -84,7 +84,8 @@ interface Case {
 async function build(
   c: Case,
 ): Promise<{ result: BuildResult; written: BuildResult; boxes: TreeSandbox[]; out: string }> {
-  const out = path.join(root, `out-${++runs}`);
+  const out = c.settings?.outDir ?? path.join(root, `out-${++runs}`);
+  if (c.settings?.outDir) runs++;
   const boxes: TreeSandbox[] = [];
   const deps: Partial<RunBuildDeps> = {
     createSandbox: (_settings, request) => {
@@ -293,6 +294,28 @@ describe('runBuild', () => {
       sandbox: { kind: 'host', image: '' },
     });
     expect(creating.written.status).toBe('sandbox_error');
+  });
+
+  it('clears what an earlier run left in --out, even when this run fails before finalize', async () => {
+    const out = path.join(root, 'reused-out');
+    mkdirSync(path.join(out, 'patches'), { recursive: true });
+    mkdirSync(path.join(out, 'replay'), { recursive: true });
+    for (const file of [
+      'build.sh',
+      'Dockerfile',
+      'snapshot.json.gz',
+      'patches/0001-old.patch',
+      'replay/minimal.log',
+    ])
+      writeFileSync(path.join(out, file), 'from an earlier run');
+    const failed = await build({
+      strategy: scripted([run('bb-make hello')]),
+      settings: { outDir: out },
+      deps: { createSandbox: () => Promise.reject(new SandboxError('no bubblewrap')) },
+    });
+    expect(failed.result.status).toBe('sandbox_error');
+    for (const file of ['build.sh', 'Dockerfile', 'snapshot.json.gz', 'patches', 'replay'])
+      expect(existsSync(path.join(out, file))).toBe(false);
   });
 
   it('failed, and thrown: a configuration error before the sandbox exists (result.json still written)', async () => {
