@@ -5,6 +5,7 @@ import { delimiter, isAbsolute, posix, resolve } from 'node:path';
 
 import { ConfigError, SandboxError } from '../base/errors.js';
 import { resolveCommand, runProcess } from '../base/process.js';
+import { removeGitCredentials, type CredentialsRemoval } from './git-credentials.js';
 import type { ExecOptions, ExecResult } from './types.js';
 
 /** PATH inside rootfs and docker sandboxes. */
@@ -104,7 +105,16 @@ function checkResult(result: ExecResult, what: string, hint: string): void {
 }
 
 /** Copies a repository (hidden files and .git included, owners and modes kept) into a new folder. */
-export async function copyRepository(repoDir: string, dest: string, signal?: AbortSignal): Promise<void> {
+/**
+ * Copies the repository into a sandbox's working copy and removes the git credentials from the copy at once,
+ * before anything runs in the sandbox (see git-credentials.ts); `onCopied` hears what was removed.
+ */
+export async function copyRepository(
+  repoDir: string,
+  dest: string,
+  signal?: AbortSignal,
+  onCopied?: (removal: CredentialsRemoval) => void,
+): Promise<void> {
   const source = resolve(repoDir);
   let info;
   try {
@@ -128,6 +138,8 @@ export async function copyRepository(repoDir: string, dest: string, signal?: Abo
     const { why, hint } = describeCopyFailure(result);
     throw new SandboxError(`copying ${source} into the sandbox failed: ${why}`, hint);
   }
+  const removal = await removeGitCredentials(dest);
+  onCopied?.(removal);
 }
 
 /** Longest path Linux accepts in one system call (PATH_MAX), bytes with the terminating NUL. */

@@ -256,7 +256,7 @@ export async function createDockerSandbox(
   const sandbox = new DockerSandbox(id, settings.image, join(settings.workRoot, id), buildCache, cacheMounts);
   try {
     await writeOwnerRecord(sandbox.buildDir, 'docker');
-    await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal);
+    await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal, request.onCopied);
     const runArgs = (init: boolean): string[] => [
       'run',
       '-d',

@@ -7,7 +7,7 @@ import { createDockerSandbox, dockerAnswers } from './docker.js';
 import { createHostSandbox } from './host.js';
 import { createRootfsSandbox, rootfsMissingPackages, rootfsProblems } from './rootfs.js';
 import { checkMountablePath, findExecutable } from './common.js';
-import { removeGitCredentials } from './git-credentials.js';
+import type { CredentialsRemoval } from './git-credentials.js';
 import { withOutputPolicy } from './output-policy.js';
 import { DEFAULT_PIDS_LIMIT, defaultMemoryLimit } from './isolation.js';
 import { runProcess } from '../base/process.js';
@@ -186,16 +186,20 @@ export async function createSandbox(
 ): Promise<Sandbox> {
   await ensureSandboxFolders(settings);
   await sweepWorkRoot(settings.workRoot, request.onProgress);
-  const inner = markKeptOnDispose(await createBackend(settings, request, probes), settings.workRoot);
-  try {
-    const credentials = await removeGitCredentials(inner.hostWorkdir);
+  let removed: string[] = [];
+  // The backend strips the copy's credentials as soon as it is copied (copyRepository); the values join
+  // the redactor before any command's output is read.
+  const onCopied = (credentials: CredentialsRemoval): void => {
+    removed = credentials.removed;
     if (credentials.values.length > 0) settings.output?.addSecrets?.(credentials.values);
     for (const note of credentials.notes) request.onProgress?.(`repository copy: ${note}`);
-    return withOutputPolicy(inner, settings.output ?? {}, credentials.removed);
-  } catch (error) {
-    await inner.dispose().catch(() => undefined);
-    throw error;
-  }
+    request.onCopied?.(credentials);
+  };
+  const inner = markKeptOnDispose(
+    await createBackend(settings, { ...request, onCopied }, probes),
+    settings.workRoot,
+  );
+  return withOutputPolicy(inner, settings.output ?? {}, removed);
 }
 
 async function createBackend(

@@ -110,7 +110,7 @@ export async function createHostSandbox(
   try {
     await writeOwnerRecord(sandbox.buildDir, 'host');
     await mkdir(join(sandbox.buildDir, 'cmd'), { recursive: true });
-    await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal);
+    await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal, request.onCopied);
   } catch (error) {
     await sandbox.dispose().catch(() => undefined);
     if (request.signal?.aborted) throw new CancelledError('creating the host sandbox was cancelled');

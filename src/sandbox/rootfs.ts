@@ -956,7 +956,7 @@ export async function createRootfsSandbox(
   );
   const sandbox = new RootfsSandbox(id, buildDir, layers, buildCache, isolation, cgroups, cacheMounts);
   try {
-    await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal);
+    await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal, request.onCopied);
     if (options.probe ?? true) {
       const probe = await sandbox.exec('true', {
         timeoutMs: 60_000,

@@ -6,6 +6,7 @@
  */
 import type { ProcessResult } from '../base/process.js';
 import type { IsolationReport, NetworkMode } from './isolation.js';
+import type { CredentialsRemoval } from './git-credentials.js';
 
 export type SandboxKind = 'rootfs' | 'docker' | 'host';
 export const SANDBOX_CHOICES = ['auto', 'rootfs', 'docker', 'host'] as const;
@@ -124,5 +125,7 @@ export interface CreateSandboxRequest {
    */
   cacheKey?: string;
   onProgress?: (message: string) => void;
+  /** Called once the repository is copied and its git credentials removed, before anything runs in it. */
+  onCopied?: (removal: CredentialsRemoval) => void;
   signal?: AbortSignal;
 }

@@ -1,7 +1,7 @@
 /** copyRepository's failures name their real cause in one line (real cp on real trees). */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -57,5 +57,30 @@ describe('copyRepository', () => {
     expect(
       describeCopyFailure({ exitCode: 1, timedOut: false, output: 'cp: weird\ncp: weirder\n' }).why,
     ).toBe('exit code 1: cp: weird (and 1 more lines)');
+  });
+});
+
+describe('copyRepository and git credentials', () => {
+  it('strips the credentials from the copy before it returns, and says what went', async () => {
+    const repo = path.join(top, 'with-token');
+    mkdirSync(repo);
+    execFileSync('git', ['init', '-q', repo]);
+    const token = 'ghp_copyRepositoryTestToken0123456789ab';
+    execFileSync('git', [
+      '-C',
+      repo,
+      'config',
+      'http.https://github.com/.extraheader',
+      `AUTHORIZATION: bearer ${token}`,
+    ]);
+    const dest = path.join(top, 'with-token-copy');
+    const heard: { removed: string[]; values: string[] }[] = [];
+    await copyRepository(repo, dest, undefined, (removal) => heard.push(removal));
+    expect(readFileSync(path.join(dest, '.git', 'config'), 'utf8')).not.toContain(token);
+    expect(heard).toHaveLength(1);
+    expect(heard[0]?.removed).toEqual(['http.https://github.com/.extraheader']);
+    expect(heard[0]?.values.join(' ')).toContain(token);
+    // The original checkout keeps its configuration.
+    expect(readFileSync(path.join(repo, '.git', 'config'), 'utf8')).toContain(token);
   });
 });
