@@ -2,11 +2,14 @@
  * The one GitHub client: Octokit from @actions/github with @octokit/plugin-retry (server errors, with
  * backoff) and @octokit/plugin-throttling (primary and secondary rate limits, and GitHub's pacing of writes).
  * Retries live here, never at call sites. A rate limit is waited out only while the wait GitHub asks for
- * fits `maxWaitMs`; past that the request fails with GitHub's own error.
+ * fits `maxWaitMs`; past that the request fails with GitHub's own error. Every request names the product
+ * in its User-Agent (`buildbench/<version>`, before Octokit's own), as GitHub asks of API clients.
  */
 import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
+
+import { PRODUCT_USER_AGENT } from '../base/version.js';
 
 export type GitHubClient = ReturnType<typeof getOctokit>;
 
@@ -29,6 +32,7 @@ export interface GitHubClientOptions {
   log?: (message: string) => void;
   /** A fetch implementation (tests pass the global fetch so that nock sees the requests). */
   fetch?: typeof fetch;
+  /** The product part of the User-Agent (default `buildbench/<version>`; Octokit appends its own). */
   userAgent?: string;
 }
 
@@ -65,7 +69,7 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     options.token,
     {
       baseUrl: options.baseUrl,
-      ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+      userAgent: options.userAgent || PRODUCT_USER_AGENT,
       ...(options.fetch ? { request: { fetch: options.fetch } } : {}),
       retry: { enabled: retries > 0, retries, doNotRetry: DO_NOT_RETRY, retryAfterBaseValue: unit },
       throttle:

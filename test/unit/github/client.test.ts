@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 
 import { createGitHubClient, httpStatus, waitForRateLimit } from '../../../src/github/client.js';
+import { VERSION } from '../../../src/base/version.js';
 import nock from '../../helpers/nock.js';
 
 const API = 'https://api.github.com';
@@ -120,5 +121,33 @@ describe('GitHub client (retry and throttling plugins)', () => {
     ).toBe(502);
     expect(scope.pendingMocks()).toEqual([]);
     expect(nock.pendingMocks()).toEqual([]);
+  });
+});
+
+describe('GitHub client User-Agent', () => {
+  it('names the product and its version before Octokit’s own', async () => {
+    nock.disableNetConnect();
+    expect(VERSION).toMatch(/^\d+\.\d+\.\d+/);
+    const product = new RegExp(`^buildbench/${VERSION.replace(/\./g, '\\.')} octokit-core\\.js/`);
+    const scope = nock(API, { reqheaders: { 'user-agent': product } })
+      .get('/repos/octo/hello')
+      .reply(200, { default_branch: 'main' });
+    await client({ retries: 0 }).rest.repos.get(repo);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('keeps a caller’s product name when one is given', async () => {
+    nock.disableNetConnect();
+    const scope = nock(API, { reqheaders: { 'user-agent': /^buildbench-bot\/2 / } })
+      .get('/repos/octo/hello')
+      .reply(200, {});
+    await createGitHubClient({
+      token: 't',
+      baseUrl: API,
+      retries: 0,
+      fetch: globalThis.fetch,
+      userAgent: 'buildbench-bot/2',
+    }).rest.repos.get(repo);
+    expect(scope.pendingMocks()).toEqual([]);
   });
 });
