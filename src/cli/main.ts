@@ -21,19 +21,12 @@ import { createProgressPrinter } from '../core/progress.js';
 import type { BuildResult } from '../report/result.js';
 import { VERSION } from '../core/version.js';
 import { runVerifyCommand } from './verify.js';
+import { runMatrixCommand } from './matrix.js';
 import { parseCliArgs } from './args.js';
 import { renderSummary, reportInputFor, writeRunbook } from '../report/runbook.js';
 
-export const USAGE = `buildbench ${VERSION} — builds other people's software in a sandbox and proves the result
-
-Usage:
-  buildbench build <path|git-url> [options]
-  buildbench report <out-dir>      re-render RUNBOOK.md and print the summary from result.json + trajectory.jsonl
-  buildbench verify <out-dir|build-tree> [--spec file.yml] [--expect names] [--sandbox auto|rootfs|host|none] [--json]
-                                   re-run the verifiers on a kept (--keep) or hand-made build; exit 0 all pass, 1 not
-  buildbench --help | --version
-
-build options:
+/** The build command's options, environment and exit status: the end of USAGE, and all of `build --help`. */
+const BUILD_OPTIONS = `build options:
   --out <dir>          where results go (default: ./buildbench-out/<repo>)
   --sandbox <kind>     auto | rootfs | docker | host (default: auto — docker if an engine answers, else rootfs)
   --image <image>      docker image for --sandbox docker (default: ubuntu:22.04)
@@ -74,6 +67,37 @@ Environment:
 
 Exit status: 0 success, 1 partial or failed build, 2 usage or configuration error, 130 cancelled.
 Results: <out>/result.json, trajectory.jsonl, logs/turn-NN.log, artifacts/.
+`;
+
+export const USAGE = `buildbench ${VERSION} — builds other people's software in a sandbox and proves the result
+
+Usage:
+  buildbench build <path|git-url> [options]
+  buildbench report <out-dir>      re-render RUNBOOK.md and print the summary from result.json + trajectory.jsonl
+  buildbench verify <out-dir|build-tree> [--spec file.yml] [--expect names] [--sandbox auto|rootfs|host|none] [--json]
+                                   re-run the verifiers on a kept (--keep) or hand-made build; exit 0 all pass, 1 not
+  buildbench matrix <task files or dirs…> [--runs N] [--chunk 256] [--labels gpu=self-hosted,gpu]…
+                                   print the GitHub Actions matrix of a benchmark (JSON; see matrix --help)
+  buildbench --help | --version
+  buildbench <command> --help      one command's options
+
+${BUILD_OPTIONS}`;
+
+/** `buildbench build --help`. */
+export const BUILD_HELP = `usage: buildbench build <path|git-url> [options]
+
+Builds the repository at <path> (or a clone of <git-url>) in a fresh sandbox, repairs what fails, proves the
+result with verifiers and writes result.json, RUNBOOK.md, build.sh, a Dockerfile and patches to --out.
+
+${BUILD_OPTIONS}`;
+
+/** `buildbench report --help`. */
+export const REPORT_HELP = `usage: buildbench report <out-dir>
+
+Re-renders RUNBOOK.md in <out-dir> from its result.json and trajectory.jsonl and prints the summary
+\`buildbench build\` printed. Runs nothing: no sandbox, no model.
+
+Exit status: 0 done, 2 usage error or an unreadable result.json.
 `;
 
 export interface CliIo {
@@ -180,13 +204,14 @@ export async function run(argv: string[], io: CliIo = defaultIo): Promise<number
     }
     if (command === 'report') return await runReport(rest, io);
     if (command === 'verify') return await runVerifyCommand(rest, io);
+    if (command === 'matrix') return await runMatrixCommand(rest, io);
     if (command !== 'build')
       throw new ConfigError(
         `unknown command '${command}'`,
         'expected build, report or verify; see buildbench --help',
       );
     if (rest.includes('--help') || rest.includes('-h')) {
-      io.stdout(USAGE);
+      io.stdout(BUILD_HELP);
       return 0;
     }
     const settings = parseBuildArgs(rest, io);
@@ -200,7 +225,7 @@ export async function run(argv: string[], io: CliIo = defaultIo): Promise<number
 /** `buildbench report <out-dir>`: RUNBOOK.md and the summary from the files alone; no sandbox. */
 async function runReport(args: string[], io: CliIo): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
-    io.stdout(USAGE);
+    io.stdout(REPORT_HELP);
     return 0;
   }
   const unknown = args.find((a) => a.startsWith('-'));
