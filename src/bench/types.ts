@@ -33,6 +33,14 @@ export interface ExpectedBinary {
 export interface InstructionUrl {
   url: string;
   step?: number;
+  /** The source benchmark's original text, when cleaning changed it (a `.git` suffix, a `?tab=` anchor). */
+  label?: string;
+}
+
+/** A label of the source benchmark that is not an expected binary (an object file, a note), kept with why. */
+export interface DroppedLabel {
+  label: string;
+  why: string;
 }
 
 /** Budgets a task sets for each of its runs (the bench's own flags fill what is missing). */
@@ -62,8 +70,11 @@ interface TaskBase {
 /** BUILD-BENCH style: build the repository; the expected binaries decide strict/flexible. */
 export interface BuildTask extends TaskBase {
   kind: 'build';
+  /** Empty: the engine infers the main targets from the build files. */
   expected: ExpectedBinary[];
   instructions: InstructionUrl[];
+  /** Labels of the source benchmark set aside by cleaning (never scored); the loader always fills it. */
+  dropped?: DroppedLabel[];
 }
 
 /** What the target experiment must leave behind to count as having run. */
@@ -103,6 +114,11 @@ export interface BenchManifest {
   runs: number;
   concurrency: number;
   tasks: { id: string; kind: TaskKind; file: string; suite?: string }[];
+  /**
+   * How the last invocation on this folder ended: `running` while it runs (also what a killed one leaves),
+   * `complete` when every run has a run.json, `cancelled` when it was stopped (resume redoes the cut-off runs).
+   */
+  state?: 'running' | 'complete' | 'cancelled';
 }
 
 /**
@@ -136,4 +152,6 @@ export interface RunRecord {
   error?: string;
   /** result.json relative to the run folder, when the engine wrote one. */
   result?: string;
+  /** The repository as the task names it, and the commit the run checked out (when known). */
+  repository?: { source: string; commit?: string; branch?: string; checkedOut?: string };
 }

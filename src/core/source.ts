@@ -1,8 +1,8 @@
 import { mkdtemp, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError, SandboxError } from '../base/errors.js';
-import { runProcess } from '../base/process.js';
+import { ConfigError } from '../base/errors.js';
+import { git, gitFailure } from '../base/git.js';
 
 /** A repository on this machine, ready to be copied into a sandbox. */
 export interface ResolvedSource {
@@ -20,34 +20,6 @@ export function isGitUrl(source: string): boolean {
 
 /** Limits for the git commands this file runs. */
 const LIMITS = { queryMs: 10_000, rootsMs: 30_000, cloneMs: 10 * 60_000 };
-
-/**
- * Runs git (stdout and stderr interleaved, no terminal prompt). A git that cannot be started is exit code
- * 127 with the reason as its output; a timeout or a cancel ends the output with a line saying so.
- */
-async function git(
-  args: string[],
-  timeoutMs: number,
-  signal?: AbortSignal,
-): Promise<{ code: number; out: string }> {
-  let result;
-  try {
-    result = await runProcess('git', args, {
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
-      timeoutMs,
-      ...(signal ? { signal } : {}),
-    });
-  } catch (error) {
-    if (error instanceof SandboxError) return { code: 127, out: error.message };
-    throw error;
-  }
-  const ended = result.timedOut
-    ? `\ngit timed out after ${timeoutMs / 1000} s`
-    : result.cancelled
-      ? '\ngit was cancelled'
-      : '';
-  return { code: result.exitCode, out: result.output + ended };
-}
 
 export async function gitHead(dir: string): Promise<string | undefined> {
   const { code, out } = await git(['-C', dir, 'rev-parse', 'HEAD'], LIMITS.queryMs);
@@ -117,10 +89,8 @@ export async function resolveSource(source: string, signal?: AbortSignal): Promi
     );
     if (code !== 0) {
       await cleanup();
-      const lines = out.trim().split('\n').filter(Boolean);
-      const last = lines.find((l) => l.startsWith('fatal:')) ?? lines.pop() ?? `git exited with ${code}`;
       throw new ConfigError(
-        `cannot clone '${source}': ${last}`,
+        `cannot clone '${source}': ${gitFailure(code, out)}`,
         'expected a reachable git URL or a local directory',
       );
     }
