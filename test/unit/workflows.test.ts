@@ -265,7 +265,9 @@ describe('workflow hygiene', () => {
     expect(jobs.length).toBeGreaterThan(0);
     // A job calling a reusable workflow cannot have timeout-minutes; the called workflow's jobs have theirs.
     expect(
-      jobs.filter(([, job]) => job.uses === undefined && job['timeout-minutes'] === undefined).map(([id]) => id),
+      jobs
+        .filter(([, job]) => job.uses === undefined && job['timeout-minutes'] === undefined)
+        .map(([id]) => id),
     ).toEqual([]);
   });
 
@@ -615,7 +617,7 @@ describe('release.yml', () => {
     const calls = (log: string): string[] =>
       existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
 
-    it('creates the release from the tag with the notes, latest unless a pre-release', () => {
+    it('creates the release from the tag with the notes, marked as a pre-release when it is one', () => {
       const script = findStep(FILE, 'release', 'create the release').run ?? '';
       const gh = fakeGh();
       const env = { PATH: `${gh.bin}:${process.env.PATH ?? ''}`, TAG: 'v1.2.0' };
@@ -623,9 +625,9 @@ describe('release.yml', () => {
       expect(runStep(script, tmpdir(), { ...env, PRERELEASE: 'true' }).status).toBe(0);
       const [release, prerelease] = calls(gh.log);
       expect(release).toMatch(
-        /^release create v1\.2\.0 --verify-tag --title v1\.2\.0 --notes-file \S+release-notes\.md --latest$/,
+        /^release create v1\.2\.0 --verify-tag --title v1\.2\.0 --notes-file \S+\/release-notes\.md$/,
       );
-      expect(prerelease).toMatch(/--prerelease$/);
+      expect(prerelease).toMatch(/ --prerelease$/);
     });
 
     it('moves an existing major tag to the release commit, or creates it', () => {
