@@ -586,7 +586,10 @@ describe('release.yml', () => {
   });
 
   describe('the release and the major tag', () => {
-    /** A `gh` on PATH that records its arguments; `gh api …/git/ref/tags/…` answers FAKE_GH_REF_EXISTS. */
+    /**
+     * A `gh` on PATH that records its arguments; `gh api …/git/ref/tags/…` answers FAKE_GH_REF_EXISTS, and
+     * `gh api --paginate …/git/matching-refs/…` prints the refs in FAKE_GH_TAGS.
+     */
     function fakeGh(): { bin: string; log: string } {
       const dir = mkdtempSync(path.join(tmpdir(), 'bb-fake-gh-'));
       const log = path.join(dir, 'calls');
@@ -596,6 +599,7 @@ describe('release.yml', () => {
           '#!/bin/bash',
           `printf '%s\\n' "$*" >> '${log}'`,
           'if [ "$1" = api ] && [[ "$2" == */git/ref/tags/* ]]; then [ "$FAKE_GH_REF_EXISTS" = yes ]; exit; fi',
+          'if [ "$1" = api ] && [[ "$3" == */git/matching-refs/* ]]; then printf "%s\\n" $FAKE_GH_TAGS; exit 0; fi',
           'exit 0',
           '',
         ].join('\n'),
@@ -637,20 +641,53 @@ describe('release.yml', () => {
       const gh = fakeGh();
       const env = {
         PATH: `${gh.bin}:${process.env.PATH ?? ''}`,
+        TAG: 'v1.10.0',
         MAJOR: 'v1',
         GITHUB_REPOSITORY: 'buildbench/agent',
+        FAKE_GH_TAGS: 'refs/tags/v1.9.0 refs/tags/v1.10.0 refs/tags/v1.11.0-rc.1',
       };
       const moved = runStep(step.run ?? '', dir, { ...env, FAKE_GH_REF_EXISTS: 'yes' });
       expect(moved.status).toBe(0);
       expect(moved.out).toContain(`v1 now points to ${sha}`);
       const created = runStep(step.run ?? '', dir, { ...env, FAKE_GH_REF_EXISTS: 'no' });
       expect(created.status).toBe(0);
+      const list = 'api --paginate repos/buildbench/agent/git/matching-refs/tags/v1. --jq .[].ref';
       expect(calls(gh.log)).toEqual([
+        list,
         'api repos/buildbench/agent/git/ref/tags/v1 --silent',
         `api --method PATCH repos/buildbench/agent/git/refs/tags/v1 -f sha=${sha} -F force=true --silent`,
+        list,
         'api repos/buildbench/agent/git/ref/tags/v1 --silent',
         `api --method POST repos/buildbench/agent/git/refs -f ref=refs/tags/v1 -f sha=${sha} --silent`,
       ]);
+    });
+
+    it('leaves the major tag alone for a release older than the newest of its major', () => {
+      const step = findStep(FILE, 'release', 'move the major tag');
+      const { dir } = repoWithCommit();
+      const gh = fakeGh();
+      const r = runStep(step.run ?? '', dir, {
+        PATH: `${gh.bin}:${process.env.PATH ?? ''}`,
+        TAG: 'v1.4.1',
+        MAJOR: 'v1',
+        GITHUB_REPOSITORY: 'buildbench/agent',
+        FAKE_GH_TAGS: 'refs/tags/v1.4.1 refs/tags/v1.5.0',
+        FAKE_GH_REF_EXISTS: 'yes',
+      });
+      expect(r.status).toBe(0);
+      expect(r.out).toContain(
+        '::notice::v1.4.1 is not the newest v1 release (v1.5.0 is): v1 stays where it is',
+      );
+      expect(calls(gh.log).filter((c) => /PATCH|POST/.test(c))).toEqual([]);
+      const none = runStep(step.run ?? '', dir, {
+        PATH: `${gh.bin}:${process.env.PATH ?? ''}`,
+        TAG: 'v1.4.1',
+        MAJOR: 'v1',
+        GITHUB_REPOSITORY: 'buildbench/agent',
+        FAKE_GH_TAGS: '',
+      });
+      expect(none.status).toBe(1);
+      expect(none.out).toContain('::error::GitHub lists no tag v1.x.y, not even v1.4.1');
     });
   });
 });
