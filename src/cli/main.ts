@@ -22,6 +22,7 @@ import type { BuildResult } from '../report/result.js';
 import { VERSION } from '../core/version.js';
 import { runVerifyCommand } from './verify.js';
 import { runMatrixCommand } from './matrix.js';
+import { runBenchCommand } from './bench.js';
 import { parseCliArgs } from './args.js';
 import { renderSummary, reportInputFor, writeRunbook } from '../report/runbook.js';
 
@@ -76,6 +77,8 @@ Usage:
   buildbench report <out-dir>      re-render RUNBOOK.md and print the summary from result.json + trajectory.jsonl
   buildbench verify <out-dir|build-tree> [--spec file.yml] [--expect names] [--sandbox auto|rootfs|host|none] [--json]
                                    re-run the verifiers on a kept (--keep) or hand-made build; exit 0 all pass, 1 not
+  buildbench bench <task files or dirs…> [--runs N] [--concurrency C] [--out DIR] [--resume] [--repos-dir DIR]
+                                   run a benchmark suite into a bench folder with a leaderboard (see bench --help)
   buildbench matrix <task files or dirs…> [--runs N] [--chunk 256] [--labels gpu=self-hosted,gpu]…
                                    print the GitHub Actions matrix of a benchmark (JSON; see matrix --help)
   buildbench --help | --version
@@ -205,10 +208,11 @@ export async function run(argv: string[], io: CliIo = defaultIo): Promise<number
     if (command === 'report') return await runReport(rest, io);
     if (command === 'verify') return await runVerifyCommand(rest, io);
     if (command === 'matrix') return await runMatrixCommand(rest, io);
+    if (command === 'bench') return await runBenchCommand(rest, io);
     if (command !== 'build')
       throw new ConfigError(
         `unknown command '${command}'`,
-        'expected build, report or verify; see buildbench --help',
+        'expected build, report, verify, bench or matrix; see buildbench --help',
       );
     if (rest.includes('--help') || rest.includes('-h')) {
       io.stdout(BUILD_HELP);

@@ -1,0 +1,144 @@
+/**
+ * `runBenchmark`: the composition root of `buildbench bench`. It loads the task files (bench/load.ts), makes
+ * each run's `BuildSettings` from the task and the bench's shared settings, and gives the bench runner
+ * (bench/runner.ts) an engine that is `runBuild` itself — the same stages, sandbox and result.json as
+ * `buildbench build`, one fresh sandbox per run, no second code path.
+ */
+import path from 'node:path';
+
+import { ConfigError } from '../base/errors.js';
+import { expectedNames, loadTasks } from '../bench/load.js';
+import {
+  runBench,
+  type BenchDeps,
+  type BenchEvent,
+  type BenchOutcome,
+  type RunEngine,
+} from '../bench/runner.js';
+import type { Task } from '../bench/types.js';
+import type { BuildResult } from '../report/result.js';
+import { runBuild, type RunBuildDeps } from './run-build.js';
+import { parseDuration, type BuildSettings } from './settings.js';
+
+/** What every run of a benchmark shares (the tasks' own budgets replace the budget fields per task). */
+export type SharedBuildSettings = Omit<
+  BuildSettings,
+  'source' | 'outDir' | 'expect' | 'spec' | 'json' | 'keep'
+>;
+
+/** Everything one `buildbench bench` needs, validated by the front door. */
+export interface BenchSettings {
+  /** Task files and folders of them. */
+  tasks: string[];
+  /** The bench folder. */
+  outDir: string;
+  runs: number;
+  concurrency: number;
+  resume: boolean;
+  /** `--repos-dir`: local mirrors `owner+name/`. */
+  reposDir?: string;
+  build: SharedBuildSettings;
+}
+
+export interface RunBenchmarkOptions {
+  signal?: AbortSignal;
+  /** The suite's progress (bench/progress.ts). */
+  onEvent?: (event: BenchEvent) => void;
+}
+
+export interface BenchmarkOutcome extends BenchOutcome {
+  tasks: Task[];
+  /** The leaderboard's files in the bench folder; undefined when no run has ended yet (all cut off). */
+  leaderboard?: { files: { markdown: string; json: string; svg: string } };
+}
+
+/** The strategy and model as the manifest, run.json and the leaderboard label the system under test. */
+export function systemOf(build: SharedBuildSettings): { strategy: string; model?: string } {
+  return { strategy: build.strategy, ...(build.model ? { model: build.model.model } : {}) };
+}
+
+/**
+ * One run's settings: the shared ones, the task's budgets over the bench's flags, a build task's expected
+ * names, a deploy task's verifier spec (its `hidden` flag is honoured by the engine), the checkout as the
+ * source and the run folder as `--out`.
+ */
+export function taskBuildSettings(
+  task: Task,
+  shared: SharedBuildSettings,
+  runDir: string,
+  repoDir: string,
+): BuildSettings {
+  const { budgets } = task;
+  const field = (name: string): string => `${task.file}: budgets.${name}`;
+  const timeoutMs = budgets.timeout ? parseDuration(budgets.timeout, field('timeout')) : shared.timeoutMs;
+  const turnTimeoutMs = budgets.turnTimeout
+    ? parseDuration(budgets.turnTimeout, field('turnTimeout'))
+    : shared.turnTimeoutMs;
+  const model = shared.model && {
+    ...shared.model,
+    ...(budgets.maxTokens !== undefined ? { maxTokens: budgets.maxTokens } : {}),
+    ...(budgets.maxCost !== undefined ? { maxCostUsd: budgets.maxCost } : {}),
+  };
+  return {
+    ...shared,
+    source: repoDir,
+    outDir: runDir,
+    maxTurns: budgets.maxTurns ?? shared.maxTurns,
+    timeoutMs,
+    turnTimeoutMs: Math.min(turnTimeoutMs, timeoutMs),
+    expect: task.kind === 'build' ? expectedNames(task) : [],
+    json: false,
+    keep: false,
+    ...(model ? { model } : {}),
+    ...(task.kind === 'deploy' ? { spec: task.verifier.spec } : {}),
+  };
+}
+
+/** The bench runner's engine: `runBuild` on the run's settings, cancelled through the run's signal. */
+export function buildEngine(
+  shared: SharedBuildSettings,
+  build: (settings: BuildSettings, signal: AbortSignal) => Promise<Pick<BuildResult, 'status'>> = (
+    s,
+    signal,
+  ) => runBuild(s, { signal }),
+): RunEngine {
+  return ({ task, runDir, repoDir, signal }) =>
+    build(taskBuildSettings(task, shared, runDir, repoDir), signal);
+}
+
+/**
+ * Loads the tasks, runs the benchmark into `settings.outDir` (see bench/runner.ts) and writes the
+ * leaderboard into it. `deps.runBuild` replaces the engine's runBuild (tests).
+ */
+export async function runBenchmark(
+  settings: BenchSettings,
+  options: RunBenchmarkOptions = {},
+  deps: { runBuild?: Partial<RunBuildDeps>; engine?: RunEngine } = {},
+): Promise<BenchmarkOutcome> {
+  const tasks = await loadTasks(settings.tasks);
+  if (tasks.length === 0) {
+    throw new ConfigError(
+      `bench: no task files in ${settings.tasks.join(', ')}`,
+      'expected .yml task files or folders of them',
+    );
+  }
+  // Budgets that cannot be read are one error before any run starts, not one error per run.
+  for (const task of tasks) taskBuildSettings(task, settings.build, settings.outDir, settings.outDir);
+  const engine =
+    deps.engine ?? buildEngine(settings.build, (s, signal) => runBuild(s, { signal }, deps.runBuild ?? {}));
+  const benchDeps: BenchDeps = { engine, ...(options.onEvent ? { onEvent: options.onEvent } : {}) };
+  const outcome = await runBench(
+    tasks,
+    {
+      outDir: settings.outDir,
+      ...systemOf(settings.build),
+      runs: settings.runs,
+      concurrency: settings.concurrency,
+      resume: settings.resume,
+      ...(settings.reposDir !== undefined ? { reposDir: path.resolve(settings.reposDir) } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+    benchDeps,
+  );
+  return { ...outcome, tasks };
+}
