@@ -2,7 +2,8 @@
  * The workflow run's context, read from the environment when asked (not at import time, as
  * `@actions/github`'s `context` does), so tests can point GITHUB_EVENT_PATH at a file per case.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 
 import { ConfigError } from '../base/errors.js';
 
@@ -96,4 +97,64 @@ export function baseBranchOf(ctx: ActionContext): string | undefined {
   if (ctx.ref.startsWith('refs/heads/')) return ctx.ref.slice('refs/heads/'.length);
   const fallback = get(ctx.payload, 'repository', 'default_branch');
   return typeof fallback === 'string' && fallback ? fallback : undefined;
+}
+
+/** The pull request an event is about (pull_request, pull_request_target), when it carries one. */
+export interface EventPullRequest {
+  number: number;
+  /** The head branch's name, in the head repository. */
+  headRef: string;
+  /** `owner/name` of the head repository; undefined when the fork was deleted. */
+  headRepo?: string;
+  /** `owner/name` of the repository the workflow runs in. */
+  baseRepo?: string;
+  /** The head branch lives in another repository (a fork, or a deleted one). */
+  fromFork: boolean;
+}
+
+export function eventPullRequest(ctx: ActionContext): EventPullRequest | undefined {
+  if (ctx.eventName !== 'pull_request' && ctx.eventName !== 'pull_request_target') return undefined;
+  const number = get(ctx.payload, 'pull_request', 'number');
+  const headRef = get(ctx.payload, 'pull_request', 'head', 'ref');
+  if (typeof number !== 'number' || typeof headRef !== 'string') return undefined;
+  const head = get(ctx.payload, 'pull_request', 'head', 'repo', 'full_name');
+  const base =
+    get(ctx.payload, 'pull_request', 'base', 'repo', 'full_name') ??
+    get(ctx.payload, 'repository', 'full_name') ??
+    (ctx.repository ? `${ctx.repository.owner}/${ctx.repository.repo}` : undefined);
+  const headRepo = typeof head === 'string' ? head : undefined;
+  const baseRepo = typeof base === 'string' ? base : undefined;
+  return {
+    number,
+    headRef,
+    ...(headRepo ? { headRepo } : {}),
+    ...(baseRepo ? { baseRepo } : {}),
+    fromFork: headRepo === undefined || (baseRepo !== undefined && headRepo !== baseRepo),
+  };
+}
+
+/**
+ * The root of the git repository holding `dir` (the nearest folder upwards with a `.git` directory or
+ * file, as a worktree or submodule has), or undefined when there is none. Only names are looked at: the
+ * repository's own configuration is never read.
+ */
+export function repositoryRootOf(dir: string): string | undefined {
+  for (let cur = path.resolve(dir); ;) {
+    if (existsSync(path.join(cur, '.git'))) return cur;
+    const parent = path.dirname(cur);
+    if (parent === cur) return undefined;
+    cur = parent;
+  }
+}
+
+/**
+ * Where the built directory lies in its repository, as a repository path ('' for the root): the folder
+ * the pull request's files go below. With actions/checkout's `path:` the repository is a folder of the
+ * workspace, so the workspace-relative path would name a folder the repository does not have. Falls back
+ * to `sourceInWorkspace` when the directory is in no git repository.
+ */
+export function dirInRepository(source: string, sourceInWorkspace?: string): string | undefined {
+  const root = repositoryRootOf(source);
+  if (root === undefined) return sourceInWorkspace;
+  return path.relative(root, path.resolve(source)).split(path.sep).join('/');
 }

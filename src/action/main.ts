@@ -30,15 +30,9 @@ import {
   type CacheService,
 } from './cache.js';
 import { renderComment, renderCrashComment, updateComment } from './comment.js';
-import { baseBranchOf, forkCodeReason, readActionContext, runUrl, type ActionContext } from './context.js';
+import { forkCodeReason, readActionContext, runUrl, type ActionContext } from './context.js';
 import { cleanUp, defaultPostDeps, STATE_IS_POST, STATE_WORK_ROOT, type PostDeps } from './post.js';
-import {
-  createOrUpdatePullRequest,
-  planPullRequest,
-  pullRequestEligibility,
-  runbookFile,
-  type PullRequestOutcome,
-} from './pull-request.js';
+import { deliverRecipe, runbookFile, type PullRequestOutcome } from './pull-request.js';
 import { readActionSettings, toBuildSettings, type ActionSettings, type InputReader } from './settings.js';
 import { renderSummary } from './summary.js';
 
@@ -300,20 +294,20 @@ async function openPullRequest(
   result: BuildResult,
   github: () => GitHubClient,
 ): Promise<PullRequestOutcome> {
-  const eligibility = pullRequestEligibility(result, settings.pullRequestPartial);
-  if (!eligibility.open) return { operation: 'none', note: `no pull request: ${eligibility.why}` };
-  const repository = ctx.repository;
-  if (!repository) throw new Error('GITHUB_REPOSITORY is not set');
-  const client = github();
-  let base = baseBranchOf(ctx);
-  if (!base) base = (await client.rest.repos.get(repository)).data.default_branch;
-  const plan = await planPullRequest(result, {
-    outDir: settings.outDir,
-    owner: repository.owner,
-    repo: repository.repo,
-    base,
-    partial: eligibility.partial,
-    ...(settings.sourceInWorkspace ? { dirInRepo: settings.sourceInWorkspace } : {}),
-  });
-  return createOrUpdatePullRequest(client, plan, (m) => core.info(`buildbench: ${m}`));
+  const url = runUrl(ctx);
+  return deliverRecipe(
+    result,
+    ctx,
+    {
+      outDir: settings.outDir,
+      source: settings.source,
+      ...(settings.sourceInWorkspace !== undefined ? { sourceInWorkspace: settings.sourceInWorkspace } : {}),
+      allowPartial: settings.pullRequestPartial,
+      target: settings.pullRequestTarget,
+      ...(url ? { runUrl: url } : {}),
+      log: (m) => core.info(`buildbench: ${m}`),
+      notice: (m) => core.notice(m),
+    },
+    github,
+  );
 }

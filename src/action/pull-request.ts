@@ -3,24 +3,37 @@
  * branch with the Git Data API (blobs → trees → commits → ref) and creates or updates ONE pull request
  * (peter-evans/create-pull-request's create-or-update). Running it again with the same outcome writes
  * nothing; the operation (`created`, `updated`, `none`) is reported as an output.
+ *
+ * Where it goes (`destinationFor`): the branch that was built; on a pull request, the pull request's head
+ * branch (pull-request-target: head), the default branch (default) or one sticky comment on the pull
+ * request instead (comment). A fork's pull_request runs with a read-only token: nothing is written, a
+ * notice says why. The files go below the built directory's path in its repository (`dirInRepository`),
+ * in RECIPE_DIR, the folder the Dockerfile and RUNBOOK.md name.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 
+import { errorMessage } from '../base/errors.js';
 import { readFileUnder, readIfExists } from '../base/safe-fs.js';
+import { RECIPE_DIR_NAME } from '../recipe/render-dockerfile.js';
 import type { BuildResult } from '../report/result.js';
 import { httpStatus, type GitHubClient } from '../github/client.js';
+import { baseBranchOf, dirInRepository, eventPullRequest, type ActionContext } from './context.js';
+import type { PullRequestTarget } from './settings.js';
 import { md } from './summary.js';
 
 export type PullRequestOperation = 'created' | 'updated' | 'none';
 
 /**
- * Where the recipe goes in the repository (below the built directory when it is not the root). Not
- * `.buildbench`: that is the layer-2 verifier's scratch folder in working copies.
+ * Where the recipe goes in the repository (below the built directory when it is not the root): the folder
+ * the Dockerfile's RECIPE_DIR and RUNBOOK.md name, so `docker build -f buildbench/Dockerfile .` works on
+ * the branch as committed.
  */
-export const RECIPE_DIR = 'buildbench';
+export const RECIPE_DIR = RECIPE_DIR_NAME;
 export const PARTIAL_LABEL = 'buildbench: partial';
 const BODY_MARKER = '<!-- buildbench:pull-request -->';
+/** Marks the one comment pull-request-target: comment keeps up to date on a pull request. */
+export const RECIPE_COMMENT_MARKER = '<!-- buildbench:recipe-comment -->';
 const BODY_LIMIT = 60_000;
 
 export interface FileToCommit {
@@ -42,6 +55,8 @@ export interface PullRequestPlan {
   title: string;
   body: string;
   partial: boolean;
+  /** The recipe's folder in the repository (`buildbench`, or `<dir>/buildbench` below the built directory). */
+  dir: string;
   commits: PlannedCommit[];
 }
 
@@ -77,7 +92,71 @@ export function pullRequestEligibility(
   return { open: false, why: `the build ended ${result.status.toUpperCase()}` };
 }
 
-export const branchNameFor = (base: string): string => `buildbench/build-${base}`;
+const BRANCH_PREFIX = 'buildbench/build-';
+export const branchNameFor = (base: string): string => `${BRANCH_PREFIX}${base}`;
+
+/** Where the recipe of this run goes. */
+export type RecipeDestination =
+  /** A pull request into `base` (undefined: the repository's default branch). */
+  | { kind: 'pull-request'; base?: string }
+  /** One sticky comment on pull request `number`. */
+  | { kind: 'comment'; number: number }
+  /** Nowhere; `why` is said in a notice. */
+  | { kind: 'skip'; why: string };
+
+/**
+ * The destination for this event. Outside pull requests: a pull request into the branch that was built
+ * (else the default branch). On a pull request: per `target`; never for a fork's pull_request, whose token
+ * is read-only, and never for buildbench's own pull request (that would open a pull request into it).
+ */
+export function destinationFor(ctx: ActionContext, target: PullRequestTarget): RecipeDestination {
+  const pr = eventPullRequest(ctx);
+  if (!pr) {
+    const base = baseBranchOf(ctx);
+    return { kind: 'pull-request', ...(base ? { base } : {}) };
+  }
+  if (ctx.eventName === 'pull_request' && pr.fromFork) {
+    return {
+      kind: 'skip',
+      why: `pull request #${pr.number} comes from the fork ${pr.headRepo ?? '(deleted)'}, and GitHub gives a fork's pull_request run a read-only token: no branch, pull request or comment can be written. Run with open-pull-request on push or workflow_dispatch events to get the pull request`,
+    };
+  }
+  if (pr.headRef.startsWith(BRANCH_PREFIX)) {
+    return {
+      kind: 'skip',
+      why: `pull request #${pr.number} is buildbench's own (branch ${pr.headRef}); a recipe for it would be a pull request into a pull request`,
+    };
+  }
+  if (target === 'comment') return { kind: 'comment', number: pr.number };
+  if (target === 'default') {
+    const fallback = (ctx.payload.repository as { default_branch?: unknown } | undefined)?.default_branch;
+    return { kind: 'pull-request', ...(typeof fallback === 'string' && fallback ? { base: fallback } : {}) };
+  }
+  if (pr.fromFork) {
+    return {
+      kind: 'skip',
+      why: `the head branch of pull request #${pr.number} lives in the fork ${pr.headRepo ?? '(deleted)'}, and a pull request can only target a branch of this repository; set pull-request-target: comment or default`,
+    };
+  }
+  return { kind: 'pull-request', base: pr.headRef };
+}
+
+/**
+ * The error a person can act on for a GitHub answer that refused a write: the repository setting that
+ * keeps GitHub Actions from creating pull requests, a token without the permission.
+ */
+export function explainWriteError(error: unknown, what: 'pull-request' | 'comment'): string {
+  const message = errorMessage(error);
+  if (httpStatus(error) !== 403) return message;
+  if (/not permitted to create or approve pull requests/i.test(message)) {
+    return `${message.replace(/\.$/, '')}: turn on "Allow GitHub Actions to create and approve pull requests" in the repository's Settings → Actions → General → Workflow permissions (an organisation's repository needs the organisation's setting first), or pass a GitHub App token in the token input`;
+  }
+  if (/resource not accessible by integration/i.test(message)) {
+    const needs = what === 'comment' ? 'pull-requests: write' : 'contents: write and pull-requests: write';
+    return `${message.replace(/\.$/, '')}: the token may not do this; give the job \`permissions:\` ${needs}`;
+  }
+  return message;
+}
 
 /** The SHA git gives a blob with this content. */
 export function gitBlobSha(content: Buffer): string {
@@ -107,6 +186,29 @@ function title(result: BuildResult, partial: boolean): string {
     : `buildbench: verified build recipe for ${result.repo.name}`;
 }
 
+/** The outcome in a few lines: what the build is, its metrics, the binaries expected. */
+function statusLines(result: BuildResult, partial: boolean): string[] {
+  return [
+    partial
+      ? `> [!WARNING]\n> **PARTIAL build.** The verifiers did not pass: ${md(result.reason)}. This records how far the build got; it is not a working recipe.`
+      : `buildbench built this repository in a fresh sandbox, and the recipe below passed its replay in another fresh sandbox.`,
+    '',
+    `| status | completion | strict | flexible | verified recipe |`,
+    `| --- | --- | --- | --- | --- |`,
+    `| ${result.status} | ${result.metrics.completion} | ${result.metrics.strict} | ${result.metrics.flexible} | ${result.recipe?.verified ?? false} |`,
+    '',
+    `Expected binaries: ${result.expected.names.length > 0 ? result.expected.names.map((n) => `\`${md(n)}\``).join(', ') : 'any new binary'} (${result.expected.source}).`,
+  ];
+}
+
+function artifactLines(result: BuildResult): string[] {
+  if (result.artifacts.length === 0) return [];
+  const lines = ['', '### Binaries built', ''];
+  for (const a of result.artifacts.slice(0, 50)) lines.push(`- \`${md(a.path)}\` (${a.kind})`);
+  if (result.artifacts.length > 50) lines.push(`- … and ${result.artifacts.length - 50} more`);
+  return lines;
+}
+
 function body(
   result: BuildResult,
   partial: boolean,
@@ -115,15 +217,7 @@ function body(
 ): string {
   const lines = [
     BODY_MARKER,
-    partial
-      ? `> [!WARNING]\n> **PARTIAL build.** The verifiers did not pass: ${md(result.reason)}. This pull request records how far the build got; it is not a working recipe.`
-      : `buildbench built this repository in a fresh sandbox, and the recipe below passed its replay in another fresh sandbox.`,
-    '',
-    `| status | completion | strict | flexible | verified recipe |`,
-    `| --- | --- | --- | --- | --- |`,
-    `| ${result.status} | ${result.metrics.completion} | ${result.metrics.strict} | ${result.metrics.flexible} | ${result.recipe?.verified ?? false} |`,
-    '',
-    `Expected binaries: ${result.expected.names.length > 0 ? result.expected.names.map((n) => `\`${md(n)}\``).join(', ') : 'any new binary'} (${result.expected.source}).`,
+    ...statusLines(result, partial),
     '',
     '### Files',
     '',
@@ -142,17 +236,67 @@ function body(
     for (const p of patches)
       lines.push(`- \`${md(path.basename(p.file))}\`: ${md(p.subject)} — ${md(p.reason)}`);
   }
-  if (result.artifacts.length > 0) {
-    lines.push('', '### Binaries built', '');
-    for (const a of result.artifacts.slice(0, 50)) lines.push(`- \`${md(a.path)}\` (${a.kind})`);
-    if (result.artifacts.length > 50) lines.push(`- … and ${result.artifacts.length - 50} more`);
-  }
   lines.push(
+    ...artifactLines(result),
     '',
     `<sub>Opened by buildbench ${md(result.tool.version)}. Re-running the workflow updates this pull request.</sub>`,
   );
   const text = lines.join('\n');
   return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}\n\n… (trimmed)` : text;
+}
+
+/** A fenced block that no line of `text` can close. */
+function fenced(text: string, lang: string): string {
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((m) => m.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${lang}\n${text.replace(/\n$/, '')}\n${fence}`;
+}
+
+/**
+ * pull-request-target: comment: the outcome and the recipe's files inline (each collapsed), for a pull
+ * request that should not get a second pull request. Files that do not fit GitHub's comment size are
+ * named, not shown; the run's artifacts hold them all.
+ */
+export function renderRecipeComment(result: BuildResult, plan: PullRequestPlan, runUrl?: string): string {
+  const head = [
+    RECIPE_COMMENT_MARKER,
+    `### buildbench: ${plan.partial ? 'partial' : 'verified'} build recipe for ${md(result.repo.name)}`,
+    '',
+    ...statusLines(result, plan.partial),
+    '',
+    `To commit it, put these files in \`${plan.dir}/\`; \`docker build -f ${plan.dir}/Dockerfile .\` then builds the image.`,
+  ];
+  const tail = [
+    ...artifactLines(result),
+    '',
+    `<sub>buildbench ${md(result.tool.version)}${runUrl ? ` · [the workflow run, with every file in its artifacts](${runUrl})` : ''}. Re-running the workflow updates this comment.</sub>`,
+  ];
+  const files = plan.commits.flatMap((c) => c.files.map((f) => ({ ...f, message: c.message })));
+  const budget = BODY_LIMIT - head.join('\n').length - tail.join('\n').length - 200;
+  const shown: string[] = [];
+  const left: string[] = [];
+  let used = 0;
+  for (const f of files) {
+    const name = f.path.slice(plan.dir.length + 1);
+    const lang = name.endsWith('.sh')
+      ? 'sh'
+      : name.endsWith('.patch')
+        ? 'diff'
+        : name === 'Dockerfile'
+          ? 'dockerfile'
+          : 'markdown';
+    const block = `<details><summary><code>${md(name)}</code></summary>\n\n${fenced(f.content.toString('utf8'), lang)}\n\n</details>`;
+    if (used + block.length > budget) {
+      left.push(`\`${md(name)}\``);
+      continue;
+    }
+    used += block.length + 1;
+    shown.push(block);
+  }
+  const lines = [...head, '', ...shown];
+  if (left.length > 0) lines.push('', `Too long to show here: ${left.join(', ')} (in the run's artifacts).`);
+  lines.push(...tail);
+  return lines.join('\n');
 }
 
 /**
@@ -216,6 +360,7 @@ export async function planPullRequest(
     title: title(result, options.partial),
     body: body(result, options.partial, dir, described),
     partial: options.partial,
+    dir,
     commits,
   };
 }
@@ -389,4 +534,116 @@ export async function createOrUpdatePullRequest(
   }
   const verb = operation === 'none' ? 'is up to date' : operation;
   return { operation, number, url, note: `pull request #${number} ${verb}: ${url}` };
+}
+
+/** Creates the one recipe comment on pull request `number`, or edits it in place when it differs. */
+export async function createOrUpdateRecipeComment(
+  octokit: GitHubClient,
+  target: { owner: string; repo: string; number: number },
+  body: string,
+): Promise<PullRequestOutcome> {
+  const { owner, repo, number } = target;
+  const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+    owner,
+    repo,
+    issue_number: number,
+    per_page: 100,
+  });
+  const existing = comments.find((c) => (c.body ?? '').startsWith(RECIPE_COMMENT_MARKER));
+  if (!existing) {
+    const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: number, body });
+    return {
+      operation: 'created',
+      number,
+      url: data.html_url,
+      note: `commented the recipe on pull request #${number}: ${data.html_url}`,
+    };
+  }
+  if (existing.body === body) {
+    return {
+      operation: 'none',
+      number,
+      url: existing.html_url,
+      note: `the recipe comment on pull request #${number} is up to date: ${existing.html_url}`,
+    };
+  }
+  await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body });
+  return {
+    operation: 'updated',
+    number,
+    url: existing.html_url,
+    note: `updated the recipe comment on pull request #${number}: ${existing.html_url}`,
+  };
+}
+
+export interface DeliverOptions {
+  outDir: string;
+  /** The built directory (an absolute path, or a git URL). */
+  source: string;
+  /** `source` relative to the workspace, the fallback when it lies in no git repository. */
+  sourceInWorkspace?: string;
+  allowPartial: boolean;
+  target: PullRequestTarget;
+  runUrl?: string;
+  log: (message: string) => void;
+  /** Said when nothing is written for a reason the user may want to change (a fork, the target). */
+  notice: (message: string) => void;
+}
+
+/**
+ * open-pull-request from start to end: eligibility, destination, the plan, then the pull request or the
+ * comment. Refusals GitHub answers with are explained (`explainWriteError`); other errors are thrown as
+ * they come.
+ */
+export async function deliverRecipe(
+  result: BuildResult,
+  ctx: ActionContext,
+  options: DeliverOptions,
+  github: () => GitHubClient,
+): Promise<PullRequestOutcome> {
+  const eligibility = pullRequestEligibility(result, options.allowPartial);
+  if (!eligibility.open) return { operation: 'none', note: `no pull request: ${eligibility.why}` };
+  const repository = ctx.repository;
+  if (!repository) throw new Error('GITHUB_REPOSITORY is not set');
+  const destination = destinationFor(ctx, options.target);
+  if (destination.kind === 'skip') {
+    options.notice(`buildbench: no pull request: ${destination.why}`);
+    return { operation: 'none', note: `no pull request: ${destination.why}` };
+  }
+  const client = github();
+  const dirInRepo = path.isAbsolute(options.source)
+    ? dirInRepository(options.source, options.sourceInWorkspace)
+    : undefined;
+  const plan = async (base: string): Promise<PullRequestPlan> =>
+    planPullRequest(result, {
+      outDir: options.outDir,
+      owner: repository.owner,
+      repo: repository.repo,
+      base,
+      partial: eligibility.partial,
+      ...(dirInRepo ? { dirInRepo } : {}),
+    });
+  if (destination.kind === 'comment') {
+    const planned = await plan('');
+    if (planned.commits.length === 0)
+      return {
+        operation: 'none',
+        note: 'nothing to comment: the run wrote no RUNBOOK.md, build.sh, Dockerfile or patches',
+      };
+    try {
+      return await createOrUpdateRecipeComment(
+        client,
+        { ...repository, number: destination.number },
+        renderRecipeComment(result, planned, options.runUrl),
+      );
+    } catch (error) {
+      throw new Error(explainWriteError(error, 'comment'));
+    }
+  }
+  try {
+    const base = destination.base ?? (await client.rest.repos.get(repository)).data.default_branch;
+    return await createOrUpdatePullRequest(client, await plan(base), options.log);
+  } catch (error) {
+    throw new Error(explainWriteError(error, 'pull-request'));
+  }
 }

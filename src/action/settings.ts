@@ -31,6 +31,10 @@ import type { SandboxChoice } from '../sandbox/types.js';
 export const MODES = ['build', 'task', 'matrix', 'aggregate'] as const;
 export type ActionMode = (typeof MODES)[number];
 
+/** pull-request-target: where the recipe goes on pull_request events (see src/action/pull-request.ts). */
+export const PULL_REQUEST_TARGETS = ['head', 'default', 'comment'] as const;
+export type PullRequestTarget = (typeof PULL_REQUEST_TARGETS)[number];
+
 /**
  * Every input the action reads, with the default the code applies when it is empty. action.yml declares
  * the same names and defaults (a test keeps the two in step); `token` defaults to `${{ github.token }}`
@@ -54,6 +58,7 @@ export const INPUT_DEFAULTS = {
   verifier: '',
   'open-pull-request': 'false',
   'pull-request-partial': 'false',
+  'pull-request-target': 'head',
   token: '',
   'comment-id': '',
   'allow-fork-code': 'false',
@@ -92,6 +97,8 @@ export interface ActionSettings {
   verifier?: string;
   openPullRequest: boolean;
   pullRequestPartial: boolean;
+  /** On pull_request events: a pull request into the head branch, into the default branch, or a comment. */
+  pullRequestTarget: PullRequestTarget;
   token: string;
   commentId?: number;
   allowForkCode: boolean;
@@ -226,6 +233,11 @@ export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): A
     ...(verifier ? { verifier: parseVerifier(verifier, workspace) } : {}),
     openPullRequest,
     pullRequestPartial: parseBoolean(input('pull-request-partial'), 'pull-request-partial'),
+    pullRequestTarget: parseChoice(
+      input('pull-request-target'),
+      PULL_REQUEST_TARGETS,
+      'input pull-request-target',
+    ),
     token,
     ...(commentId
       ? { commentId: parsePositiveInt(commentId, 'input comment-id', Number.MAX_SAFE_INTEGER) }

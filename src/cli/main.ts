@@ -23,6 +23,7 @@ import { VERSION } from '../core/version.js';
 import { runVerifyCommand } from './verify.js';
 import { runMatrixCommand } from './matrix.js';
 import { runBenchCommand } from './bench.js';
+import { runCompareCommand, runLeaderboardCommand } from './compare.js';
 import { parseCliArgs } from './args.js';
 import { renderSummary, reportInputFor, writeRunbook } from '../report/runbook.js';
 
@@ -81,6 +82,10 @@ Usage:
                                    run a benchmark suite into a bench folder with a leaderboard (see bench --help)
   buildbench matrix <task files or dirs…> [--runs N] [--chunk 256] [--labels gpu=self-hosted,gpu]…
                                    print the GitHub Actions matrix of a benchmark (JSON; see matrix --help)
+  buildbench leaderboard <dirs…> [--out DIR]
+                                   (re)render leaderboard.md, .json and .svg from result folders
+  buildbench compare <A> <B> [--json] [--fail-if strict-dropped|flexible-dropped|any-loss]
+                                   per-task wins, losses and ties of B against A; exit 1 when --fail-if holds
   buildbench --help | --version
   buildbench <command> --help      one command's options
 
@@ -209,10 +214,12 @@ export async function run(argv: string[], io: CliIo = defaultIo): Promise<number
     if (command === 'verify') return await runVerifyCommand(rest, io);
     if (command === 'matrix') return await runMatrixCommand(rest, io);
     if (command === 'bench') return await runBenchCommand(rest, io);
+    if (command === 'leaderboard') return await runLeaderboardCommand(rest, io);
+    if (command === 'compare') return await runCompareCommand(rest, io);
     if (command !== 'build')
       throw new ConfigError(
         `unknown command '${command}'`,
-        'expected build, report, verify, bench or matrix; see buildbench --help',
+        'expected build, report, verify, bench, matrix, leaderboard or compare; see buildbench --help',
       );
     if (rest.includes('--help') || rest.includes('-h')) {
       io.stdout(BUILD_HELP);

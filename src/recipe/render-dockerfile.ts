@@ -35,6 +35,14 @@ function dockerSafe(command: string): boolean {
 export const DOCKER_WRAPPERS =
   'source <(sed -n \'/^bb_compiler_wrappers() {$/,/^}$/p\' "$RECIPE_DIR/build.sh") && bb_compiler_wrappers';
 
+/**
+ * The recipe's folder in the repository: where the pull request commits RUNBOOK.md, build.sh, the Dockerfile
+ * and patches/, where the Dockerfile's RECIPE_DIR points by default, and what RUNBOOK.md tells a person to
+ * copy the recipe to. One name everywhere; not `.buildbench`, the verifiers' and the replay's scratch folder
+ * in working copies.
+ */
+export const RECIPE_DIR_NAME = 'buildbench';
+
 /** Joins shell fragments into one RUN with Docker line continuations. */
 function run(parts: string[]): string {
   return `RUN ${parts.join(' \\\n    ')}`;
@@ -43,7 +51,7 @@ function run(parts: string[]): string {
 /**
  * A Dockerfile that builds the repository the way the recipe does: FROM the sandbox's base image, apt-get
  * the packages, COPY the repository, apply patches/, RUN the steps. The build context is the repository
- * root with the recipe folder copied into it as `.buildbench/` (ARG RECIPE_DIR changes the name). Free-form
+ * root with the recipe in its `buildbench/` folder (RECIPE_DIR_NAME; ARG RECIPE_DIR changes it). Free-form
  * and full-sequence recipes RUN build.sh instead of separate steps.
  */
 export function renderDockerfile(recipe: FinalRecipe, meta: DockerfileMeta): string {
@@ -55,11 +63,12 @@ export function renderDockerfile(recipe: FinalRecipe, meta: DockerfileMeta): str
     Object.values(recipe.env).every((v) => !v.includes('\n'));
   const out = [
     `# Builds ${meta.repo}. Written by buildbench ${meta.version} from the same recipe as build.sh (see RUNBOOK.md).`,
-    '# Build context: the repository root, with the folder holding this file copied into it as .buildbench/:',
-    '#   cp -r <this folder> <repo>/.buildbench && docker build -f <repo>/.buildbench/Dockerfile <repo>',
+    `# Build context: the repository root, with the folder holding this file in it as ${RECIPE_DIR_NAME}/`,
+    `# (where buildbench's pull request puts it; otherwise: cp -r <this folder> <repo>/${RECIPE_DIR_NAME}):`,
+    `#   docker build -f <repo>/${RECIPE_DIR_NAME}/Dockerfile <repo>`,
     `ARG BASE_IMAGE=${meta.baseImage}`,
     'FROM ${BASE_IMAGE}',
-    'ARG RECIPE_DIR=.buildbench',
+    `ARG RECIPE_DIR=${RECIPE_DIR_NAME}`,
     'SHELL ["/bin/bash", "-o", "pipefail", "-c"]',
     'ENV DEBIAN_FRONTEND=noninteractive',
   ];

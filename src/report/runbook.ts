@@ -21,6 +21,7 @@ import { readBuildResult, type BuildResult } from './result.js';
 import { readTrajectory } from '../trajectory/recorder.js';
 import { fullSequenceRecipe, minimiseRecipe, packagesInScript } from '../finalize/minimise.js';
 import type { FinalRecipe } from '../recipe/model.js';
+import { RECIPE_DIR_NAME } from '../recipe/render-dockerfile.js';
 import { answeredFinding, type ReportTurn } from '../finalize/turns.js';
 import { turnsFromTrajectory, type ReportClaim } from './turns.js';
 
@@ -394,10 +395,11 @@ function recipeSection(input: ReportInput, recipe: FinalRecipe | undefined): str
     ...block(`bash /path/to/this/folder/${files.files.buildSh}`, 'sh'),
     '',
     'It installs missing packages with apt-get (as root, on Debian or Ubuntu), applies the patches from `patches/`',
-    'and runs the steps below. With Docker, copy this folder into the repository as `.buildbench/` and run:',
+    `and runs the steps below. With Docker, copy this folder into the repository as \`${RECIPE_DIR_NAME}/\` (the pull request`,
+    'puts it there) and run:',
     '',
     ...block(
-      `docker build -f .buildbench/${files.files.dockerfile} -t ${result.repo.name.toLowerCase().replace(/[^a-z0-9._-]/g, '-')}-build .`,
+      `docker build -f ${RECIPE_DIR_NAME}/${files.files.dockerfile} -t ${result.repo.name.toLowerCase().replace(/[^a-z0-9._-]/g, '-')}-build .`,
       'sh',
     ),
     '',

@@ -15,6 +15,7 @@ import { run } from '../../src/cli/main.js';
 import { runBuild } from '../../src/core/run-build.js';
 import { sandboxSettingsFrom, type BuildSettings } from '../../src/core/settings.js';
 import type { BuildResult } from '../../src/report/result.js';
+import { RECIPE_DIR_NAME } from '../../src/recipe/render-dockerfile.js';
 import { parseDockerfile } from '../helpers/dockerfile.js';
 import { docker } from '../../src/sandbox/docker.js';
 import {
@@ -137,7 +138,7 @@ describeDocker('the Dockerfile builds for real', () => {
       const context = mkdtempSync(path.join(tmpdir(), 'bb-int-docker-'));
       cpSync(FIXTURE, context, { recursive: true });
       for (const file of ['build.sh', 'Dockerfile', 'patches']) {
-        cpSync(path.join(outDir, file), path.join(context, '.buildbench', file), { recursive: true });
+        cpSync(path.join(outDir, file), path.join(context, RECIPE_DIR_NAME, file), { recursive: true });
       }
       const tag = `buildbench-finalize-test:${process.pid}`;
       try {
@@ -147,7 +148,7 @@ describeDocker('the Dockerfile builds for real', () => {
             '--build-arg',
             `BASE_IMAGE=${TEST_DOCKER_IMAGE}`,
             '-f',
-            path.join(context, '.buildbench', 'Dockerfile'),
+            path.join(context, RECIPE_DIR_NAME, 'Dockerfile'),
             '-t',
             tag,
             context,

@@ -1,22 +1,33 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { dirInRepository, repositoryRootOf, type ActionContext } from '../../../src/action/context.js';
 import { run } from '../../../src/action/main.js';
 import {
   branchNameFor,
   createOrUpdatePullRequest,
+  destinationFor,
+  explainWriteError,
   gitBlobSha,
   PARTIAL_LABEL,
   planPullRequest,
   pullRequestEligibility,
+  RECIPE_COMMENT_MARKER,
+  RECIPE_DIR,
   type PullRequestPlan,
 } from '../../../src/action/pull-request.js';
+import { fullSequenceRecipe, minimiseRecipe } from '../../../src/finalize/minimise.js';
 import { createGitHubClient } from '../../../src/github/client.js';
+import { renderBuildSh } from '../../../src/recipe/render-buildsh.js';
+import { renderDockerfile } from '../../../src/recipe/render-dockerfile.js';
+import type { BuildResult } from '../../../src/report/result.js';
 import { fakeEngine, fakeResult, writeOutDir } from '../../fakes/build-result.js';
 import { setUpActionEnv, type ActionEnv } from '../../helpers/action.js';
+import { parseDockerfile } from '../../helpers/dockerfile.js';
 import nock from '../../helpers/nock.js';
+import { scriptRecipe, turn } from '../finalize/helpers.js';
 
 const API = 'https://api.github.com';
 const REPO = '/repos/octo/hello';
@@ -435,7 +446,9 @@ describe('open-pull-request through the action', () => {
       handleSignals: false,
     });
     expect(scope.pendingMocks()).toEqual([]);
-    expect(env.errors()).toEqual(['could not open the pull request: Resource not accessible by integration']);
+    expect(env.errors()).toEqual([
+      'could not open the pull request: Resource not accessible by integration: the token may not do this; give the job `permissions:` contents: write and pull-requests: write',
+    ]);
     expect(env.outputs()['pull-request-operation']).toBe('none');
     expect(env.outputs().status).toBe('success');
   });
@@ -450,5 +463,409 @@ describe('open-pull-request through the action', () => {
     expect(env.outputs()['pull-request-operation']).toBe('none');
     expect(env.summary()).toContain('Pull request: no pull request: the build ended FAILED');
     expect(env.errors()).toEqual(['buildbench: FAILED: no binary']);
+  });
+});
+
+/** A path a Dockerfile's RUN lines read below RECIPE_DIR: `"$RECIPE_DIR/x"`, and `for p in a b; do … "$RECIPE_DIR/$p"`. */
+function recipeReads(dockerfile: string): { recipeDir: string; copies: string[]; reads: string[] } {
+  const parsed = parseDockerfile(dockerfile);
+  expect(parsed.errors).toEqual([]);
+  const arg = parsed.instructions
+    .filter((i) => i.name === 'ARG')
+    .map((i) => /^RECIPE_DIR=(.+)$/.exec(i.args)?.[1])
+    .find(Boolean);
+  const copies = parsed.instructions
+    .filter((i) => i.name === 'COPY')
+    .flatMap((i) =>
+      i.args
+        .split(/\s+/)
+        .filter((w) => !w.startsWith('--'))
+        .slice(0, -1),
+    );
+  const reads: string[] = [];
+  for (const run of parsed.instructions.filter((i) => i.name === 'RUN')) {
+    for (const m of run.args.matchAll(/\$\{?RECIPE_DIR\}?\/([\w./-]+)/g)) reads.push(m[1]!);
+    const loop = /for p in (.+?); do.*\$RECIPE_DIR\/\$p/.exec(run.args);
+    if (loop) reads.push(...loop[1]!.split(/\s+/).map((w) => w.replace(/^'|'$/g, '')));
+  }
+  return { recipeDir: arg ?? '', copies, reads };
+}
+
+describe('the committed recipe builds where the pull request puts it', () => {
+  async function writeRealRecipe(dir: string, patches: string[]): Promise<BuildResult> {
+    const recipe = minimiseRecipe(
+      [
+        turn(0, {
+          passed: true,
+          recipe: scriptRecipe({ packages: ['zlib1g-dev'], steps: [{ purpose: 'build', command: 'make' }] }),
+        }),
+      ],
+      { patches },
+    )!;
+    const meta = { repo: 'hello', version: '0.1.0', baseImage: 'debian:bookworm' };
+    const result = fakeResult({ patches: [] });
+    result.recipe = { ...result.recipe!, files: { buildSh: 'build.sh', dockerfile: 'Dockerfile', patches } };
+    await writeOutDir(dir, result);
+    writeFileSync(path.join(dir, 'Dockerfile'), renderDockerfile(recipe, meta));
+    writeFileSync(path.join(dir, 'build.sh'), renderBuildSh(recipe, meta));
+    return result;
+  }
+
+  for (const dirInRepo of ['', 'sub/dir']) {
+    it(`every file the Dockerfile reads is in the pull request's tree (built directory '${dirInRepo || '.'}')`, async () => {
+      const result = await writeRealRecipe(outDir, ['patches/0001-fix-include.patch']);
+      const plan = await planPullRequest(result, {
+        outDir,
+        owner: 'octo',
+        repo: 'hello',
+        base: 'main',
+        partial: false,
+        ...(dirInRepo ? { dirInRepo } : {}),
+      });
+      // The repository after merging: what it had, plus the pull request's files.
+      const tree = new Set([`${dirInRepo ? `${dirInRepo}/` : ''}main.c`]);
+      for (const c of plan.commits) for (const f of c.files) tree.add(f.path);
+      const dockerfile = plan.commits[0]!.files.find((f) => f.path.endsWith('/Dockerfile'))!;
+      // `docker build -f <dir>/buildbench/Dockerfile <dir>`: the context is the built directory.
+      const context = dirInRepo;
+      const under = (p: string): string => path.posix.normalize(context ? `${context}/${p}` : p);
+      const exists = (p: string): boolean =>
+        p === '.' ? true : tree.has(p) || [...tree].some((t) => t.startsWith(`${p}/`));
+      const { recipeDir, copies, reads } = recipeReads(dockerfile.content.toString());
+      expect(recipeDir).toBe(RECIPE_DIR);
+      expect(dockerfile.path).toBe(under(`${recipeDir}/Dockerfile`));
+      expect(copies).toEqual(['.']);
+      for (const c of copies) expect(exists(under(c))).toBe(true);
+      expect(reads).toContain('patches/0001-fix-include.patch');
+      for (const r of reads) expect([r, tree.has(under(`${recipeDir}/${r}`))]).toEqual([r, true]);
+    });
+  }
+
+  it('and so does a recipe whose Dockerfile RUNs build.sh', async () => {
+    const full = fullSequenceRecipe([turn(0, { exitCode: 1 }), turn(1, { passed: true })])!;
+    const result = fakeResult({ patches: [] });
+    result.recipe = {
+      ...result.recipe!,
+      files: { buildSh: 'build.sh', dockerfile: 'Dockerfile', patches: [] },
+    };
+    await writeOutDir(outDir, result);
+    writeFileSync(
+      path.join(outDir, 'Dockerfile'),
+      renderDockerfile(full, { repo: 'hello', version: '0', baseImage: 'debian:bookworm' }),
+    );
+    const plan = await planPullRequest(result, {
+      outDir,
+      owner: 'o',
+      repo: 'r',
+      base: 'main',
+      partial: false,
+    });
+    const tree = new Set(plan.commits.flatMap((c) => c.files.map((f) => f.path)));
+    const { recipeDir, reads } = recipeReads(
+      plan.commits[0]!.files.find((f) => f.path.endsWith('Dockerfile'))!.content.toString(),
+    );
+    expect(reads).toEqual(['build.sh']);
+    expect(tree.has(`${recipeDir}/build.sh`)).toBe(true);
+  });
+});
+
+describe('the recipe folder is relative to the repository, not the workspace', () => {
+  it('finds the repository root of a checkout with path:, and the built directory below it', () => {
+    const ws = mkdtempSync(path.join(tmpdir(), 'bb-ws-'));
+    mkdirSync(path.join(ws, 'checkout', '.git'), { recursive: true });
+    mkdirSync(path.join(ws, 'checkout', 'sub', 'dir'), { recursive: true });
+    mkdirSync(path.join(ws, 'loose'));
+    expect(repositoryRootOf(path.join(ws, 'checkout', 'sub'))).toBe(path.join(ws, 'checkout'));
+    expect(dirInRepository(path.join(ws, 'checkout'), 'checkout')).toBe('');
+    expect(dirInRepository(path.join(ws, 'checkout', 'sub', 'dir'), 'checkout/sub/dir')).toBe('sub/dir');
+    // A worktree or submodule has a .git file.
+    mkdirSync(path.join(ws, 'wt'));
+    writeFileSync(path.join(ws, 'wt', '.git'), 'gitdir: /elsewhere\n');
+    expect(dirInRepository(path.join(ws, 'wt'), 'wt')).toBe('');
+    // No repository above: the workspace-relative path is all there is.
+    expect(dirInRepository(path.join(ws, 'loose'), 'loose')).toBe(
+      repositoryRootOf(ws) === undefined
+        ? 'loose'
+        : path.relative(repositoryRootOf(ws)!, path.join(ws, 'loose')),
+    );
+  });
+});
+
+describe('where the recipe goes', () => {
+  const prEvent = (over: { head?: string; headRepo?: string | null; name?: string } = {}) => ({
+    name: over.name ?? 'pull_request',
+    payload: {
+      pull_request: {
+        number: 3,
+        head: {
+          ref: over.head ?? 'feature',
+          repo: over.headRepo === null ? null : { full_name: over.headRepo ?? 'octo/hello' },
+        },
+        base: { ref: 'main', repo: { full_name: 'octo/hello' } },
+      },
+      repository: { full_name: 'octo/hello', default_branch: 'main' },
+    },
+  });
+  const ctxOf = (event: { name: string; payload: unknown }, ref = 'refs/pull/3/merge'): ActionContext => ({
+    eventName: event.name,
+    payload: event.payload as Record<string, unknown>,
+    repository: { owner: 'octo', repo: 'hello' },
+    ref,
+    sha: '',
+    workspace: '/w',
+    serverUrl: 'https://github.com',
+    apiUrl: API,
+    runId: '1',
+    runnerEnvironment: '',
+    runnerTemp: '',
+  });
+
+  it('is the built branch outside pull requests, and per pull-request-target on them', () => {
+    expect(destinationFor(ctxOf({ name: 'push', payload: {} }, 'refs/heads/dev'), 'comment')).toEqual({
+      kind: 'pull-request',
+      base: 'dev',
+    });
+    expect(destinationFor(ctxOf({ name: 'schedule', payload: {} }, ''), 'head')).toEqual({
+      kind: 'pull-request',
+    });
+    expect(destinationFor(ctxOf(prEvent()), 'head')).toEqual({ kind: 'pull-request', base: 'feature' });
+    expect(destinationFor(ctxOf(prEvent()), 'default')).toEqual({ kind: 'pull-request', base: 'main' });
+    expect(destinationFor(ctxOf(prEvent()), 'comment')).toEqual({ kind: 'comment', number: 3 });
+  });
+
+  it("skips a fork's pull_request (read-only token) and buildbench's own pull request, saying why", () => {
+    for (const target of ['head', 'default', 'comment'] as const) {
+      expect(destinationFor(ctxOf(prEvent({ headRepo: 'mallory/hello' })), target)).toMatchObject({
+        kind: 'skip',
+        why: expect.stringContaining('comes from the fork mallory/hello') as unknown,
+      });
+      expect(destinationFor(ctxOf(prEvent({ headRepo: null })), target)).toMatchObject({ kind: 'skip' });
+      expect(destinationFor(ctxOf(prEvent({ head: 'buildbench/build-main' })), target)).toMatchObject({
+        kind: 'skip',
+        why: expect.stringContaining("is buildbench's own") as unknown,
+      });
+    }
+    // pull_request_target has a write token, but a fork's branch cannot be a base.
+    const target = prEvent({ name: 'pull_request_target', headRepo: 'mallory/hello' });
+    expect(destinationFor(ctxOf(target), 'head')).toMatchObject({
+      kind: 'skip',
+      why: expect.stringContaining('set pull-request-target: comment or default') as unknown,
+    });
+    expect(destinationFor(ctxOf(target), 'comment')).toEqual({ kind: 'comment', number: 3 });
+  });
+
+  it('explains the refusals GitHub answers with', () => {
+    const err = (status: number, message: string) => Object.assign(new Error(message), { status });
+    expect(
+      explainWriteError(
+        err(403, 'GitHub Actions is not permitted to create or approve pull requests.'),
+        'pull-request',
+      ),
+    ).toBe(
+      "GitHub Actions is not permitted to create or approve pull requests: turn on \"Allow GitHub Actions to create and approve pull requests\" in the repository's Settings → Actions → General → Workflow permissions (an organisation's repository needs the organisation's setting first), or pass a GitHub App token in the token input",
+    );
+    expect(explainWriteError(err(403, 'Resource not accessible by integration'), 'comment')).toMatch(
+      /give the job `permissions:` pull-requests: write$/,
+    );
+    expect(explainWriteError(err(422, 'Validation Failed'), 'pull-request')).toBe('Validation Failed');
+  });
+});
+
+describe('open-pull-request on pull requests, through the action', () => {
+  let env: ActionEnv | undefined;
+  afterEach(() => {
+    env?.restore();
+    env = undefined;
+  });
+  const prPayload = (headRepo: string) => ({
+    pull_request: {
+      number: 3,
+      head: { ref: 'feature', repo: { full_name: headRepo } },
+      base: { ref: 'main', repo: { full_name: 'octo/hello' } },
+    },
+    repository: { full_name: 'octo/hello', default_branch: 'main' },
+  });
+  const github = (token: string) =>
+    createGitHubClient({ token, baseUrl: API, retries: 0, throttle: false, fetch: globalThis.fetch });
+
+  /** The writes of a first pull request into `base`, recording the tree paths and the pull request. */
+  function mockCreate(
+    base: string,
+    number: number,
+    created: [number, Record<string, unknown>] = [
+      201,
+      { number, html_url: `https://github.com/octo/hello/pull/${number}` },
+    ],
+  ) {
+    const rec = { paths: [] as string[], pr: {} as Record<string, unknown> };
+    const scope = nock(API)
+      .get(refPath('ref', `heads/${base}`))
+      .reply(200, { object: { sha: BASE } })
+      .get(refPath('ref', `heads/buildbench/build-${base}`))
+      .reply(404, {})
+      .get(`${REPO}/git/commits/${BASE}`)
+      .reply(200, { tree: { sha: 't' } })
+      .post(`${REPO}/git/blobs`)
+      .times(4)
+      .reply(201, { sha: 'blob' })
+      .post(`${REPO}/git/commits`)
+      .times(2)
+      .reply(201, { sha: 'commit' })
+      .post(`${REPO}/git/refs`)
+      .reply(201, {})
+      .get(`${REPO}/pulls`)
+      .query(true)
+      .reply(200, [])
+      .post(`${REPO}/pulls`, (body: Record<string, unknown>) => {
+        rec.pr = body;
+        return true;
+      })
+      .reply(...created);
+    // One interceptor per tree: nock 15 loses a body matcher's request under .times().
+    for (const n of [1, 2])
+      scope
+        .post(`${REPO}/git/trees`, (body: { tree: { path: string }[] }) => {
+          rec.paths.push(...body.tree.map((e) => e.path));
+          return true;
+        })
+        .reply(201, { sha: `tree-${n}` });
+    return { scope, rec };
+  }
+
+  it('puts the files at the repository root when checkout used path:', async () => {
+    env = setUpActionEnv({ inputs: { 'open-pull-request': 'true', token: 'ghs_test', path: 'hello' } });
+    mkdirSync(path.join(env.workspace, 'hello', '.git'), { recursive: true });
+    writeFileSync(path.join(env.workspace, 'hello', 'main.c'), 'x');
+    const { scope, rec } = mockCreate('main', 7);
+    await run({ runBuild: fakeEngine(fakeResult()).engine, createGitHub: github, handleSignals: false });
+    expect(scope.pendingMocks()).toEqual([]);
+    expect(env.errors()).toEqual([]);
+    expect(rec.paths).toEqual([
+      'buildbench/RUNBOOK.md',
+      'buildbench/build.sh',
+      'buildbench/Dockerfile',
+      'buildbench/patches/0001-fix-include.patch',
+    ]);
+  });
+
+  it("targets the pull request's head branch by default", async () => {
+    env = setUpActionEnv({
+      inputs: { 'open-pull-request': 'true', token: 'ghs_test' },
+      event: { name: 'pull_request', payload: prPayload('octo/hello') },
+      env: { GITHUB_REF: 'refs/pull/3/merge' },
+    });
+    writeFileSync(path.join(env.workspace, 'main.c'), 'x');
+    const { scope, rec } = mockCreate('feature', 8);
+    await run({ runBuild: fakeEngine(fakeResult()).engine, createGitHub: github, handleSignals: false });
+    expect(scope.pendingMocks()).toEqual([]);
+    expect(env.errors()).toEqual([]);
+    expect(rec.pr).toMatchObject({ base: 'feature', head: 'buildbench/build-feature' });
+    expect(env.outputs()['pull-request-url']).toBe('https://github.com/octo/hello/pull/8');
+  });
+
+  it("skips a fork's pull request with a notice, writes nothing and passes the step", async () => {
+    env = setUpActionEnv({
+      inputs: { 'open-pull-request': 'true', token: 'ghs_test' },
+      event: { name: 'pull_request', payload: prPayload('mallory/hello') },
+      env: { GITHUB_REF: 'refs/pull/3/merge' },
+    });
+    writeFileSync(path.join(env.workspace, 'main.c'), 'x');
+    nock.disableNetConnect(); // any API call fails the step
+    await run({ runBuild: fakeEngine(fakeResult()).engine, createGitHub: github, handleSignals: false });
+    expect(env.errors()).toEqual([]);
+    expect(env.commands('notice')).toEqual([
+      expect.stringMatching(
+        /^::notice::buildbench: no pull request: pull request #3 comes from the fork mallory\/hello, and GitHub gives a fork's pull_request run a read-only token/,
+      ),
+    ]);
+    expect(env.outputs()['pull-request-operation']).toBe('none');
+    expect(env.summary()).toContain('comes from the fork mallory/hello');
+  });
+
+  it('comments the recipe on the pull request once, then updates that comment (pull-request-target: comment)', async () => {
+    const setUp = (): ActionEnv =>
+      setUpActionEnv({
+        inputs: { 'open-pull-request': 'true', token: 'ghs_test', 'pull-request-target': 'comment' },
+        event: { name: 'pull_request', payload: prPayload('octo/hello') },
+        env: { GITHUB_REF: 'refs/pull/3/merge' },
+      });
+    env = setUp();
+    writeFileSync(path.join(env.workspace, 'main.c'), 'x');
+    let created = '';
+    let scope = nock(API)
+      .get(`${REPO}/issues/3/comments`)
+      .query(true)
+      .reply(200, [{ id: 1, body: 'LGTM', html_url: 'https://github.com/octo/hello/pull/3#issuecomment-1' }])
+      .post(`${REPO}/issues/3/comments`, (body: { body: string }) => {
+        created = body.body;
+        return true;
+      })
+      .reply(201, { id: 2, html_url: 'https://github.com/octo/hello/pull/3#issuecomment-2' });
+    await run({ runBuild: fakeEngine(fakeResult()).engine, createGitHub: github, handleSignals: false });
+    expect(scope.pendingMocks()).toEqual([]);
+    expect(env.errors()).toEqual([]);
+    expect(env.outputs()['pull-request-operation']).toBe('created');
+    expect(env.outputs()['pull-request-url']).toBe('https://github.com/octo/hello/pull/3#issuecomment-2');
+    expect(created.startsWith(RECIPE_COMMENT_MARKER)).toBe(true);
+    expect(created).toContain('<summary><code>build.sh</code></summary>');
+    expect(created).toContain('cmake -B build && cmake --build build');
+    expect(created).toContain('<summary><code>patches/0001-fix-include.patch</code></summary>');
+    expect(created).toContain(
+      '[the workflow run, with every file in its artifacts](https://github.com/octo/hello/actions/runs/77)',
+    );
+    env.restore();
+
+    // The same outcome again: nothing written. Another outcome: the one comment is edited.
+    env = setUp();
+    writeFileSync(path.join(env.workspace, 'main.c'), 'x');
+    const existing = {
+      id: 2,
+      body: created,
+      html_url: 'https://github.com/octo/hello/pull/3#issuecomment-2',
+    };
+    scope = nock(API).get(`${REPO}/issues/3/comments`).query(true).reply(200, [existing]);
+    await run({ runBuild: fakeEngine(fakeResult()).engine, createGitHub: github, handleSignals: false });
+    expect(scope.pendingMocks()).toEqual([]);
+    expect(env.outputs()['pull-request-operation']).toBe('none');
+    env.restore();
+
+    env = setUp();
+    writeFileSync(path.join(env.workspace, 'main.c'), 'x');
+    let edited = '';
+    scope = nock(API)
+      .get(`${REPO}/issues/3/comments`)
+      .query(true)
+      .reply(200, [existing])
+      .patch(`${REPO}/issues/comments/2`, (body: { body: string }) => {
+        edited = body.body;
+        return true;
+      })
+      .reply(200, {});
+    await run({
+      runBuild: fakeEngine(fakeResult({ artifacts: [{ path: 'build/hello2', kind: 'executable', size: 1 }] }))
+        .engine,
+      createGitHub: github,
+      handleSignals: false,
+    });
+    expect(scope.pendingMocks()).toEqual([]);
+    expect(env.outputs()['pull-request-operation']).toBe('updated');
+    expect(edited).toContain('`build/hello2`');
+    expect(edited.startsWith(RECIPE_COMMENT_MARKER)).toBe(true);
+  });
+
+  it('points at the repository setting when GitHub Actions may not create pull requests', async () => {
+    env = setUpActionEnv({ inputs: { 'open-pull-request': 'true', token: 'ghs_test' } });
+    writeFileSync(path.join(env.workspace, 'main.c'), 'x');
+    const { scope } = mockCreate('main', 9, [
+      403,
+      { message: 'GitHub Actions is not permitted to create or approve pull requests.' },
+    ]);
+    await run({ runBuild: fakeEngine(fakeResult()).engine, createGitHub: github, handleSignals: false });
+    expect(scope.pendingMocks()).toEqual([]);
+    expect(env.errors()).toEqual([
+      expect.stringMatching(
+        /^could not open the pull request: GitHub Actions is not permitted to create or approve pull requests: turn on "Allow GitHub Actions to create and approve pull requests" in the repository's Settings → Actions → General → Workflow permissions/,
+      ),
+    ]);
   });
 });

@@ -50,6 +50,7 @@ describe('action settings', () => {
       expect: [],
       openPullRequest: false,
       pullRequestPartial: false,
+      pullRequestTarget: 'head',
       token: '',
       allowForkCode: false,
       cache: true,
@@ -58,6 +59,16 @@ describe('action settings', () => {
       limits: { memoryBytes: defaultMemoryLimit(), pids: DEFAULT_PIDS_LIMIT },
       outDir: path.join('/runner/temp', 'buildbench-out', path.basename(ws)),
     });
+  });
+
+  it('reads pull-request-target, naming the input when it is wrong', () => {
+    const ws = workspace();
+    expect(read({ 'pull-request-target': 'comment' }, { GITHUB_WORKSPACE: ws }).pullRequestTarget).toBe(
+      'comment',
+    );
+    expect(() => read({ 'pull-request-target': 'base' }, { GITHUB_WORKSPACE: ws })).toThrow(
+      /input pull-request-target: 'base'.*head, default, comment/,
+    );
   });
 
   it('reads network, memory and pids into the sandbox settings, naming the input when one is wrong', () => {
