@@ -473,6 +473,8 @@ export async function runBench(
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
     }
+    // Every run has ended and removed its checkout; the folders that held them go too.
+    await rm(path.join(work, 'checkouts'), { recursive: true, force: true });
     const cancelled = controller.signal.aborted;
     const final: BenchManifest = {
       ...manifest,
