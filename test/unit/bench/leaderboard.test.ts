@@ -13,7 +13,8 @@ import {
   type Leaderboard,
   type SystemBoard,
 } from '../../../src/bench/leaderboard.js';
-import { writeFixtureRuns } from './bench-fixtures.js';
+import { failedResult, fakeResult } from '../../fakes/build-result.js';
+import { writeFixtureRuns, writeRun } from './bench-fixtures.js';
 
 const GOLDEN = path.resolve('test/fixtures/golden/bench');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -151,6 +152,31 @@ describe('writeLeaderboard', () => {
     // the percentages are written on the bars: rules strict 50%, hybrid strict 67%
     expect(svg).toContain('>50%<');
     expect(svg).toContain('>67%<');
+  });
+
+  it('with uneven runs per task, pass@k stops at the fewest; table cells keep a pipe or a newline in their place', async () => {
+    const cwd = await mkdtemp(path.join(tmpdir(), 'bb-leaderboard-uneven-'));
+    const rules = { strategy: 'rules' };
+    for (const [n, result] of [fakeResult(), failedResult(), fakeResult()].entries())
+      await writeRun(cwd, { ...rules, dir: `r/a/${n + 1}`, task: 'a', run: n + 1, result });
+    await writeRun(cwd, {
+      ...rules,
+      dir: 'r/b|c/1',
+      task: 'b|c',
+      run: 1,
+      status: 'error',
+      error: 'checkout failed:\nfatal | bad ref',
+    });
+    const { leaderboard, files } = await writeLeaderboard(['r'], 'out', { cwd });
+    const s = leaderboard.systems[0]!;
+    expect([s.runsPerTask, s.maxRunsPerTask]).toEqual([1, 3]);
+    // pass@1 = mean(2/3, 0)
+    expect(s.passAtK).toEqual([{ k: 1, value: 0.333333 }]);
+    expect(s.rows.find((r) => r.task === 'a')!.passAtK.map((p) => p.value)).toEqual([0.666667, 1, 1]);
+    const md = await readFile(files.markdown, 'utf8');
+    expect(md).toContain('2 tasks, 4 runs (1 to 3 per task; pass@k for k ≤ 1).');
+    expect(md).toContain('(b\\|c run 1: checkout failed: fatal \\| bad ref)');
+    expect(md).toMatch(/^\| b\\\|c \| 1 \| 0% \|/m);
   });
 
   it('refuses folders without any run record, naming them', async () => {
