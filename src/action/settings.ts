@@ -31,6 +31,10 @@ import type { SandboxChoice } from '../sandbox/types.js';
 export const MODES = ['build', 'task', 'matrix', 'aggregate'] as const;
 export type ActionMode = (typeof MODES)[number];
 
+/** Which outcome fails the step: `partial` (anything but SUCCESS), or `failed` (a PARTIAL build passes). */
+export const FAIL_ON = ['failed', 'partial'] as const;
+export type FailOn = (typeof FAIL_ON)[number];
+
 /** pull-request-target: where the recipe goes on pull_request events (see src/action/pull-request.ts). */
 export const PULL_REQUEST_TARGETS = ['head', 'default', 'comment'] as const;
 export type PullRequestTarget = (typeof PULL_REQUEST_TARGETS)[number];
@@ -68,6 +72,7 @@ export const INPUT_DEFAULTS = {
   network: '',
   memory: '',
   pids: '',
+  'fail-on': 'partial',
 } as const;
 export type InputName = keyof typeof INPUT_DEFAULTS;
 export const INPUT_NAMES = Object.keys(INPUT_DEFAULTS) as InputName[];
@@ -112,6 +117,8 @@ export interface ActionSettings {
   maxLogBytes?: number;
   /** The sandbox's network and limits (inputs network, memory, pids; empty: the defaults). */
   limits: SandboxLimits;
+  /** Which outcome fails the step (input fail-on). */
+  failOn: FailOn;
 }
 
 const TRUE = ['true', 'True', 'TRUE'];
@@ -222,7 +229,6 @@ export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): A
     );
   }
 
-  const runnerTemp = env.RUNNER_TEMP || tmpdir();
   return {
     mode,
     source,
@@ -253,8 +259,24 @@ export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): A
       },
       { network: 'input network', memory: 'input memory', pids: 'input pids' },
     ),
-    outDir: path.join(runnerTemp, 'buildbench-out', repoNameOf(source)),
+    outDir: outDirFor(source, env),
+    failOn: parseChoice(input('fail-on'), FAIL_ON, 'input fail-on'),
   };
+}
+
+/** The output folder of a build of `source`: `$RUNNER_TEMP/buildbench-out/<name>`. */
+export function outDirFor(source: string, env: NodeJS.ProcessEnv): string {
+  return path.join(env.RUNNER_TEMP || tmpdir(), 'buildbench-out', repoNameOf(source));
+}
+
+/**
+ * The output folder from the `path` input as given, for a step that ends before the inputs are valid (a bad
+ * input, a non-Linux runner): the same folder a build would use when `path` names one.
+ */
+export function outDirFromInputs(read: InputReader, env: NodeJS.ProcessEnv): string {
+  const given = read('path').trim() || INPUT_DEFAULTS.path;
+  const workspace = env.GITHUB_WORKSPACE || process.cwd();
+  return outDirFor(isGitUrl(given) ? given : path.resolve(workspace, given), env);
 }
 
 /**

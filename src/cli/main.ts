@@ -67,7 +67,8 @@ Environment:
   BUILDBENCH_MIRROR     Debian mirror for the rootfs base (default: http://deb.debian.org/debian)
   BUILDBENCH_SECRET_ENV comma-separated variable names whose values are secrets (as --secret-env)
 
-Exit status: 0 success, 1 partial or failed build, 2 usage or configuration error, 130 cancelled.
+Exit status: 0 success, 1 partial or failed build, 2 usage or configuration error, 3 sandbox error
+(the sandbox could not be started or failed, not the build), 130 cancelled.
 Results: <out>/result.json, trajectory.jsonl, logs/turn-NN.log, artifacts/.
 `;
 
@@ -195,6 +196,8 @@ export async function summaryFor(result: BuildResult, outDir: string): Promise<s
 export function exitCodeFor(result: BuildResult): number {
   if (result.status === 'success') return 0;
   if (result.status === 'cancelled') return 130;
+  // The sandbox could not be started (no Docker engine, no rootfs) or failed: the build itself did not fail.
+  if (result.status === 'sandbox_error') return 3;
   return 1;
 }
 

@@ -71,7 +71,7 @@ export interface Redactor {
 }
 
 /** The forms a secret value travels in: itself, URL-encoded, and base64 inside a Basic authorization. */
-function formsOf(secret: string): string[] {
+export function formsOf(secret: string): string[] {
   const forms = [secret];
   const encoded = encodeURIComponent(secret);
   if (encoded !== secret) forms.push(encoded);

@@ -58,6 +58,7 @@ describe('action settings', () => {
       maxLogBytes: 20 * 1024 * 1024,
       limits: { memoryBytes: defaultMemoryLimit(), pids: DEFAULT_PIDS_LIMIT },
       outDir: path.join('/runner/temp', 'buildbench-out', path.basename(ws)),
+      failOn: 'partial',
     });
   });
 
