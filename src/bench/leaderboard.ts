@@ -89,6 +89,8 @@ export interface AnalysisSum {
   failures: number;
   recoveries: Record<Recovery, number>;
   selfStops: { count: number; correct: number; wrong: number };
+  /** Turns whose script the shell parser rejected (split by lines instead). */
+  unparsed: number;
 }
 
 /** What every summary (a system, a task row) holds. */
@@ -259,10 +261,12 @@ function sumAnalysis(values: readonly unknown[]): AnalysisSum | null {
     failures: 0,
     recoveries,
     selfStops: { count: 0, correct: 0, wrong: 0 },
+    unparsed: 0,
   };
   for (const a of present) {
     sum.commands += num(a.commands) ?? 0;
     sum.failures += num(a.failures) ?? 0;
+    sum.unparsed += num(a.unparsed) ?? 0;
     const p = isObject(a.phases) ? a.phases : {};
     for (const phase of PHASES) phases[phase] += num(p[phase]) ?? 0;
     const r = isObject(a.recoveries) ? a.recoveries : {};
@@ -523,7 +527,8 @@ function systemSection(s: SystemBoard): string[] {
         PHASES.map((p) => `${p} ${a.phases[p]}`).join(', ') +
         `; ${many(a.failures, 'failed turn')}, followed by ` +
         RECOVERIES.map((k) => `${k} ${a.recoveries[k]}`).join(', ') +
-        `; self-stops ${a.selfStops.count} (${a.selfStops.correct} right, ${a.selfStops.wrong} wrong)`,
+        `; self-stops ${a.selfStops.count} (${a.selfStops.correct} right, ${a.selfStops.wrong} wrong)` +
+        (a.unparsed > 0 ? `; ${many(a.unparsed, 'script')} the shell parser rejected, split by lines` : ''),
     );
   } else {
     lines.push('- Trajectory analysis: not in these results');

@@ -99,6 +99,7 @@ const analysis = (commands: number, failures: number) => ({
     other: 0,
   },
   selfStops: { count: 1, correct: 1, wrong: 0 },
+  ...(commands > 10 ? { unparsed: 1 } : {}),
 });
 
 const repo = (name: string): BuildResult['repo'] => ({ name, source: `/mirrors/acme+${name}` });

@@ -118,6 +118,7 @@ describe('writeLeaderboard', () => {
       failures: 4,
       recoveries: { inspect: 3, adapt: 1, loop: 0, abort: 0, other: 0 },
       selfStops: { count: 4, correct: 4, wrong: 0 },
+      unparsed: 1,
     });
     const beta = hybrid.rows.find((r) => r.task === 'beta')!;
     expect(beta.passAtK).toEqual([
