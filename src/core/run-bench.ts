@@ -2,11 +2,13 @@
  * `runBenchmark`: the composition root of `buildbench bench`. It loads the task files (bench/load.ts), makes
  * each run's `BuildSettings` from the task and the bench's shared settings, and gives the bench runner
  * (bench/runner.ts) an engine that is `runBuild` itself — the same stages, sandbox and result.json as
- * `buildbench build`, one fresh sandbox per run, no second code path.
+ * `buildbench build`, one fresh sandbox per run, no second code path. At the end the leaderboard
+ * (leaderboard.md, .json, .svg; bench/leaderboard.ts) is written into the bench folder from its run records.
  */
 import path from 'node:path';
 
 import { ConfigError } from '../base/errors.js';
+import { writeLeaderboard, type WrittenLeaderboard } from '../bench/leaderboard.js';
 import { expectedNames, loadTasks } from '../bench/load.js';
 import {
   runBench,
@@ -48,8 +50,8 @@ export interface RunBenchmarkOptions {
 
 export interface BenchmarkOutcome extends BenchOutcome {
   tasks: Task[];
-  /** The leaderboard's files in the bench folder; undefined when no run has ended yet (all cut off). */
-  leaderboard?: { files: { markdown: string; json: string; svg: string } };
+  /** The leaderboard written into the bench folder; undefined when no run has ended yet (all cut off). */
+  leaderboard?: WrittenLeaderboard;
 }
 
 /** The strategy and model as the manifest, run.json and the leaderboard label the system under test. */
@@ -140,5 +142,8 @@ export async function runBenchmark(
     },
     benchDeps,
   );
-  return { ...outcome, tasks };
+  // Every run.json in the folder, earlier invocations' too; a cancelled benchmark gets one of what it has.
+  const leaderboard =
+    outcome.records.length > 0 ? await writeLeaderboard([outcome.outDir], outcome.outDir) : undefined;
+  return { ...outcome, tasks, ...(leaderboard ? { leaderboard } : {}) };
 }

@@ -88,7 +88,11 @@ describeRootfs('buildbench bench (rootfs sandbox, rules strategy)', () => {
       expect(result.status).toBe(record.status);
       expect(result.expected.names).toEqual(record.task.expected);
     }
-    // Each run had its own sandbox: two runs of a task are two result folders with their own turn logs.
+    // The leaderboard a person reads: strict 80% (broken-c fails), pass@2 per task, the chart beside it.
+    const markdown = readFileSync(path.join(out, 'leaderboard.md'), 'utf8');
+    expect(markdown).toMatch(/\| rules \| 10 \| 80% \| 80% \| 80% \|/);
+    expect(markdown).toMatch(/\| broken-c \| 2 \|/);
+    expect(readFileSync(path.join(out, 'leaderboard.svg'), 'utf8')).toMatch(/^<svg/);
     expect(readJson<BenchManifest>(path.join(out, 'bench.json'))).toMatchObject({
       runs: 2,
       state: 'complete',

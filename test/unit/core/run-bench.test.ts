@@ -122,7 +122,8 @@ describe('runBenchmark', () => {
         engine: ({ task, run, repoDir }) => {
           calls.push(`${task.id}/${run}`);
           expect(existsSync(repoDir)).toBe(true);
-          return Promise.resolve({ status: 'success' });
+          // No build here (the integration test builds): each run is an error record, which the leaderboard counts.
+          return Promise.reject(new Error('no sandbox in this test'));
         },
       },
     );
@@ -135,10 +136,24 @@ describe('runBenchmark', () => {
     ]);
     expect(calls).toHaveLength(10);
     expect(outcome.records).toHaveLength(10);
+    expect(new Set(outcome.records.map((r) => `${r.status}: ${r.error}`))).toEqual(
+      new Set(['error: no sandbox in this test']),
+    );
     const manifest = JSON.parse(readFileSync(path.join(out, 'bench.json'), 'utf8')) as {
       strategy: string;
       model: string;
     };
     expect(manifest).toMatchObject({ strategy: 'hybrid', model: 'openai:m' });
+    // The leaderboard of the folder's runs, written at the end.
+    expect(outcome.leaderboard?.files).toEqual({
+      markdown: path.join(out, 'leaderboard.md'),
+      json: path.join(out, 'leaderboard.json'),
+      svg: path.join(out, 'leaderboard.svg'),
+    });
+    const board = JSON.parse(readFileSync(path.join(out, 'leaderboard.json'), 'utf8')) as {
+      systems: { system: string; runs: number }[];
+    };
+    expect(board.systems.map((s) => [s.system, s.runs])).toEqual([['hybrid (openai:m)', 10]]);
+    expect(readFileSync(path.join(out, 'leaderboard.svg'), 'utf8')).toMatch(/^<svg/);
   });
 });
