@@ -27,13 +27,10 @@ import {
 import { isGitUrl } from '../core/source.js';
 import type { ModelSettings } from '../llm/settings.js';
 import type { SandboxChoice } from '../sandbox/types.js';
+import { readBenchInputs, BENCH_INPUT_DEFAULTS, type BenchInputs } from './modes/inputs.js';
 
 export const MODES = ['build', 'task', 'matrix', 'aggregate'] as const;
 export type ActionMode = (typeof MODES)[number];
-
-/** Which outcome fails the step: `partial` (anything but SUCCESS), or `failed` (a PARTIAL build passes). */
-export const FAIL_ON = ['failed', 'partial'] as const;
-export type FailOn = (typeof FAIL_ON)[number];
 
 /** pull-request-target: where the recipe goes on pull_request events (see src/action/pull-request.ts). */
 export const PULL_REQUEST_TARGETS = ['head', 'default', 'comment'] as const;
@@ -72,7 +69,7 @@ export const INPUT_DEFAULTS = {
   network: '',
   memory: '',
   pids: '',
-  'fail-on': 'partial',
+  ...BENCH_INPUT_DEFAULTS,
 } as const;
 export type InputName = keyof typeof INPUT_DEFAULTS;
 export const INPUT_NAMES = Object.keys(INPUT_DEFAULTS) as InputName[];
@@ -117,8 +114,8 @@ export interface ActionSettings {
   maxLogBytes?: number;
   /** The sandbox's network and limits (inputs network, memory, pids; empty: the defaults). */
   limits: SandboxLimits;
-  /** Which outcome fails the step (input fail-on). */
-  failOn: FailOn;
+  /** The benchmark modes' inputs (task, run, tasks, runs, chunk-size, runner-labels, default-runner, results, repos-dir). */
+  bench: BenchInputs;
 }
 
 const TRUE = ['true', 'True', 'TRUE'];
@@ -229,6 +226,7 @@ export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): A
     );
   }
 
+  const runnerTemp = env.RUNNER_TEMP || tmpdir();
   return {
     mode,
     source,
@@ -259,24 +257,9 @@ export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): A
       },
       { network: 'input network', memory: 'input memory', pids: 'input pids' },
     ),
-    outDir: outDirFor(source, env),
-    failOn: parseChoice(input('fail-on'), FAIL_ON, 'input fail-on'),
+    outDir: path.join(runnerTemp, 'buildbench-out', repoNameOf(source)),
+    bench: readBenchInputs(input, mode, workspace, env),
   };
-}
-
-/** The output folder of a build of `source`: `$RUNNER_TEMP/buildbench-out/<name>`. */
-export function outDirFor(source: string, env: NodeJS.ProcessEnv): string {
-  return path.join(env.RUNNER_TEMP || tmpdir(), 'buildbench-out', repoNameOf(source));
-}
-
-/**
- * The output folder from the `path` input as given, for a step that ends before the inputs are valid (a bad
- * input, a non-Linux runner): the same folder a build would use when `path` names one.
- */
-export function outDirFromInputs(read: InputReader, env: NodeJS.ProcessEnv): string {
-  const given = read('path').trim() || INPUT_DEFAULTS.path;
-  const workspace = env.GITHUB_WORKSPACE || process.cwd();
-  return outDirFor(isGitUrl(given) ? given : path.resolve(workspace, given), env);
 }
 
 /**

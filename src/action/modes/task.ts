@@ -67,7 +67,7 @@ export async function runTaskMode(settings: ActionSettings, deps: ModeDeps): Pro
   if (record.status === 'error')
     core.warning(`buildbench: task ${task.id} run ${run}: ${record.error ?? 'error'}`);
   else core.info(`buildbench: task ${task.id} run ${run}: ${record.status.toUpperCase()} → ${runDir}`);
-  await appendSummary(deps.env, taskSummary(task, record, result));
+  await appendSummary(deps.env, taskSummary(task, record, runDir, result));
   return undefined;
 }
 
@@ -126,12 +126,14 @@ function setTaskOutputs(record: RunRecord, runDir: string, result: BuildResult |
   core.setOutput('artifact-name', artifactName(record.task.id, record.run));
 }
 
-function taskSummary(task: Task, record: RunRecord, result: BuildResult | undefined): string {
+function taskSummary(task: Task, record: RunRecord, runDir: string, result: BuildResult | undefined): string {
   const heading = `## buildbench task \`${task.id}\`, run ${record.run}: ${record.status.toUpperCase()}\n`;
   if (!result)
     return `${heading}\n${record.error ? `The run could not start: ${record.error}` : 'No result.'}\n`;
   try {
-    return `${heading}\n${renderSummary(result, {})}`;
+    // Not an object literal: the summary's extras are being reworked (issue 16), and this fits both shapes.
+    const extras = { resultPath: path.join(runDir, 'result.json'), problems: [] as string[] };
+    return `${heading}\n${renderSummary(result, extras)}`;
   } catch (error) {
     return `${heading}\n(the build's summary could not be rendered: ${errorMessage(error)})\n`;
   }

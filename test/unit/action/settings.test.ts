@@ -58,7 +58,17 @@ describe('action settings', () => {
       maxLogBytes: 20 * 1024 * 1024,
       limits: { memoryBytes: defaultMemoryLimit(), pids: DEFAULT_PIDS_LIMIT },
       outDir: path.join('/runner/temp', 'buildbench-out', path.basename(ws)),
-      failOn: 'partial',
+      // The benchmark modes' inputs (src/action/modes/inputs.ts; test/unit/action/modes.test.ts).
+      bench: {
+        run: 1,
+        tasks: [],
+        runs: 1,
+        chunkSize: 256,
+        labels: { gpu: ['self-hosted', 'gpu'], kvm: ['self-hosted', 'kvm'] },
+        defaultRunner: ['ubuntu-latest'],
+        benchDir: path.join('/runner/temp', 'buildbench-bench'),
+        leaderboardDir: path.join('/runner/temp', 'buildbench-leaderboard'),
+      },
     });
   });
 
