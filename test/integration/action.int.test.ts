@@ -52,7 +52,29 @@ describeRootfs('the action on examples/hello (rootfs sandbox)', () => {
       expect(result.sandbox.kind).toBe('rootfs');
       expect(outputs['verified-recipe']).toBe(String(result.recipe?.verified === true));
       expect(existsSync(path.join(outputs.artifacts!, 'build', 'hello'))).toBe(true);
-      expect(env.summary()).toContain('## ✅ buildbench: SUCCESS — hello');
+      const summary = env.summary();
+      expect(summary).toContain('## ✅ buildbench: SUCCESS — hello');
+      // Read as a person on the run's page: the recipe and the evidence inline, no path of the runner.
+      expect(summary).toMatch(
+        /<details><summary>build\.sh — the recipe as a script \(\d+ lines\)<\/summary>/,
+      );
+      expect(summary).toContain('<details><summary>RUNBOOK.md — the evidence for SUCCESS</summary>');
+      expect(summary).toContain('sandbox: rootfs (image `debian:bookworm`)');
+      expect(summary).not.toContain(env.dir);
+      expect(summary).not.toContain(ROOT);
+      // The log: the phases before the turns in one group, turn 0 in its own with its output's tail
+      // fenced off from the runner's command parser, its outcome after the group.
+      const log = env.stdout.join('').split('\n');
+      const group = log.findIndex((l) => /^::group::\[\d\d:\d\d\] turn 0: cmake/.test(l));
+      expect(log.some((l) => /^::group::\[\d\d:\d\d\] prepare: /.test(l))).toBe(true);
+      expect(group).toBeGreaterThan(-1);
+      const stop = /^::stop-commands::(.+)$/.exec(log[group + 1] ?? '');
+      expect(stop).not.toBeNull();
+      const resume = log.indexOf(`::${stop![1]}::`);
+      expect(resume).toBeGreaterThan(group + 2);
+      expect(log[resume + 1]).toBe('::endgroup::');
+      expect(log[resume + 2]).toMatch(/^\[\d\d:\d\d\] turn 0: exit 0 in /);
+      expect(log.join('\n')).not.toContain(outputs['out-dir']!);
 
       // The main step disposed of its sandboxes; the post step finds nothing left.
       const workRoot = env.state().workRoot!;
@@ -64,6 +86,33 @@ describeRootfs('the action on examples/hello (rootfs sandbox)', () => {
       expect(env.errors()).toEqual([]);
     },
     15 * 60_000,
+  );
+});
+
+describeRootfs('the action on a repository that does not build (rootfs sandbox)', () => {
+  it(
+    'fails the step once, annotates the line, and tells a person why in the summary',
+    async () => {
+      env = setUpActionEnv({
+        inputs: { path: 'test/fixtures/repos/broken-c', sandbox: 'rootfs', 'max-turns': '2' },
+        env: { GITHUB_WORKSPACE: ROOT },
+      });
+      await run({ handleSignals: false });
+      expect(env.commands('error::')).toEqual([
+        expect.stringMatching(/^::error::buildbench: FAILED: /) as unknown as string,
+      ]);
+      expect(env.outputs()).toMatchObject({ status: 'failed', completion: 'false' });
+      expect(env.stdout.join('')).toMatch(
+        /::error title=buildbench%3A compile-error \(turn 0\),file=test\/fixtures\/repos\/broken-c\/broken\.c,line=3,col=\d+::/,
+      );
+      const summary = env.summary();
+      expect(summary).toContain('## ❌ buildbench: FAILED — broken-c');
+      expect(summary).toMatch(/### Root cause \(turn 0, compile-error\)/);
+      expect(summary).toContain('<details><summary>RUNBOOK.md — the evidence for FAILED</summary>');
+      expect(summary).not.toContain(ROOT);
+      expect(summary).not.toContain(env.dir);
+    },
+    10 * 60_000,
   );
 });
 
