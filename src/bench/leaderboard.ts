@@ -576,6 +576,39 @@ function systemSection(s: SystemBoard): string[] {
   return lines;
 }
 
+/** The table of every system, one row each. */
+function overview(board: Leaderboard, n: number): string[] {
+  return table(
+    [
+      'system',
+      'runs',
+      'completion',
+      'strict',
+      'flexible',
+      ...passHeads(n),
+      'retrieval',
+      'wrong self-stops',
+      'errors',
+      'turns',
+      'tokens',
+      'cost',
+      'wall time',
+    ],
+    board.systems.map((s) => [
+      cell(s.system, 80),
+      String(s.runs),
+      percent(s.rates.completion),
+      percent(s.rates.strict),
+      percent(s.rates.flexible),
+      ...passCells(s.passAtK, n),
+      retrievalCell(s.retrieval),
+      String(s.wrongSelfStops.length),
+      String(s.errors.length),
+      ...costCells(s.costs),
+    ]),
+  );
+}
+
 /** leaderboard.md: the overview table, the chart, then a section per system with its per-task rows. */
 export function renderLeaderboardMarkdown(board: Leaderboard, chartFile = 'leaderboard.svg'): string {
   const n = Math.max(0, ...board.systems.map((s) => s.runsPerTask));
@@ -583,43 +616,16 @@ export function renderLeaderboardMarkdown(board: Leaderboard, chartFile = 'leade
     `# ${cell(board.title, 200)}`,
     '',
     `${many(board.tasks.length, 'task')}, ${many(board.systems.length, 'system')}, ${many(board.counted, 'run')} counted` +
-      (board.found !== board.counted ? ` (${board.found} run records found)` : '') +
+      (board.found !== board.counted ? ` (${many(board.found, 'run record')} found)` : '') +
       '. Rates are means over runs; pass@k is of strict success (unbiased estimator, mean over tasks); ' +
       'turns, tokens, cost and wall time are per run, median / p90.',
     '',
-    ...table(
-      [
-        'system',
-        'runs',
-        'completion',
-        'strict',
-        'flexible',
-        ...passHeads(n),
-        'retrieval',
-        'wrong self-stops',
-        'errors',
-        'turns',
-        'tokens',
-        'cost',
-        'wall time',
-      ],
-      board.systems.map((s) => [
-        cell(s.system, 80),
-        String(s.runs),
-        percent(s.rates.completion),
-        percent(s.rates.strict),
-        percent(s.rates.flexible),
-        ...passCells(s.passAtK, n),
-        retrievalCell(s.retrieval),
-        String(s.wrongSelfStops.length),
-        String(s.errors.length),
-        ...costCells(s.costs),
-      ]),
-    ),
-    '',
-    `![strict, flexible and completion per system](${chartFile})`,
-    '',
   ];
+  if (board.systems.length === 0) {
+    lines.push('No run could be counted: the notes below say why.', '');
+  } else {
+    lines.push(...overview(board, n), '', `![strict, flexible and completion per system](${chartFile})`, '');
+  }
   for (const s of board.systems) lines.push(...systemSection(s));
   if (board.warnings.length > 0 || board.problems.length > 0) {
     lines.push('## Notes', '');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Ajv } from 'ajv';
@@ -178,6 +178,19 @@ describe('writeLeaderboard', () => {
     expect(md).toContain('2 tasks, 4 runs (1 to 3 per task; pass@k for k ≤ 1).');
     expect(md).toContain('(b\\|c run 1: checkout failed: fatal \\| bad ref)');
     expect(md).toMatch(/^\| b\\\|c \| 1 \| 0% \|/m);
+  });
+
+  it('still writes all three files when no run could be counted, with the problems listed', async () => {
+    const cwd = await mkdtemp(path.join(tmpdir(), 'bb-leaderboard-none-'));
+    await writeRun(cwd, { dir: 'r/a/1', task: 'a', run: 1, strategy: 'rules', result: fakeResult() });
+    await writeFile(path.join(cwd, 'r/a/1/result.json'), 'not json');
+    const { leaderboard, files } = await writeLeaderboard(['r'], 'out', { cwd });
+    expect([leaderboard.found, leaderboard.counted, leaderboard.systems]).toEqual([1, 0, []]);
+    const md = await readFile(files.markdown, 'utf8');
+    expect(md).toContain('0 tasks, 0 systems, 0 runs counted (1 run record found).');
+    expect(md).toContain('No run could be counted: the notes below say why.');
+    expect(md).toMatch(/^- r\/a\/1\/result\.json: not counted: not valid JSON/m);
+    expect(await readFile(files.svg, 'utf8')).toMatch(/^<svg/);
   });
 
   it('refuses folders without any run record, naming them', async () => {
