@@ -289,7 +289,18 @@ export async function compareResultSets(
   const boardB = await loadSet(b, cwd);
   const systemA = pickSystem(boardA, a, options.systemA, '--system-a');
   const systemB = pickSystem(boardB, b, options.systemB, '--system-b');
-  return compareBoards({ ...systemA, source: a }, { ...systemB, source: b }, options.failIf ?? []);
+  const comparison = compareBoards(
+    { ...systemA, source: a },
+    { ...systemB, source: b },
+    options.failIf ?? [],
+  );
+  // Nothing in common is a mistake (the wrong folder), not a pass: every --fail-if would hold vacuously false.
+  if (comparison.common === 0)
+    throw new ConfigError(
+      `compare: ${a} and ${b} have no task in common (${systemA.tasks} and ${systemB.tasks} tasks)`,
+      'expected two result sets of the same suite',
+    );
+  return comparison;
 }
 
 // ---------------------------------------------------------------------------------------------------------

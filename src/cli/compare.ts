@@ -28,6 +28,7 @@ Compares two result sets task by task: B (the candidate) against A (the baseline
   --system-b <name>    'llm (openai:gpt-4o)', or a strategy name)
   --json               print the comparison as JSON
 
+Only the tasks both ran are compared (the others are listed); none in common is an error.
 Exit status: 0 (no --fail-if condition holds), 1 (one holds), 2 usage or configuration error.
 `;
 

@@ -144,6 +144,10 @@ describe('compareResultSets', () => {
     );
     const c = await compareResultSets('.', '.', { cwd, systemA: 'rules', systemB: 'llm (openai:m)' });
     expect(c.wins).toBe(2);
+    await writeRun(cwd, { dir: 'c/x/1', task: 'other', run: 1, strategy: 'rules', result: fakeResult() });
+    await expect(compareResultSets('a', 'c', { cwd })).rejects.toThrow(
+      'compare: a and c have no task in common (5 and 1 tasks)',
+    );
     await expect(compareResultSets('.', 'b', { cwd, systemA: 'hybrid' })).rejects.toThrow(
       "compare: . has no system 'hybrid'",
     );
