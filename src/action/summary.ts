@@ -380,8 +380,7 @@ export function renderEarlySummary(
       '',
       md(inActionTerms(message)),
       '',
-      'The step ended before the build; nothing was built.' +
-        (extras.runUrl ? ` See the step's log on [the run](${extras.runUrl}).` : ''),
+      'The step ended before the build started; nothing was built.',
       '',
       outputFolderSection(extras),
     ].join('\n') + '\n'

@@ -193,7 +193,7 @@ describe('job summary for a person', () => {
         '',
         "input max-turns: 'lots' is not valid",
         '',
-        `The step ended before the build; nothing was built. See the step's log on [the run](${RUN}).`,
+        'The step ended before the build started; nothing was built.',
         '',
         '### Output folder',
         '',
