@@ -10,6 +10,10 @@
  * A run that built nothing is a result of the benchmark, not a failure of the step: the step fails only
  * when there is no record of the run (a task file that does not validate, a crash, a cancelled job). A run
  * whose repository could not be checked out is recorded with status `error` (counted as a failure) and warned.
+ *
+ * Unlike mode build, a run does not restore or save the Actions cache (input `cache`): every run of a
+ * benchmark starts from the same state, and a few hundred jobs saving entries would evict each other. A
+ * self-hosted runner keeps its rootfs layers and build cache in its own cache folder between jobs.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rmdir } from 'node:fs/promises';
