@@ -36,7 +36,7 @@ export function chartSpec(board: ChartInput): vl.TopLevelSpec {
   const percentAxis = { format: '.0%', title: null, tickCount: 5, grid: true };
   const barChart = {
     title: { text: 'Rates (mean over runs)', fontSize: 13 },
-    width: Math.max(220, 150 * systems.length),
+    width: Math.max(220, columnWidth(systems) * systems.length),
     height: 260,
     data: { values: bars },
     encoding: {
@@ -127,6 +127,23 @@ export function chartSpec(board: ChartInput): vl.TopLevelSpec {
     hconcat: showPassAtK ? [barChart, passChart] : [barChart],
     resolve: { scale: { color: 'independent' }, legend: { color: 'independent' } },
   };
+}
+
+/**
+ * The room one system's bars get: 150 px, more when its label's longer line (the strategy, or the model in
+ * parentheses) would run into the next system's (about 6.6 px a character at 11 px).
+ */
+function columnWidth(systems: readonly string[]): number {
+  const longest = Math.max(
+    0,
+    ...systems.flatMap((s) =>
+      s
+        .replace(' (', '\n(')
+        .split('\n')
+        .map((line) => line.length),
+    ),
+  );
+  return Math.max(150, Math.ceil(longest * 6.6) + 16);
 }
 
 function range(n: number): number[] {

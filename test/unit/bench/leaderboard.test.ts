@@ -180,6 +180,24 @@ describe('writeLeaderboard', () => {
     expect(md).toMatch(/^\| b\\\|c \| 1 \| 0% \|/m);
   });
 
+  it('gives a long system label room, so two systems do not write over each other', () => {
+    const sys = (system: string) => ({
+      system,
+      runsPerTask: 1,
+      rates: { completion: 1, strict: 1, flexible: 1 },
+      passAtK: [{ k: 1, value: 1 }],
+    });
+    const width = (names: string[]) =>
+      (
+        chartSpec({ title: 't', tasks: [], counted: 2, systems: names.map(sys) }) as {
+          hconcat: { width: number }[];
+        }
+      ).hconcat[0]!.width;
+    expect(width(['rules', 'llm (openai:gpt-4o)'])).toBe(300);
+    // '(anthropic:claude-sonnet-4-5-20250929)' is 38 characters: 38 × 6.6 + 16 = 267 px a system
+    expect(width(['rules', 'llm (anthropic:claude-sonnet-4-5-20250929)'])).toBe(534);
+  });
+
   it('still writes all three files when no run could be counted, with the problems listed', async () => {
     const cwd = await mkdtemp(path.join(tmpdir(), 'bb-leaderboard-none-'));
     await writeRun(cwd, { dir: 'r/a/1', task: 'a', run: 1, strategy: 'rules', result: fakeResult() });
