@@ -151,6 +151,7 @@ const sortedRecord = (entries: Map<string, number>): Record<string, number> =>
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const textOr = (v: unknown, fallback: string): string => (typeof v === 'string' && v !== '' ? v : fallback);
 
 /** One run, as the summaries read it. */
 interface RunView {
@@ -177,10 +178,12 @@ interface RunView {
 function selfStopOf(result: BuildResult): { claimed?: string; wrong?: { claimed: string; verdict: string } } {
   const audit = result.verification?.selfStop;
   if (audit && typeof audit === 'object') {
-    const claimed = audit.claimed ?? undefined;
+    const claimed = typeof audit.claimed === 'string' ? audit.claimed : undefined;
     return {
       ...(claimed ? { claimed } : {}),
-      ...(audit.wrong ? { wrong: { claimed: claimed ?? 'none', verdict: audit.verdict } } : {}),
+      ...(audit.wrong === true
+        ? { wrong: { claimed: textOr(claimed, 'none'), verdict: textOr(audit.verdict, 'failed') } }
+        : {}),
     };
   }
   const claimed = result.claim?.claim;
@@ -238,7 +241,7 @@ function viewOf(run: CollectedRun): RunView {
     ...(num(llm.totalTokens) !== undefined ? { tokens: num(llm.totalTokens) } : {}),
     ...(num(llm.costUsd) !== undefined ? { costUsd: num(llm.costUsd) } : {}),
     ...(num(result.timings?.totalMs) !== undefined ? { wallMs: num(result.timings.totalMs) } : {}),
-    ...(success ? {} : { category: result.rootCause?.category ?? 'none found' }),
+    ...(success ? {} : { category: textOr(result.rootCause?.category, 'none found') }),
     ...(stop.claimed ? { claimed: stop.claimed } : {}),
     ...(stop.wrong ? { wrongSelfStop: stop.wrong } : {}),
     ...(record.status === 'error' ? { error: record.error ?? 'the run could not start' } : {}),
