@@ -228,6 +228,28 @@ describe('mode task', () => {
     expect(env.summary()).toContain('## buildbench task `hello`, run 1: ERROR');
   });
 
+  it('stops the run when the job is cancelled (SIGTERM): no run.json, and the step fails saying so', async () => {
+    env = setUpActionEnv({ inputs: { mode: 'task', task: 'tasks/demo/hello.yml' } });
+    taskIn(env.workspace);
+    const listeners = process.listenerCount('SIGTERM');
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const engine: ActionDeps['runBuild'] = (_settings, options) =>
+      new Promise((resolve) => {
+        started();
+        options.signal?.addEventListener('abort', () => resolve(fakeResult({ status: 'cancelled' })));
+      });
+    const step = run({ runBuild: engine, handleSignals: true });
+    await running;
+    process.emit('SIGTERM', 'SIGTERM');
+    await step;
+    expect(env.errors()).toEqual(['buildbench: task hello run 1 was cancelled; nothing was recorded']);
+    expect(existsSync(path.join(env.runnerTemp, 'buildbench-bench', 'runs', 'hello', '1', 'run.json'))).toBe(
+      false,
+    );
+    expect(process.listenerCount('SIGTERM')).toBe(listeners);
+  });
+
   it('refuses a missing or invalid task file with one error naming the input and the file', async () => {
     const cases: [Record<string, string>, string | undefined, RegExp][] = [
       [{ mode: 'task' }, undefined, /^input task: required when mode is task \(expected a task file/],
