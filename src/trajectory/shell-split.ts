@@ -15,6 +15,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 // The Go runtime the wasm needs, imported by name: sh-syntax's own side-effect import of it is dropped when
 // the package is bundled (its package.json lists `vendors/wasm_exec.js` as having side effects, but the file
@@ -22,25 +24,37 @@ import { createRequire } from 'node:module';
 import * as goRuntime from 'sh-syntax/vendors/wasm_exec';
 import { getProcessor, type File as ShFile, type Node as ShNode, type Stmt as ShStmt } from 'sh-syntax';
 
-/**
- * The parser's WebAssembly, named relative to this module so that ncc's asset relocator copies it into the
- * bundle beside dist/index.js (sh-syntax's own loader reads it relative to its lib/ folder, which a bundle does
- * not have). From src/ and lib/ alike this is the repository's node_modules; when the package is elsewhere
- * (installed as a dependency), Node resolves it.
- */
-const WASM_URL = new URL('../../node_modules/sh-syntax/main.wasm', import.meta.url);
+/** The name the parser's WebAssembly has beside a bundle (`npm run package` copies it next to dist/index.js). */
+export const BUNDLED_WASM = 'sh-syntax.wasm';
 
-async function loadWasm(): Promise<Buffer> {
+/**
+ * The parser's WebAssembly. sh-syntax's own loader reads it relative to its lib/ folder, which a bundle does not
+ * have, and ncc cannot carry it as an asset (a `new URL(…, import.meta.url)` to it came out of ncc's loaders
+ * re-encoded as text, corrupt); so it is found at run time: through Node's resolution (src/, lib/, an
+ * installed package), else beside the running module (the bundle). A file that is not valid WebAssembly is
+ * passed over.
+ */
+async function loadWasm(): Promise<Uint8Array> {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates: string[] = [];
   try {
-    return await readFile(WASM_URL);
+    // Spelled at run time so the bundler leaves the resolution to Node.
+    candidates.push(createRequire(import.meta.url).resolve(['sh-syntax', 'main.wasm'].join('/')));
   } catch {
-    return readFile(createRequire(import.meta.url).resolve('sh-syntax/main.wasm'));
+    // Not resolvable here (the bundle): the copy beside the module is next.
   }
+  candidates.push(path.join(here, BUNDLED_WASM));
+  for (const file of candidates) {
+    const bytes = await readFile(file).catch(() => undefined);
+    if (bytes && wasm.validate(bytes)) return bytes;
+  }
+  throw new Error(`the shell parser's WebAssembly was not found (looked for ${candidates.join(', ')})`);
 }
 
 const runtimeLoaded = [goRuntime].length === 1;
 /** The engine's WebAssembly API (Node's global; this project's TypeScript libs do not declare it). */
 interface WasmApi {
+  validate(bytes: Uint8Array): boolean;
   compile(bytes: Uint8Array): Promise<object>;
   instantiate(module: object, imports: unknown): Promise<unknown>;
 }
