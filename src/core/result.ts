@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { LoopOutcome } from '../agent/loop.js';
 import type { TurnRecord } from '../agent/types.js';
 import { RESULT_SCHEMA, type BuildResult, type TurnSummary } from '../report/result.js';
+import { analyzeTrajectory, type TrajectoryAnalysis } from '../trajectory/analysis.js';
 import { SNAPSHOT_FILE } from '../verify/baseline.js';
 import type { RunState } from './stages/state.js';
 import { VERSION } from './version.js';
@@ -72,8 +73,59 @@ function rootCausePart(rc: LoopOutcome['rootCause']): BuildResult['rootCause'] {
   return { id, category, message, line, excerpt, captures, turn };
 }
 
-/** The run's result.json, as of `finishedAt` (ms since epoch). */
-export function toBuildResult(state: RunState, finishedAt: number): BuildResult {
+/**
+ * The trajectory analysis of the run: every script it ran, the strategy's own finish claims (not the stops
+ * the harness made for a spent budget or a failed provider) and the verifiers' final word.
+ */
+export async function trajectoryAnalysisOf(state: RunState): Promise<TrajectoryAnalysis> {
+  const history = state.outcome?.history ?? [];
+  const turns = history.flatMap((r) =>
+    r.action.kind === 'run' && r.observation
+      ? [
+          {
+            turn: r.turn,
+            script: r.action.script,
+            exitCode: r.observation.exec.exitCode,
+            timedOut: r.observation.exec.timedOut,
+          },
+        ]
+      : [],
+  );
+  const harnessStops = new Set(
+    history.filter((r) => r.action.kind === 'finish' && r.action.stop).map((r) => r.turn),
+  );
+  const claims = state.claims.filter((c) => !harnessStops.has(c.turn));
+  return analyzeTrajectory({ turns, claims, passed: state.verifier?.report().passed ?? false });
+}
+
+/** Time inside the sandbox's scripts (the turns', build.sh's in each replay) and the harness's share of the rest. */
+function timingsPart(state: RunState, finishedAt: number): BuildResult['timings'] {
+  const totalMs = finishedAt - state.startedAt;
+  const recipe = state.finalized?.recipe;
+  const turnsMs = (state.outcome?.history ?? []).reduce(
+    (ms, r) => ms + (r.observation?.exec.durationMs ?? 0),
+    0,
+  );
+  const replayMs = (recipe?.replay.scriptMs ?? 0) + (recipe?.minimalReplay?.scriptMs ?? 0);
+  const scriptsMs = Math.min(totalMs, turnsMs + replayMs);
+  const harnessMs = totalMs - scriptsMs;
+  return {
+    startedAt: new Date(state.startedAt).toISOString(),
+    finishedAt: new Date(finishedAt).toISOString(),
+    totalMs,
+    prepareMs: state.prepareMs,
+    scriptsMs,
+    harnessMs,
+    harnessShare: totalMs > 0 ? Math.round((harnessMs / totalMs) * 1000) / 1000 : 0,
+  };
+}
+
+/** The run's result.json, as of `finishedAt` (ms since epoch), with its trajectory analysis when there is one. */
+export function toBuildResult(
+  state: RunState,
+  finishedAt: number,
+  analysis?: TrajectoryAnalysis,
+): BuildResult {
   const { settings, outcome, expected, verifier, decision, keptAt } = state;
   const verdict = outcome?.verdict;
   const { status } = decision;
@@ -104,12 +156,7 @@ export function toBuildResult(state: RunState, finishedAt: number): BuildResult 
     buildSystems: (state.repo?.buildSystems ?? []).map((b) => ({ kind: b.kind, dir: b.dir, file: b.file })),
     rootCause: status !== 'success' ? rootCausePart(outcome?.rootCause) : undefined,
     turns: turnSummaries(outcome?.history ?? [], state.outDir),
-    timings: {
-      startedAt: new Date(state.startedAt).toISOString(),
-      finishedAt: new Date(finishedAt).toISOString(),
-      totalMs: finishedAt - state.startedAt,
-      prepareMs: state.prepareMs,
-    },
+    timings: timingsPart(state, finishedAt),
     files: {
       trajectory: 'trajectory.jsonl',
       logs: 'logs/',
@@ -120,6 +167,7 @@ export function toBuildResult(state: RunState, finishedAt: number): BuildResult 
     verification: verifier?.report(state.claims),
     recipe: state.finalized?.recipe,
     patches: state.finalized?.patches,
+    ...(analysis ? { analysis } : {}),
     ...(failure ? { observerFailure: failure } : {}),
   };
 }

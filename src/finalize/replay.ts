@@ -24,6 +24,8 @@ export interface ReplayOutcome {
   reason: string;
   metrics: Pick<Metrics, 'completion' | 'strict' | 'flexible'>;
   durationMs: number;
+  /** How long build.sh itself ran in the replay sandbox (the rest of durationMs is the sandbox's set-up). */
+  scriptMs?: number;
   exitCode?: number | null;
   timedOut?: boolean;
   /** Expected names the replay did not produce. */
@@ -186,6 +188,7 @@ function replayVerdict(
       flexible: verdict.metrics.flexible,
     },
     ...base,
+    scriptMs: exec.durationMs,
     exitCode: exec.exitCode,
     timedOut: exec.timedOut,
     ...(exec.logPath ? { logBytes: exec.totalBytes, logTruncated: exec.logTruncated ?? false } : {}),

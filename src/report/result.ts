@@ -16,6 +16,7 @@ import type { BuildSystem } from '../repo/types.js';
 import type { ResultRecipe } from '../finalize/finalize.js';
 import type { ResultPatch } from '../finalize/patches.js';
 import type { ListenerFailure } from '../agent/events.js';
+import type { TrajectoryAnalysis } from '../trajectory/analysis.js';
 
 export const RESULT_SCHEMA = 'buildbench.result/v1';
 
@@ -77,7 +78,20 @@ export interface BuildResult {
     turn: number;
   };
   turns: TurnSummary[];
-  timings: { startedAt: string; finishedAt: string; totalMs: number; prepareMs: number };
+  /**
+   * `scriptsMs`: time inside the sandbox's scripts (every turn, and build.sh in each replay); `harnessMs`:
+   * the rest of `totalMs` (lookups, scans, snapshots, copies, sandbox and replay set-up, model calls);
+   * `harnessShare`: harnessMs / totalMs (0–1). The three are absent in results written before them.
+   */
+  timings: {
+    startedAt: string;
+    finishedAt: string;
+    totalMs: number;
+    prepareMs: number;
+    scriptsMs?: number;
+    harnessMs?: number;
+    harnessShare?: number;
+  };
   /** `snapshot`: the tree before the build (`--keep` only), for `buildbench verify`. */
   files: { trajectory: string; logs: string; artifacts: string; snapshot?: string };
   /**
@@ -95,6 +109,8 @@ export interface BuildResult {
   llm?: { model: string } & Record<string, unknown>;
   /** Where the build instructions came from (scored against BUILD-BENCH's labelled instruction URLs). */
   retrieval?: { mode: string; sufficient: boolean; rounds: number; sources: unknown[]; notes: string[] };
+  /** Trajectory analysis: sub-commands per phase, recoveries after failed turns, self-stops (trajectory/analysis.ts). */
+  analysis?: TrajectoryAnalysis;
   /**
    * The first failure of an observer of the run's events (the trajectory recorder on a full disk, say), with
    * how many failed in all: trajectory.jsonl or the progress display may be missing events.
@@ -190,6 +206,15 @@ export function checkBuildResult(value: unknown, file: string, options: ReadResu
   if (value.artifacts !== undefined || required.has('artifacts')) {
     if (!Array.isArray(value.artifacts) || !value.artifacts.every(isObject))
       throw wrong('artifacts', value.artifacts, 'a list of binaries');
+  }
+  if (value.analysis !== undefined) {
+    const analysis = value.analysis;
+    if (!isObject(analysis)) throw wrong('analysis', analysis, 'an object (the trajectory analysis)');
+    if (typeof analysis.commands !== 'number')
+      throw wrong('analysis.commands', analysis.commands, 'a number');
+    for (const key of ['phases', 'recoveries', 'selfStops']) {
+      if (!isObject(analysis[key])) throw wrong(`analysis.${key}`, analysis[key], 'an object of counts');
+    }
   }
   // The parts a reader may rely on are checked above; the rest is what buildbench wrote.
   return value as unknown as BuildResult;

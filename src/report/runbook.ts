@@ -24,6 +24,7 @@ import type { FinalRecipe } from '../recipe/model.js';
 import { RECIPE_DIR_NAME } from '../recipe/render-dockerfile.js';
 import { answeredFinding, type ReportTurn } from '../finalize/turns.js';
 import { turnsFromTrajectory, type ReportClaim } from './turns.js';
+import { harnessTimeWords, trajectorySection } from './trajectory.js';
 
 export const RUNBOOK = 'RUNBOOK.md';
 
@@ -336,7 +337,7 @@ function environmentSection(input: ReportInput): string[] {
     `- Compiler: ${compiler ? code(compiler) : 'not captured'}${compiler ? ' (as build.sh reported it during the replay)' : ''}.`,
     `- Build systems found: ${systems}.`,
     `- Repository: ${code(result.repo.source)}${result.repo.commit ? ` at commit ${code(result.repo.commit)}` : ''}.`,
-    `- Strategy: ${result.strategy}; ${plural(result.turns.length, 'script')} run; total time ${seconds(result.timings.totalMs)}.`,
+    `- Strategy: ${result.strategy}; ${plural(result.turns.length, 'script')} run; total time ${seconds(result.timings.totalMs)}${harnessTimeWords(result.timings)}.`,
     `- buildbench ${result.tool.version}, finished ${result.timings.finishedAt}.`,
     '',
   ];
@@ -674,6 +675,7 @@ export function renderRunbook(input: ReportInput): string {
     ...dependencySection(input, recipe),
     ...patchSection(input),
     ...historySection(input),
+    ...trajectorySection(input.result),
     ...limitsSection(input),
     ...nextStepsSection(input, status),
     ...filesSection(input),

@@ -5,13 +5,13 @@ import { errorMessage } from '../../base/errors.js';
 import type { BuildResult } from '../../report/result.js';
 import { writeRunbook } from '../../report/runbook.js';
 import { redactDeep } from '../../trajectory/redact.js';
-import { toBuildResult } from '../result.js';
+import { toBuildResult, trajectoryAnalysisOf } from '../result.js';
 import { say, type RunState } from './state.js';
 
 /**
  * Stage 7, whatever happened before: the sandbox is disposed (or kept, `--keep`), the clone removed,
- * result.json written (redacted; with the first failure of an event observer, if one failed), `run_end`
- * emitted, the trajectory closed, and RUNBOOK.md rendered from
+ * result.json written (redacted; with the trajectory analysis, and the first failure of an event observer if
+ * one failed), `run_end` emitted, the trajectory closed, and RUNBOOK.md rendered from
  * result.json + trajectory.jsonl as `buildbench report` does.
  */
 export async function writeResult(state: RunState): Promise<BuildResult> {
@@ -26,7 +26,11 @@ export async function writeResult(state: RunState): Promise<BuildResult> {
   }
   await state.source?.cleanup().catch(() => undefined);
   const file = path.join(state.outDir, 'result.json');
-  let result = redactDeep(toBuildResult(state, state.deps.now()), state.redact);
+  const analysis = await trajectoryAnalysisOf(state).catch((error: unknown) => {
+    say(state, 'report', `warning: the trajectory analysis failed: ${errorMessage(error)}`);
+    return undefined;
+  });
+  let result = redactDeep(toBuildResult(state, state.deps.now(), analysis), state.redact);
   await writeFile(file, JSON.stringify(result, null, 2) + '\n');
   state.events.emit({ type: 'run_end', status: result.status, reason: result.reason });
   state.recorder.close();

@@ -141,6 +141,43 @@ describe('runBuild', () => {
     expect(result.turns).toEqual([expect.objectContaining({ turn: 0, exitCode: 0, newArtifacts: 1 })]);
   });
 
+  it('records the trajectory analysis and the harness time in result.json and the RUNBOOK', async () => {
+    // Every reading 1 s later (from now: the replay checks the deadline on the system clock); every script
+    // (FakeSandbox) takes 1 ms.
+    let t = Date.now();
+    const now = (): number => (t += 1000);
+    const { result, written, out } = await build({
+      strategy: scripted([
+        run('cat Makefile && bb-fail'),
+        run('apt-get install -y libx-dev && bb-make hello'),
+      ]),
+      settings: { timeoutMs: 3_600_000 },
+      deps: { now },
+    });
+    expect(result.status).toBe('success');
+    expect(written.analysis).toEqual(result.analysis);
+    expect(result.analysis).toMatchObject({
+      commands: 4,
+      phases: { inspect: 1, install: 1, other: 2 },
+      failures: 1,
+      recoveries: { adapt: 1, inspect: 0, loop: 0, abort: 0, other: 0 },
+      failed: [{ turn: 0, recovery: 'adapt' }],
+      selfStops: { count: 0, correct: 0, wrong: 0 },
+    });
+    // Two turns and the replay's build.sh, 1 ms each; the rest of the wall time is the harness's.
+    const { totalMs, scriptsMs, harnessMs, harnessShare } = written.timings;
+    expect(result.recipe?.replay.scriptMs).toBe(1);
+    expect(scriptsMs).toBe(3);
+    expect(harnessMs).toBe(totalMs - 3);
+    expect(harnessShare).toBeCloseTo((totalMs - 3) / totalMs, 3);
+    const runbook = readFileSync(path.join(out, 'RUNBOOK.md'), 'utf8');
+    expect(runbook).toContain('## Trajectory');
+    expect(runbook).toMatch(
+      /1 script failed; after them the run changed the commands once \(turn 0: adapt\)/,
+    );
+    expect(runbook).toMatch(/inside the scripts 0\.0 s; the harness around them/);
+  });
+
   it('makes the strategy the settings name with deps.createStrategy, given the run sandbox', async () => {
     const seen: string[] = [];
     const { result } = await build({
@@ -228,6 +265,7 @@ describe('runBuild', () => {
     };
     const { result } = await build({ strategy: scripted([run('bb-fail'), stop]) });
     expect(result).toMatchObject({ status: 'limits_exceeded', reason: 'the token budget (1000) is spent' });
+    expect(result.analysis?.selfStops.count).toBe(0); // the harness's stop, not the strategy's
   });
 
   it('provider_error: the strategy reports that its model provider failed (StrategyStop)', async () => {
@@ -256,6 +294,7 @@ describe('runBuild', () => {
     expect(result.status).toBe('partial');
     expect(result.reason).toMatch(/claimed success \(turn 1\) but the verifiers did not pass/);
     expect(result.verification?.selfStop).toMatchObject({ claimed: 'success', refused: 1, wrong: true });
+    expect(result.analysis?.selfStops).toEqual({ count: 1, correct: 0, wrong: 1 });
   });
 
   it('cancelled: the signal aborts during a turn', async () => {
