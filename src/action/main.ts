@@ -23,6 +23,7 @@ import { annotationsFor } from './annotations.js';
 import {
   actionsCacheService,
   cacheSummaryLines,
+  githubCacheReplacer,
   planCaches,
   restoreCaches,
   saveCaches,
@@ -122,8 +123,8 @@ export async function runMain(deps: ActionDeps): Promise<string | undefined> {
   core.info(
     `buildbench: building ${settings.source} (${settings.strategy} strategy, ${settings.sandbox} sandbox, at most ${settings.maxTurns} turns)`,
   );
-  const cacheLog = { info: core.info, warning: core.warning };
-  const cacheEntries = settings.cache ? await cacheEntriesFor(buildSettings.sandbox, deps.env) : [];
+  const cacheLog = { info: core.info, warning: core.warning, notice: core.notice };
+  const cacheEntries = settings.cache ? await cacheEntriesFor(buildSettings.sandbox) : [];
   const restored = await restoreCaches(cacheEntries, deps.cache, cacheLog);
   const problems: string[] = [];
   let client: GitHubClient | undefined;
@@ -144,7 +145,14 @@ export async function runMain(deps: ActionDeps): Promise<string | undefined> {
   }
   await rmdir(workRoot).catch(() => undefined); // empty after a normal run; post removes what is left otherwise
   const caches =
-    result.status === 'cancelled' ? restored : await saveCaches(cacheEntries, restored, deps.cache, cacheLog);
+    result.status === 'cancelled'
+      ? restored
+      : await saveCaches(cacheEntries, restored, deps.cache, cacheLog, {
+          maxBytes: settings.cacheMaxBytes,
+          ...(settings.token && ctx.repository
+            ? { replace: githubCacheReplacer(github, ctx.repository, ctx.ref) }
+            : {}),
+        });
 
   const outDir = path.resolve(settings.outDir);
   const resultPath = path.join(outDir, 'result.json');
@@ -250,13 +258,9 @@ function checkRunnable(settings: ActionSettings, ctx: ActionContext): void {
 }
 
 /** The cache entries for the sandbox the build will use; none when no sandbox can be resolved (the build says why). */
-async function cacheEntriesFor(sandbox: SandboxSettings, env: NodeJS.ProcessEnv): Promise<CacheEntry[]> {
+async function cacheEntriesFor(sandbox: SandboxSettings): Promise<CacheEntry[]> {
   try {
-    const kind = await resolveSandboxKind(sandbox);
-    return planCaches(sandbox, kind, {
-      runId: env.GITHUB_RUN_ID ?? '',
-      runAttempt: env.GITHUB_RUN_ATTEMPT ?? '',
-    });
+    return planCaches(sandbox, await resolveSandboxKind(sandbox));
   } catch {
     return [];
   }

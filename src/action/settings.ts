@@ -11,6 +11,7 @@ import { ConfigError } from '../base/errors.js';
 import {
   parseChoice,
   parsePositiveInt,
+  parseSize,
   repoNameOf,
   resolveRunSettings,
   ACTION_DOOR,
@@ -64,6 +65,7 @@ export const INPUT_DEFAULTS = {
   'comment-id': '',
   'allow-fork-code': 'false',
   cache: 'true',
+  'cache-max-size': '2G',
   'secret-env': '',
   'max-log-size': BUILD_DEFAULTS.maxLogSize,
   network: '',
@@ -106,6 +108,8 @@ export interface ActionSettings {
   allowForkCode: boolean;
   /** Restore and save the build cache and the rootfs layers with the Actions cache service. */
   cache: boolean;
+  /** The largest cache entry saved, in bytes (input cache-max-size); a larger one is skipped with a notice. */
+  cacheMaxBytes: number;
   /** Where result.json, RUNBOOK.md, logs and artifacts go. */
   outDir: string;
   /** Names of variables of the step's env whose values are redacted (input secret-env, BUILDBENCH_SECRET_ENV). */
@@ -248,6 +252,7 @@ export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): A
       : {}),
     allowForkCode: parseBoolean(input('allow-fork-code'), 'allow-fork-code'),
     cache: parseBoolean(input('cache'), 'cache'),
+    cacheMaxBytes: parseSize(input('cache-max-size'), 'input cache-max-size'),
     limits: withSandboxLimits(
       defaultSandboxLimits(),
       {

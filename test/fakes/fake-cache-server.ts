@@ -26,6 +26,11 @@
  * not the one issued for that blob (upload URLs write, download URLs read), and writes to a finished entry.
  * Every request is recorded; `failNext` injects errors in each protocol's own error format. Blobs live in
  * memory, so tests should keep archives small.
+ * It also answers the one REST call of the cache's management the action makes, on `apiUrl`:
+ * `DELETE /repos/{owner}/{repo}/actions/caches?key=…&ref=…` (Authorization `token FAKE_GITHUB_TOKEN`), which
+ * deletes the key's entries in that ref (200 with the list, 404 when there are none, as GitHub answers), or
+ * 403 "Resource not accessible by integration" after `forbidDeletes()`, as for a token without
+ * `actions: write`.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
@@ -74,15 +79,22 @@ export interface FakeCacheServer {
   env(protocol: CacheProtocol): Record<string, string>;
   /** Make the next n requests whose path matches `pattern` fail with `status` (error injection). */
   failNext(pattern: RegExp, status: number, n?: number): void;
+  /** The REST API root for GITHUB_API_URL (`http://127.0.0.1:PORT`). */
+  apiUrl: string;
+  /** Answer cache deletions with 403, as GitHub does for a token without `actions: write` (or allow them again). */
+  forbidDeletes(forbid?: boolean): void;
   close(): Promise<void>;
 }
 
 /** The ACTIONS_RUNTIME_TOKEN that `env()` hands out and every service call must carry. */
 export const FAKE_RUNTIME_TOKEN = 'fake-actions-runtime-token';
+/** The token the REST endpoint accepts (the action's `token` input). */
+export const FAKE_GITHUB_TOKEN = 'ghs_fake-github-token';
 
 const V1_PREFIX = '/_apis/artifactcache/';
 const V1_API_VERSION = 'api-version=6.0-preview.1';
 const TWIRP_PREFIX = '/twirp/github.actions.results.api.v1.CacheService/';
+const REST_CACHES = /^\/repos\/[^/]+\/[^/]+\/actions\/caches$/;
 const ACCOUNT = 'devstoreaccount1';
 const CONTAINER = 'actions-cache';
 /** Where blobs live on an Azurite-style address (the account is the first path segment). */
@@ -128,7 +140,7 @@ interface Fault {
   remaining: number;
 }
 
-type Kind = 'v1' | 'twirp' | 'blob' | 'other';
+type Kind = 'v1' | 'twirp' | 'blob' | 'rest' | 'other';
 
 /** An error answer in the shape of the service that gives it. */
 class HttpError extends Error {
@@ -150,6 +162,7 @@ export async function startFakeCacheServer(options: FakeCacheServerOptions = {})
   const faults: Fault[] = [];
   let nextId = 1;
   let seq = 0;
+  let deletesForbidden = false;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -175,6 +188,7 @@ export async function startFakeCacheServer(options: FakeCacheServerOptions = {})
       if (kind === 'v1') handleV1(req, res, method, url, body);
       else if (kind === 'twirp') handleTwirp(req, res, method, url, body);
       else if (kind === 'blob') handleBlob(req, res, method, url, blobName, body);
+      else if (kind === 'rest') handleRest(req, res, method, url);
       else if (url.host !== ownHost)
         throw new HttpError(502, `fake-cache-server proxies only ${AZURE_HOST}, not ${url.host}`);
       else throw new HttpError(404, `no route ${method} ${url.pathname}`);
@@ -188,6 +202,7 @@ export async function startFakeCacheServer(options: FakeCacheServerOptions = {})
     const own = url.host === ownHost;
     if (own && url.pathname.startsWith(V1_PREFIX)) return { kind: 'v1', blobName: '' };
     if (own && url.pathname.startsWith(TWIRP_PREFIX)) return { kind: 'twirp', blobName: '' };
+    if (own && REST_CACHES.test(url.pathname)) return { kind: 'rest', blobName: '' };
     if (own && url.pathname.startsWith(BLOB_PREFIX))
       return { kind: 'blob', blobName: url.pathname.slice(BLOB_PREFIX.length) };
     if (url.hostname === AZURE_HOST && url.pathname.startsWith(`/${CONTAINER}/`))
@@ -548,6 +563,34 @@ export async function startFakeCacheServer(options: FakeCacheServerOptions = {})
       : `${origin}${BLOB_PREFIX}${name}?${query.toString()}`;
   }
 
+  // ---- REST: the cache's management (what the action's replacer calls) ----
+
+  function handleRest(req: IncomingMessage, res: ServerResponse, method: string, url: URL): void {
+    if (req.headers.authorization !== `token ${FAKE_GITHUB_TOKEN}`)
+      throw new HttpError(401, 'Bad credentials');
+    if (method !== 'DELETE') throw new HttpError(404, 'Not Found');
+    const key = url.searchParams.get('key');
+    if (!key) throw new HttpError(422, 'key is required');
+    if (deletesForbidden) throw new HttpError(403, 'Resource not accessible by integration');
+    const ref = url.searchParams.get('ref') ?? SCOPE;
+    const gone = ref === SCOPE ? entries.filter((e) => e.key === key) : [];
+    if (gone.length === 0) throw new HttpError(404, 'Not Found');
+    for (const e of gone) {
+      entries.splice(entries.indexOf(e), 1);
+      blobs.delete(e.blob.name);
+    }
+    sendJson(res, 200, {
+      total_count: gone.length,
+      actions_caches: gone.map((e) => ({
+        id: e.id,
+        key: e.key,
+        ref,
+        version: e.version,
+        size_in_bytes: e.blob.data?.length ?? 0,
+      })),
+    });
+  }
+
   function sendError(req: IncomingMessage, res: ServerResponse, kind: Kind, error: HttpError): void {
     if (res.headersSent) {
       res.destroy();
@@ -606,6 +649,10 @@ export async function startFakeCacheServer(options: FakeCacheServerOptions = {})
     },
     failNext: (pattern, status, n = 1) => {
       faults.push({ pattern, status, remaining: n });
+    },
+    apiUrl: origin,
+    forbidDeletes: (forbid = true) => {
+      deletesForbidden = forbid;
     },
     close: async () => {
       server.closeAllConnections();

@@ -97,7 +97,8 @@ describeDocker('the action with the Actions cache service', () => {
         // version hashes the paths).
         const buildCache = path.join(setUpTmp(), 'build-cache');
         const first = await runAction(`${tag}-1`, buildCache);
-        const key1 = `buildbench-build-v1-${process.platform}-${process.arch}-docker-buildbench-bookworm-toolchain-test-${tag}-1-1`;
+        // One key per toolchain (the image), the same in every run.
+        const key1 = `buildbench-build-v2-${process.platform}-${process.arch}-docker-${TEST_DOCKER_IMAGE.replace(/[^a-z0-9._-]+/g, '-')}`;
         expect(server.entries().map((e) => e.key)).toContain(key1);
         expect(first.summary()).toContain('### Caches');
         expect(first.summary()).toContain(`nothing restored; saved as \`${key1}\``);
@@ -113,6 +114,8 @@ describeDocker('the action with the Actions cache service', () => {
         const second = await runAction(`${tag}-2`, buildCache);
         expect(second.stdout.join('')).toContain(`buildbench cache: restored the build cache`);
         expect(second.summary()).toContain(`restored from \`${key1}\``);
+        // Still one entry under the one key: the second run never adds another.
+        expect(server.entries().filter((e) => e.key === key1 && e.protocol === protocol)).toHaveLength(1);
         const afterSecond = await ccacheStats(buildCache);
         expect(afterSecond.cache_miss).toBe(afterFirst.cache_miss);
         expect(afterSecond.direct_cache_hit).toBeGreaterThan(afterFirst.direct_cache_hit!);

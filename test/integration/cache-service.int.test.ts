@@ -10,11 +10,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jes
 import { restoreCache, saveCache } from '@actions/cache';
 import { BlockBlobClient } from '@azure/storage-blob';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { run } from '../../src/action/main.js';
+import type { BuildSettings } from '../../src/core/settings.js';
+import { fakeEngine, fakeResult } from '../fakes/build-result.js';
+
 import {
+  FAKE_GITHUB_TOKEN,
   FAKE_RUNTIME_TOKEN,
   startFakeCacheServer,
   type CacheProtocol,
@@ -377,4 +383,94 @@ describe('the fake cache service refuses what the real one would', () => {
     });
     expect(proxied).toBe(502);
   });
+});
+
+describe.each(['v1', 'v2'] as const)('the action keeps one build cache entry per branch (%s)', (protocol) => {
+  it('saves once, skips an unchanged cache, replaces a changed one, respects the permission and the cap', async () => {
+    const buildCache = path.join(mkdtempSync(path.join(tmpdir(), 'bb-cache-footprint-')), 'build-cache');
+    const KEY = `buildbench-build-v2-${process.platform}-${process.arch}-docker-ubuntu-22.04`;
+    /** One workflow run on a fresh runner (its build cache folder gone), whose build adds `files`. */
+    const runAction = async (files: Record<string, Buffer>, inputs: Record<string, string> = {}) => {
+      env?.restore();
+      rmSync(buildCache, { recursive: true, force: true });
+      env = setUpActionEnv({
+        inputs: { sandbox: 'docker', image: 'ubuntu:22.04', token: FAKE_GITHUB_TOKEN, ...inputs },
+        env: { ...server.env(protocol), GITHUB_API_URL: server.apiUrl, BUILDBENCH_BUILD_CACHE: buildCache },
+      });
+      writeFileSync(path.join(env.workspace, 'main.c'), 'int main(void) { return 0; }\n');
+      const restoredHere: string[] = [];
+      const engine = async (settings: BuildSettings) => {
+        const root = settings.sandbox.buildCache!;
+        mkdirSync(root, { recursive: true }); // as prepareBuildCache does
+        restoredHere.push(
+          ...readdirSync(root, { recursive: true, withFileTypes: true })
+            .filter((d) => d.isFile())
+            .map((d) => path.relative(root, path.join(d.parentPath, d.name))),
+        );
+        for (const [name, data] of Object.entries(files)) {
+          mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+          writeFileSync(path.join(root, name), data);
+        }
+        return fakeEngine(fakeResult()).engine(settings);
+      };
+      const mark = server.requests.length;
+      await run({ runBuild: engine, handleSignals: false });
+      expect(env.errors()).toEqual([]);
+      return {
+        env,
+        restoredHere: restoredHere.sort(),
+        deletes: requestsSince(mark, /^\/repos\//),
+        keys: server
+          .entries()
+          .filter((e) => e.protocol === protocol && e.key.startsWith('buildbench-'))
+          .map((e) => e.key),
+      };
+    };
+    const deb = (n: number) => randomBytes(n);
+
+    const first = await runAction({ 'apt/zlib.deb': deb(20_000), 'ccache/k/o1': deb(30_000) });
+    expect(first.env.summary()).toContain(`nothing restored; saved as \`${KEY}\``);
+    expect(first.keys).toEqual([KEY]);
+
+    // The next run restores it and adds nothing: no new entry, no deletion.
+    const second = await runAction({});
+    expect(second.restoredHere).toEqual(['apt/zlib.deb', 'ccache/k/o1']);
+    expect(second.env.summary()).toContain(
+      `restored from \`${KEY}\` (not saved: the build changed too little`,
+    );
+    expect(second.deletes).toEqual([]);
+    expect(second.keys).toEqual([KEY]);
+
+    // A new package: the branch's entry is deleted and saved again under the same key, with the package.
+    const third = await runAction({ 'apt/libssl.deb': deb(5_000) });
+    expect(third.deletes).toEqual([
+      `DELETE /repos/octo/hello/actions/caches?key=${KEY}&ref=${encodeURIComponent('refs/heads/main')}`,
+    ]);
+    expect(third.env.summary()).toContain(`restored from \`${KEY}\`; saved as \`${KEY}\``);
+    expect(third.keys).toEqual([KEY]);
+    expect((await runAction({})).restoredHere).toEqual(['apt/libssl.deb', 'apt/zlib.deb', 'ccache/k/o1']);
+
+    // A token without actions: write: the entry stays as it was, and a notice says what to grant.
+    server.forbidDeletes();
+    try {
+      const fourth = await runAction({ 'apt/curl.deb': deb(5_000) });
+      expect(fourth.env.commands('notice')).toEqual([
+        expect.stringContaining(
+          `this branch already has an entry under ${KEY} and it could not be deleted (Resource not accessible by integration)`,
+        ),
+      ]);
+      expect(fourth.keys).toEqual([KEY]);
+    } finally {
+      server.forbidDeletes(false);
+    }
+    expect((await runAction({})).restoredHere).not.toContain('apt/curl.deb');
+
+    // Over cache-max-size: not saved, not even deleted.
+    const big = await runAction({ 'apt/huge.deb': deb(70_000) }, { 'cache-max-size': '64K' });
+    expect(big.deletes).toEqual([]);
+    expect(big.env.commands('notice')).toEqual([
+      expect.stringContaining('over cache-max-size (64 KB); not saved'),
+    ]);
+    expect(big.keys).toEqual([KEY]);
+  }, 60_000);
 });

@@ -54,6 +54,7 @@ describe('action settings', () => {
       token: '',
       allowForkCode: false,
       cache: true,
+      cacheMaxBytes: 2 * 1024 ** 3,
       secretEnv: [],
       maxLogBytes: 20 * 1024 * 1024,
       limits: { memoryBytes: defaultMemoryLimit(), pids: DEFAULT_PIDS_LIMIT },
@@ -72,13 +73,16 @@ describe('action settings', () => {
     });
   });
 
-  it('reads pull-request-target, naming the input when it is wrong', () => {
+  it('reads pull-request-target and cache-max-size, naming the input when one is wrong', () => {
     const ws = workspace();
-    expect(read({ 'pull-request-target': 'comment' }, { GITHUB_WORKSPACE: ws }).pullRequestTarget).toBe(
-      'comment',
-    );
+    const s = read({ 'pull-request-target': 'comment', 'cache-max-size': '500M' }, { GITHUB_WORKSPACE: ws });
+    expect(s.pullRequestTarget).toBe('comment');
+    expect(s.cacheMaxBytes).toBe(500 * 1024 ** 2);
     expect(() => read({ 'pull-request-target': 'base' }, { GITHUB_WORKSPACE: ws })).toThrow(
       /input pull-request-target: 'base'.*head, default, comment/,
+    );
+    expect(() => read({ 'cache-max-size': 'lots' }, { GITHUB_WORKSPACE: ws })).toThrow(
+      /input cache-max-size: 'lots' is not a size/,
     );
   });
 
