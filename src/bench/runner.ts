@@ -9,7 +9,7 @@
  * is that run's `error`, recorded in its run.json; the other runs go on.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { mapLimit } from '../base/concurrency.js';
@@ -475,6 +475,7 @@ export async function runBench(
     }
     // Every run has ended and removed its checkout; the folders that held them go too.
     await rm(path.join(work, 'checkouts'), { recursive: true, force: true });
+    await rmdir(work).catch(() => undefined); // kept when it holds clones of URLs
     const cancelled = controller.signal.aborted;
     const final: BenchManifest = {
       ...manifest,

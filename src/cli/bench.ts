@@ -155,6 +155,10 @@ export function renderBenchSummary(outcome: BenchmarkOutcome): string {
       ` (${outcome.ran} now, ${outcome.skipped} before)${outcome.cut > 0 ? `, ${outcome.cut} not done` : ''}`,
     `  statuses: ${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ') || 'none yet'}`,
   ];
+  const errors = outcome.records.filter((r) => r.status === 'error');
+  for (const r of errors.slice(0, 10))
+    lines.push(`  error: ${r.task.id} #${r.run}: ${r.error ?? 'no message'}`);
+  if (errors.length > 10) lines.push(`  … and ${errors.length - 10} more errors (see each run.json)`);
   if (outcome.leaderboard)
     lines.push(`  leaderboard: ${outcome.leaderboard.files.markdown} (and .json, .svg)`);
   if (outcome.cancelled) {

@@ -125,6 +125,7 @@ describe('runBench', () => {
     expect(events.filter((e) => e.type === 'run-end')).toHaveLength(9);
     expect(events.at(-1)).toEqual({ type: 'end', cancelled: false });
     expect(existsSync(path.join(out, '.lock'))).toBe(false);
+    expect(existsSync(path.join(out, '.work'))).toBe(false);
   });
 
   it('refuses a folder that holds a benchmark without --resume, and a non-empty folder that is not one', async () => {

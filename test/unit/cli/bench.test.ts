@@ -3,7 +3,13 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { BENCH_HELP, defaultBenchFolder, parseBenchArgs } from '../../../src/cli/bench.js';
+import {
+  BENCH_HELP,
+  defaultBenchFolder,
+  parseBenchArgs,
+  renderBenchSummary,
+} from '../../../src/cli/bench.js';
+import type { BenchmarkOutcome } from '../../../src/core/run-bench.js';
 import { run } from '../../../src/cli/main.js';
 
 const io = { env: { BUILDBENCH_BUILD_CACHE: 'off' }, cwd: '/home/me' };
@@ -119,5 +125,40 @@ describe('buildbench bench (the CLI door)', () => {
     const c2 = capture();
     await expect(run(['bench', bad, '--out', path.join(dir, 'o2')], c2.io)).resolves.toBe(2);
     expect(c2.err.join('')).toContain(bad);
+  });
+});
+
+describe('renderBenchSummary', () => {
+  it('says where the folder is, the runs by status, each error, and how to resume a cancelled one', () => {
+    const record = (id: string, run: number, status: string, error?: string) => ({
+      schema: 'buildbench.run/v1' as const,
+      task: { id, kind: 'build' as const },
+      run,
+      strategy: 'rules',
+      startedAt: '',
+      finishedAt: '',
+      status,
+      ...(error ? { error } : {}),
+    });
+    const outcome = {
+      outDir: '/b',
+      manifest: { runs: 2 },
+      tasks: [{}, {}],
+      records: [record('a', 1, 'success'), record('a', 2, 'failed'), record('b', 1, 'error', 'no mirror')],
+      ran: 2,
+      skipped: 1,
+      cut: 1,
+      cancelled: true,
+    } as unknown as BenchmarkOutcome;
+    expect(renderBenchSummary(outcome)).toBe(
+      [
+        'benchmark: /b',
+        '  2 tasks × 2 runs: 3/4 done (2 now, 1 before), 1 not done',
+        '  statuses: success 1, failed 1, error 1',
+        '  error: b #1: no mirror',
+        '  cancelled: continue with buildbench bench <the same tasks> --out /b --resume',
+        '',
+      ].join('\n'),
+    );
   });
 });
