@@ -34,6 +34,7 @@ const SUITES: Suite[] = [
   { name: 'llm-prompt', module: 'llm-prompt', export: 'benchLlmPrompt' },
   { name: 'hybrid-vs-llm', module: 'hybrid-vs-llm', export: 'benchHybridVsLlm' },
   { name: 'build-cache', module: 'build-cache', export: 'benchBuildCache' },
+  { name: 'harness-overhead', module: 'harness-overhead', export: 'benchHarnessOverhead' },
 ];
 
 interface SuiteReport {
