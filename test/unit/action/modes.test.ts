@@ -13,6 +13,7 @@ import { parse } from 'yaml';
 
 import { run, type ActionDeps } from '../../../src/action/main.js';
 import { summaryOf } from '../../../src/action/modes/aggregate.js';
+import { matrixOutput } from '../../../src/action/modes/matrix.js';
 import { artifactName } from '../../../src/action/modes/task.js';
 import type { BenchMatrix, MatrixChunk } from '../../../src/bench/matrix.js';
 import type { RunRecord } from '../../../src/bench/types.js';
@@ -121,6 +122,28 @@ describe('mode matrix', () => {
         ['gpu-box,linux', 'kvm-box', 'gpu-box,linux,kvm-box', 'self-hosted,small'].includes(l),
       ),
     ).toBe(true);
+  });
+});
+
+describe('the matrix output', () => {
+  it('is refused, naming the input, when it would not fit in the outputs of a job', () => {
+    const entry = { task: 't', file: 'tasks/t.yml', run: 1, 'runs-on': ['ubuntu-latest'] };
+    const matrix: BenchMatrix = {
+      size: 300,
+      chunkSize: 256,
+      chunkIndices: [0, 1],
+      chunks: [
+        { include: Array.from({ length: 256 }, () => entry) },
+        { include: Array.from({ length: 44 }, () => entry) },
+      ],
+    };
+    const json = matrixOutput(matrix);
+    expect(JSON.parse(json)).toEqual(matrix);
+    expect(() => matrixOutput(matrix, json.length - 1)).toThrow(
+      new RegExp(
+        `^input tasks: the matrix of 300 runs is ${json.length} bytes of JSON, more than the ${json.length - 1} a job's outputs may hold`,
+      ),
+    );
   });
 });
 
