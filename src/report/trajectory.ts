@@ -45,7 +45,7 @@ export function trajectorySection(result: BuildResult): string[] {
   if (!a) return [];
   const out = ['## Trajectory', ''];
   if (a.commands === 0) {
-    out.push('No command ran.', '');
+    out.push('- No command ran.');
   } else {
     const parts = PHASES.filter((p) => a.phases[p] > 0).map((p) => `${PHASE_WORDS[p]} ${a.phases[p]}`);
     out.push(
