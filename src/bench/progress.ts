@@ -42,6 +42,7 @@ class Tally {
     if (event.type === 'plan') {
       this.total = event.total;
       this.done = event.done;
+      this.failed = event.failed;
       this.concurrency = event.concurrency;
     } else if (event.type === 'run-start') {
       this.running++;
@@ -86,7 +87,8 @@ function lineProgress(stream: ProgressStream, tally: Tally): BenchProgress {
     onEvent(event) {
       tally.apply(event);
       if (event.type === 'plan') {
-        const already = event.done > 0 ? ` (${event.done} already done)` : '';
+        const failed = event.failed > 0 ? `, ${event.failed} of them failed` : '';
+        const already = event.done > 0 ? ` (${event.done} already done${failed})` : '';
         say(`${event.total} runs${already}, ${event.concurrency} at a time`);
       } else if (event.type === 'run-start') {
         say(`start ${event.task.id} #${event.run}`);

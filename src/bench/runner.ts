@@ -71,7 +71,8 @@ export interface BenchOptions extends TaskRunOptions {
 
 /** What the runner tells its observers (the progress display). */
 export type BenchEvent =
-  | { type: 'plan'; total: number; done: number; pending: number; concurrency: number }
+  /** `done` runs have a run.json already (resume), `failed` of them did not succeed. */
+  | { type: 'plan'; total: number; done: number; failed: number; pending: number; concurrency: number }
   | { type: 'run-start'; task: Task; run: number }
   | { type: 'run-end'; task: Task; run: number; record: RunRecord; durationMs: number }
   /** The run was cancelled mid-way: no run.json, resume redoes it. */
@@ -427,6 +428,7 @@ export async function runBench(
       type: 'plan',
       total: all.length,
       done: skipped,
+      failed: [...done.values()].filter((r) => r.status !== 'success').length,
       pending: pending.length,
       concurrency: options.concurrency,
     });

@@ -28,7 +28,7 @@ const record = (id: string, run: number, status: string, error?: string): RunRec
 });
 
 const events: BenchEvent[] = [
-  { type: 'plan', total: 4, done: 1, pending: 3, concurrency: 2 },
+  { type: 'plan', total: 4, done: 1, failed: 1, pending: 3, concurrency: 2 },
   { type: 'run-start', task: task('a'), run: 2 },
   { type: 'run-start', task: task('b'), run: 1 },
   { type: 'run-end', task: task('a'), run: 2, record: record('a', 2, 'success'), durationMs: 60_000 },
@@ -51,16 +51,16 @@ describe('bench progress', () => {
     for (const e of events) progress.onEvent(e);
     expect(lines.join('')).toBe(
       [
-        'bench: 4 runs (1 already done), 2 at a time',
+        'bench: 4 runs (1 already done, 1 of them failed), 2 at a time',
         'bench: start a #2',
         'bench: start b #1',
         // mean 60 s, 2 left, 2 slots
-        'bench: a #2 success (1m00s) — 2/4 done, 1 running, 0 failed, ETA 1m00s',
+        'bench: a #2 success (1m00s) — 2/4 done, 1 running, 1 failed, ETA 1m00s',
         'bench: start b #2',
         // mean 40 s, 1 left, 1 slot
-        'bench: b #1 error: no mirror (20s) — 3/4 done, 1 running, 1 failed, ETA 40s',
+        'bench: b #1 error: no mirror (20s) — 3/4 done, 1 running, 2 failed, ETA 40s',
         'bench: b #2 cut off (resume redoes it)',
-        'bench: cancelled: 3/4 done, 1 failed',
+        'bench: cancelled: 3/4 done, 2 failed',
         '',
       ].join('\n'),
     );
@@ -72,8 +72,8 @@ describe('bench progress', () => {
     for (const e of events) progress.onEvent(e);
     const text = out.join('');
     expect(text).toContain('\x1B[?25l'); // the cursor hidden while drawing
-    expect(text).toMatch(/bench \[[█░]+\] 1\/4 runs \| 0 running \| 0 failed \| ETA \?/);
-    expect(text).toMatch(/bench \[[█░]+\] 3\/4 runs \| 0 running \| 1 failed \| ETA/);
+    expect(text).toMatch(/bench \[[█░]+\] 1\/4 runs \| 0 running \| 1 failed \| ETA \?/);
+    expect(text).toMatch(/bench \[[█░]+\] 3\/4 runs \| 0 running \| 2 failed \| ETA/);
     expect(text).toContain('bench: cancelled; resume with --resume');
     progress.stop(); // idempotent
   });

@@ -121,7 +121,7 @@ describe('runBench', () => {
       state: 'complete',
     });
     expect(manifest.tasks.map((t) => t.id)).toEqual(['a', 'b', 'c']);
-    expect(events[0]).toEqual({ type: 'plan', total: 9, done: 0, pending: 9, concurrency: 2 });
+    expect(events[0]).toEqual({ type: 'plan', total: 9, done: 0, failed: 0, pending: 9, concurrency: 2 });
     expect(events.filter((e) => e.type === 'run-end')).toHaveLength(9);
     expect(events.at(-1)).toEqual({ type: 'end', cancelled: false });
     expect(existsSync(path.join(out, '.lock'))).toBe(false);
