@@ -158,3 +158,36 @@ export function dirInRepository(source: string, sourceInWorkspace?: string): str
   if (root === undefined) return sourceInWorkspace;
   return path.relative(root, path.resolve(source)).split(path.sep).join('/');
 }
+
+/**
+ * `owner/name` of the GitHub repository a checkout's `origin` remote names (actions/checkout writes
+ * `https://<server>/<owner>/<name>`; ssh and `.git` forms are read too), or undefined when the checkout has
+ * no readable `.git/config` or no such remote. The file is only read as text, nothing is run.
+ */
+export function originRepositoryOf(root: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path.join(root, '.git', 'config'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  let inOrigin = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    const section = /^\[\s*remote\s+"([^"]*)"\s*\]$/.exec(line);
+    if (section) {
+      inOrigin = section[1] === 'origin';
+      continue;
+    }
+    if (line.startsWith('[')) {
+      inOrigin = false;
+      continue;
+    }
+    const url = inOrigin ? /^url\s*=\s*(.+)$/.exec(line)?.[1]?.trim() : undefined;
+    if (!url) continue;
+    const m =
+      /^(?:[a-z+]+:\/\/(?:[^@/]+@)?[^/]+\/|[^@\s]+@[^:\s]+:)([^/\s]+)\/([^/\s]+?)(?:\.git)?\/?$/i.exec(url);
+    return m ? `${m[1]}/${m[2]}` : undefined;
+  }
+  return undefined;
+}

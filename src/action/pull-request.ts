@@ -18,7 +18,14 @@ import { readFileUnder, readIfExists } from '../base/safe-fs.js';
 import { RECIPE_DIR_NAME } from '../recipe/render-dockerfile.js';
 import type { BuildResult } from '../report/result.js';
 import { httpStatus, type GitHubClient } from '../github/client.js';
-import { baseBranchOf, dirInRepository, eventPullRequest, type ActionContext } from './context.js';
+import {
+  baseBranchOf,
+  dirInRepository,
+  eventPullRequest,
+  originRepositoryOf,
+  repositoryRootOf,
+  type ActionContext,
+} from './context.js';
 import type { PullRequestTarget } from './settings.js';
 import { md } from './summary.js';
 
@@ -609,6 +616,15 @@ export async function deliverRecipe(
   if (destination.kind === 'skip') {
     options.notice(`buildbench: no pull request: ${destination.why}`);
     return { operation: 'none', note: `no pull request: ${destination.why}` };
+  }
+  // A checkout of another repository (actions/checkout's repository: input) is not this one's to change.
+  const root = path.isAbsolute(options.source) ? repositoryRootOf(options.source) : undefined;
+  const origin = root ? originRepositoryOf(root) : undefined;
+  const here = `${repository.owner}/${repository.repo}`;
+  if (origin && origin.toLowerCase() !== here.toLowerCase()) {
+    const why = `the built directory is a checkout of ${origin}, not of ${here}, where the pull request would go`;
+    options.notice(`buildbench: no pull request: ${why}`);
+    return { operation: 'none', note: `no pull request: ${why}` };
   }
   const client = github();
   const dirInRepo = path.isAbsolute(options.source)

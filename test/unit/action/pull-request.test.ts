@@ -3,7 +3,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { dirInRepository, repositoryRootOf, type ActionContext } from '../../../src/action/context.js';
+import {
+  dirInRepository,
+  originRepositoryOf,
+  repositoryRootOf,
+  type ActionContext,
+} from '../../../src/action/context.js';
 import { run } from '../../../src/action/main.js';
 import {
   branchNameFor,
@@ -591,6 +596,27 @@ describe('the recipe folder is relative to the repository, not the workspace', (
   });
 });
 
+describe("the checkout's origin", () => {
+  it('reads owner/name from the origin remote in the forms git writes, and nothing else', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'bb-origin-'));
+    mkdirSync(path.join(root, '.git'));
+    const origin = (url: string, remote = 'origin'): string | undefined => {
+      writeFileSync(
+        path.join(root, '.git', 'config'),
+        `[core]\n\tbare = false\n[remote "upstream"]\n\turl = https://github.com/other/thing\n[remote "${remote}"]\n\turl = ${url}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`,
+      );
+      return originRepositoryOf(root);
+    };
+    expect(origin('https://github.com/octo/hello')).toBe('octo/hello');
+    expect(origin('https://x-access-token:abc@ghe.example.com/octo/hello.git')).toBe('octo/hello');
+    expect(origin('git@github.com:octo/hello.git')).toBe('octo/hello');
+    expect(origin('ssh://git@github.com/octo/hello/')).toBe('octo/hello');
+    expect(origin('https://github.com/octo/hello', 'fork')).toBeUndefined();
+    expect(origin('/srv/git/hello')).toBeUndefined();
+    expect(originRepositoryOf(path.join(root, 'nowhere'))).toBeUndefined();
+  });
+});
+
 describe('where the recipe goes', () => {
   const prEvent = (over: { head?: string; headRepo?: string | null; name?: string } = {}) => ({
     name: over.name ?? 'pull_request',
@@ -735,6 +761,10 @@ describe('open-pull-request on pull requests, through the action', () => {
   it('puts the files at the repository root when checkout used path:', async () => {
     env = setUpActionEnv({ inputs: { 'open-pull-request': 'true', token: 'ghs_test', path: 'hello' } });
     mkdirSync(path.join(env.workspace, 'hello', '.git'), { recursive: true });
+    writeFileSync(
+      path.join(env.workspace, 'hello', '.git', 'config'),
+      '[remote "origin"]\n\turl = https://github.com/Octo/Hello\n',
+    );
     writeFileSync(path.join(env.workspace, 'hello', 'main.c'), 'x');
     const { scope, rec } = mockCreate('main', 7);
     await run({ runBuild: fakeEngine(fakeResult()).engine, createGitHub: github, handleSignals: false });
@@ -746,6 +776,23 @@ describe('open-pull-request on pull requests, through the action', () => {
       'buildbench/Dockerfile',
       'buildbench/patches/0001-fix-include.patch',
     ]);
+  });
+
+  it('opens nothing, with a notice, when the checkout is of another repository', async () => {
+    env = setUpActionEnv({ inputs: { 'open-pull-request': 'true', token: 'ghs_test', path: 'dep' } });
+    mkdirSync(path.join(env.workspace, 'dep', '.git'), { recursive: true });
+    writeFileSync(
+      path.join(env.workspace, 'dep', '.git', 'config'),
+      '[remote "origin"]\n\turl = https://github.com/madler/zlib\n',
+    );
+    writeFileSync(path.join(env.workspace, 'dep', 'main.c'), 'x');
+    nock.disableNetConnect(); // any API call fails the step
+    await run({ runBuild: fakeEngine(fakeResult()).engine, createGitHub: github, handleSignals: false });
+    expect(env.errors()).toEqual([]);
+    expect(env.commands('notice')).toEqual([
+      '::notice::buildbench: no pull request: the built directory is a checkout of madler/zlib, not of octo/hello, where the pull request would go',
+    ]);
+    expect(env.outputs()['pull-request-operation']).toBe('none');
   });
 
   it("targets the pull request's head branch by default", async () => {
