@@ -46,6 +46,22 @@ const describeRootfs = unavailable ? describe.skip : describe;
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 
+const gitIn = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.org', ...args], {
+    cwd,
+    encoding: 'utf8',
+  }).trim();
+const makeRepo = (name: string, from: string | undefined, makefile?: string): string => {
+  const repo = path.join(dir, name);
+  if (from) cpSync(from, repo, { recursive: true });
+  else mkdirSync(repo);
+  if (makefile) writeFileSync(path.join(repo, 'Makefile'), makefile);
+  gitIn(repo, 'init', '--quiet', '--initial-branch=main');
+  gitIn(repo, 'add', '.');
+  gitIn(repo, 'commit', '--quiet', '-m', 'fixture');
+  return repo;
+};
+
 describeRootfs('buildbench bench (rootfs sandbox, rules strategy)', () => {
   afterAll(() => {
     expect(hostMountsUnder(sandboxSettingsFrom(process.env, 'rootfs', undefined).workRoot)).toEqual([]);
@@ -100,21 +116,6 @@ describeRootfs('buildbench bench (rootfs sandbox, rules strategy)', () => {
   }, 600_000);
 
   it('resumes a benchmark killed with SIGKILL mid-suite: the finished run is kept, the cut-off one redone', async () => {
-    const gitIn = (cwd: string, ...args: string[]): string =>
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.org', ...args], {
-        cwd,
-        encoding: 'utf8',
-      }).trim();
-    const makeRepo = (name: string, from: string | undefined, makefile?: string): string => {
-      const repo = path.join(dir, name);
-      if (from) cpSync(from, repo, { recursive: true });
-      else mkdirSync(repo);
-      if (makefile) writeFileSync(path.join(repo, 'Makefile'), makefile);
-      gitIn(repo, 'init', '--quiet', '--initial-branch=main');
-      gitIn(repo, 'add', '.');
-      gitIn(repo, 'commit', '--quiet', '-m', 'fixture');
-      return repo;
-    };
     const marker = 'sleep 15.37';
     const quick = makeRepo('quick', path.join(repoRoot, 'test/fixtures/repos/make-hello'));
     const slow = makeRepo(
@@ -201,4 +202,49 @@ describeRootfs('buildbench bench (rootfs sandbox, rules strategy)', () => {
     expect(existsSync(path.join(out, '.work', 'checkouts', 'b-slow'))).toBe(false);
     expect(existsSync(path.join(out, '.lock'))).toBe(false);
   }, 600_000);
+
+  it('cancels on SIGINT: the cut-off build is stopped through the engine, leaves no run.json, exit 130', async () => {
+    const marker = 'sleep 16.41';
+    const slow = makeRepo('slow-int', undefined, `slow:\n\t${marker}\n\ttouch slow\n`);
+    const tasks = path.join(dir, 'int-tasks');
+    mkdirSync(tasks);
+    writeFileSync(
+      path.join(tasks, 'slow.yml'),
+      `kind: build\nrepository: ${slow}\nexpected: [slow]\nbudgets: { maxTurns: 2, timeout: 5m }\n`,
+    );
+    const out = path.join(dir, 'interrupted');
+    const env = { ...process.env, BUILDBENCH_BUILD_CACHE: 'off', NODE_OPTIONS: '' };
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(repoRoot, 'src/cli/index.ts'),
+        'bench',
+        tasks,
+        '--sandbox',
+        'rootfs',
+        '--out',
+        out,
+      ],
+      { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    expect(await eventually(() => hostProcessesWith(marker).length > 0, 180_000)).toBe(true);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(hostProcessesWith(marker)).toEqual([]);
+    expect(stderr).toMatch(/SIGINT received — stopping the running builds/);
+    expect(stderr).toMatch(/slow #1 cut off \(resume redoes it\)/);
+    expect(stdout).toMatch(/--out .* --resume/);
+    const runDir = path.join(out, 'runs', 'slow', '1');
+    expect(existsSync(path.join(runDir, 'result.json'))).toBe(true); // the engine wrote its cancelled result
+    expect(readJson<BuildResult>(path.join(runDir, 'result.json')).status).toBe('cancelled');
+    expect(existsSync(path.join(runDir, 'run.json'))).toBe(false);
+    expect(readJson<BenchManifest>(path.join(out, 'bench.json')).state).toBe('cancelled');
+  }, 300_000);
 });
