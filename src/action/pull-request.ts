@@ -128,6 +128,13 @@ export function destinationFor(ctx: ActionContext, target: PullRequestTarget): R
       why: `pull request #${pr.number} comes from the fork ${pr.headRepo ?? '(deleted)'}, and GitHub gives a fork's pull_request run a read-only token: no branch, pull request or comment can be written. Run with open-pull-request on push or workflow_dispatch events to get the pull request`,
     };
   }
+  const sender = (ctx.payload.sender as { login?: unknown } | undefined)?.login;
+  if (ctx.eventName === 'pull_request' && sender === 'dependabot[bot]') {
+    return {
+      kind: 'skip',
+      why: `pull request #${pr.number}'s run was triggered by Dependabot, and GitHub gives such pull_request runs a read-only token: no branch, pull request or comment can be written`,
+    };
+  }
   if (pr.headRef.startsWith(BRANCH_PREFIX)) {
     return {
       kind: 'skip',

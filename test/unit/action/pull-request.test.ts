@@ -671,6 +671,17 @@ describe('where the recipe goes', () => {
         why: expect.stringContaining("is buildbench's own") as unknown,
       });
     }
+    // Dependabot's pull_request runs get a read-only token too.
+    const bot = prEvent();
+    (bot.payload as Record<string, unknown>).sender = { login: 'dependabot[bot]' };
+    expect(destinationFor(ctxOf(bot), 'comment')).toMatchObject({
+      kind: 'skip',
+      why: expect.stringContaining('triggered by Dependabot') as unknown,
+    });
+    expect(destinationFor(ctxOf({ ...bot, name: 'pull_request_target' }), 'comment')).toEqual({
+      kind: 'comment',
+      number: 3,
+    });
     // pull_request_target has a write token, but a fork's branch cannot be a base.
     const target = prEvent({ name: 'pull_request_target', headRepo: 'mallory/hello' });
     expect(destinationFor(ctxOf(target), 'head')).toMatchObject({
