@@ -19,6 +19,7 @@ import {
 } from '../bench/runner.js';
 import type { Task } from '../bench/types.js';
 import type { BuildResult } from '../report/result.js';
+import { loadSpec } from '../verify/spec.js';
 import { runBuild, type RunBuildDeps } from './run-build.js';
 import { parseDuration, type BuildSettings } from './settings.js';
 
@@ -109,6 +110,24 @@ export function buildEngine(
 }
 
 /**
+ * The engine hides a spec by the spec's own `hidden:` (verify/spec.ts); a deploy task whose `verifier.hidden`
+ * says otherwise would show the strategy a verifier meant to be hidden (or hide one meant to be seen), so it
+ * is refused before any run, naming both files.
+ */
+export async function checkVerifierVisibility(tasks: readonly Task[]): Promise<void> {
+  for (const task of tasks) {
+    if (task.kind !== 'deploy') continue;
+    const spec = await loadSpec(task.verifier.spec);
+    if (spec.hidden !== task.verifier.hidden) {
+      throw new ConfigError(
+        `${task.file}: verifier.hidden is ${task.verifier.hidden} but ${task.verifier.spec} says hidden: ${spec.hidden}`,
+        `set hidden: ${task.verifier.hidden} in the spec (the engine reads it there), or verifier.hidden: ${spec.hidden} in the task`,
+      );
+    }
+  }
+}
+
+/**
  * Loads the tasks, runs the benchmark into `settings.outDir` (see bench/runner.ts) and writes the
  * leaderboard into it. `deps.runBuild` replaces the engine's runBuild (tests).
  */
@@ -126,6 +145,7 @@ export async function runBenchmark(
   }
   // Budgets that cannot be read are one error before any run starts, not one error per run.
   for (const task of tasks) taskBuildSettings(task, settings.build, settings.outDir, settings.outDir);
+  await checkVerifierVisibility(tasks);
   const engine =
     deps.engine ?? buildEngine(settings.build, (s, signal) => runBuild(s, { signal }, deps.runBuild ?? {}));
   const benchDeps: BenchDeps = { engine, ...(options.onEvent ? { onEvent: options.onEvent } : {}) };

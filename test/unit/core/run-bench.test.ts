@@ -1,11 +1,12 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import type { BuildTask, DeployTask } from '../../../src/bench/types.js';
 import {
   buildEngine,
+  checkVerifierVisibility,
   runBenchmark,
   taskBuildSettings,
   type SharedBuildSettings,
@@ -155,5 +156,25 @@ describe('runBenchmark', () => {
     };
     expect(board.systems.map((s) => [s.system, s.runs])).toEqual([['hybrid (openai:m)', 10]]);
     expect(readFileSync(path.join(out, 'leaderboard.svg'), 'utf8')).toMatch(/^<svg/);
+  });
+});
+
+describe('checkVerifierVisibility', () => {
+  it("accepts a deploy task whose verifier.hidden is its spec's hidden, and names both files when not", async () => {
+    const spec = path.join(root, 'visible.spec.yml');
+    writeFileSync(spec, 'name: visible\nhidden: false\nchecks:\n  - name: runs\n    command: "true"\n');
+    await expect(
+      checkVerifierVisibility([{ ...deploy, verifier: { spec, hidden: false } }, build]),
+    ).resolves.toBeUndefined();
+    await expect(checkVerifierVisibility([{ ...deploy, verifier: { spec, hidden: true } }])).rejects.toThrow(
+      `/tasks/d.yml: verifier.hidden is true but ${spec} says hidden: false`,
+    );
+  });
+
+  it('passes the shipped deploy examples', async () => {
+    const { loadTasks } = await import('../../../src/bench/load.js');
+    await expect(
+      checkVerifierVisibility(await loadTasks([path.resolve('tasks/examples')])),
+    ).resolves.toBeUndefined();
   });
 });
