@@ -61,7 +61,9 @@ export function trajectorySection(result: BuildResult): string[] {
     const which = a.failed?.length
       ? ` (${a.failed.map((f) => `turn ${f.turn}: ${f.recovery}`).join(', ')})`
       : '';
-    out.push(`- ${plural(a.failures, 'script')} failed; after them the run ${kinds.join(', ')}${which}.`);
+    out.push(
+      `- ${plural(a.failures, 'script')} failed; after ${a.failures === 1 ? 'it' : 'them'} the run ${kinds.join(', ')}${which}.`,
+    );
   } else if (a.commands > 0) {
     out.push('- No script failed.');
   }

@@ -172,9 +172,7 @@ describe('runBuild', () => {
     expect(harnessShare).toBeCloseTo((totalMs - 3) / totalMs, 3);
     const runbook = readFileSync(path.join(out, 'RUNBOOK.md'), 'utf8');
     expect(runbook).toContain('## Trajectory');
-    expect(runbook).toMatch(
-      /1 script failed; after them the run changed the commands once \(turn 0: adapt\)/,
-    );
+    expect(runbook).toMatch(/1 script failed; after it the run changed the commands once \(turn 0: adapt\)/);
     expect(runbook).toMatch(/inside the scripts 0\.0 s; the harness around them/);
   });
 
