@@ -2,23 +2,26 @@
  * The action: main and post in one bundle (actions/checkout's state-helper). Main reads the inputs once,
  * runs the engine, sets the outputs, writes the job summary and annotations, and optionally opens a pull
  * request and updates a comment. Post tears down sandboxes a killed main step left behind.
- * `run()` is the one error boundary: everything ends in at most one `core.setFailed(message)`.
+ * `run()` is the one error boundary: everything ends in at most one `core.setFailed(message)`, and on every
+ * path — a bad input, a runner that is not Linux, a crash — the outputs `status` and `out-dir` are set and
+ * the output folder exists, so a workflow's `if: always()` upload finds it.
  */
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, mkdtemp, rmdir } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import * as core from '@actions/core';
 
 import { ConfigError, errorMessage } from '../base/errors.js';
-import { createProgressPrinter } from '../core/progress.js';
 import type { BuildResult } from '../report/result.js';
 import { runBuild, type RunBuildOptions } from '../core/run-build.js';
 import type { BuildSettings } from '../core/settings.js';
 import { createGitHubClient, type GitHubClient } from '../github/client.js';
+import { PROVIDER_NAMES, providerVariables } from '../llm/factory.js';
 import { resolveSandboxKind } from '../sandbox/factory.js';
 import type { SandboxSettings } from '../sandbox/types.js';
+import { collectSecretValues, createRedactor, formsOf, urlCredentials } from '../trajectory/redact.js';
 import { annotationsFor } from './annotations.js';
 import {
   actionsCacheService,
@@ -34,9 +37,16 @@ import { renderComment, renderCrashComment, updateComment } from './comment.js';
 import { forkCodeReason, readActionContext, runUrl, type ActionContext } from './context.js';
 import { cleanUp, defaultPostDeps, STATE_IS_POST, STATE_WORK_ROOT, type PostDeps } from './post.js';
 import { deliverRecipe, runbookFile, type PullRequestOutcome } from './pull-request.js';
-import { readActionSettings, toBuildSettings, type ActionSettings, type InputReader } from './settings.js';
-import { renderSummary } from './summary.js';
+import { createGroupedLog } from './log.js';
 import { runMode } from './modes/index.js';
+import {
+  outDirFromInputs,
+  readActionSettings,
+  toBuildSettings,
+  type ActionSettings,
+  type InputReader,
+} from './settings.js';
+import { inActionTerms, renderEarlySummary, renderSummary } from './summary.js';
 
 /** Every output the action sets (action.yml declares the same; a test keeps them in step). */
 export const OUTPUT_NAMES = [
@@ -73,6 +83,8 @@ export interface ActionDeps {
   handleSignals: boolean;
   /** The Actions cache service (@actions/cache). */
   cache: CacheService;
+  /** The OS this runs on (`process.platform`); the sandboxes need Linux. */
+  platform: NodeJS.Platform;
 }
 
 export const defaultDeps: ActionDeps = {
@@ -84,7 +96,24 @@ export const defaultDeps: ActionDeps = {
   post: defaultPostDeps,
   handleSignals: true,
   cache: actionsCacheService,
+  platform: process.platform,
 };
+
+/**
+ * The `status` of a step that ended before the engine gave a result (action.yml's output lists them with
+ * the build's own statuses): a bad input or event, a runner that is not Linux, anything unexpected.
+ */
+export const EARLY_STATUS = {
+  config: 'config_error',
+  runner: 'unsupported_runner',
+  crash: 'error',
+} as const;
+
+/** The file an early end leaves in the output folder: the status and why. */
+export const EARLY_NOTE = 'buildbench-error.txt';
+
+/** The runner is not Linux (macOS, Windows): no sandbox of buildbench runs there. */
+export class UnsupportedRunnerError extends Error {}
 
 const setOutput = (name: OutputName, value: string): void => core.setOutput(name, value);
 
@@ -100,28 +129,51 @@ export async function run(overrides: Partial<ActionDeps> = {}): Promise<void> {
     const failure = await runMain(deps);
     if (failure) core.setFailed(failure);
   } catch (error) {
-    core.setFailed(errorMessage(error));
+    core.setFailed(inActionTerms(errorMessage(error)));
   }
+}
+
+/** What the step knows so far: where its output goes, and whether the build's outputs were set. */
+interface StepState {
+  outDir?: string;
+  ended: boolean;
+  /** Values masked in the log, also redacted from the early-end note. */
+  secrets: string[];
 }
 
 /** The main step. Returns why the step fails (a build that did not succeed), or undefined. */
 export async function runMain(deps: ActionDeps): Promise<string | undefined> {
+  const step: StepState = { ended: false, secrets: maskSecrets(deps.readInput, deps.env) };
+  try {
+    return await buildStep(deps, step);
+  } catch (error) {
+    if (!step.ended) await endEarly(error, deps, step);
+    throw error;
+  }
+}
+
+async function buildStep(deps: ActionDeps, step: StepState): Promise<string | undefined> {
+  checkLinux(deps.platform, deps.env);
   const ctx = readActionContext(deps.env);
   const settings = readActionSettings(deps.readInput, deps.env);
-  if (settings.model?.apiKey) core.setSecret(settings.model.apiKey);
-  if (settings.token) core.setSecret(settings.token);
-  for (const name of settings.secretEnv) {
-    const value = deps.env[name];
-    if (value) core.setSecret(value);
+  step.secrets.push(...maskValues(settings.secretEnv.map((name) => deps.env[name])));
+  if (settings.mode !== 'build') {
+    checkRunnable(settings, ctx);
+    return runMode(settings, deps); // the benchmark modes (modes/)
   }
+  const outDir = path.resolve(settings.outDir);
+  step.outDir = outDir;
+  setOutput('out-dir', outDir);
+  await rm(path.join(outDir, EARLY_NOTE), { force: true });
   checkRunnable(settings, ctx);
-  if (settings.mode !== 'build') return runMode(settings, deps); // the benchmark modes (modes/)
 
   const workRoot = await makeWorkRoot(ctx);
   core.saveState(STATE_WORK_ROOT, workRoot);
   const buildSettings = toBuildSettings(settings, deps.env, workRoot);
+  const shownSource =
+    settings.sourceInWorkspace === undefined ? settings.source : settings.sourceInWorkspace || '.';
   core.info(
-    `buildbench: building ${settings.source} (${settings.strategy} strategy, ${settings.sandbox} sandbox, at most ${settings.maxTurns} turns)`,
+    `buildbench: building ${shownSource} (${settings.strategy} strategy, ${settings.sandbox} sandbox, at most ${settings.maxTurns} turns)`,
   );
   const cacheLog = { info: core.info, warning: core.warning, notice: core.notice };
   const cacheEntries = settings.cache ? await cacheEntriesFor(buildSettings.sandbox) : [];
@@ -132,29 +184,24 @@ export async function runMain(deps: ActionDeps): Promise<string | undefined> {
 
   let result: BuildResult;
   try {
-    result = await runEngine(deps, buildSettings);
+    // The log says the repository as a path in the workspace and the output folder as the output's name.
+    const inWorkspace = settings.sourceInWorkspace;
+    result = await runEngine(deps, buildSettings, [
+      [outDir, '<out-dir>'],
+      ...(inWorkspace !== undefined ? [[settings.source, inWorkspace || '.'] as [string, string]] : []),
+    ]);
   } catch (error) {
     // The sticky comment must not keep saying "started": tell it why nothing was built, then fail.
     if (settings.commentId !== undefined && ctx.repository) {
-      const body = renderCrashComment(errorMessage(error), runUrl(ctx));
+      const body = renderCrashComment(inActionTerms(errorMessage(error)), runUrl(ctx));
       await updateComment(github(), { ...ctx.repository, commentId: settings.commentId }, body).catch(
         (e: unknown) => core.warning(`could not update comment ${settings.commentId}: ${errorMessage(e)}`),
       );
     }
     throw error;
   }
-  await rmdir(workRoot).catch(() => undefined); // empty after a normal run; post removes what is left otherwise
-  const caches =
-    result.status === 'cancelled'
-      ? restored
-      : await saveCaches(cacheEntries, restored, deps.cache, cacheLog, {
-          maxBytes: settings.cacheMaxBytes,
-          ...(settings.token && ctx.repository
-            ? { replace: githubCacheReplacer(github, ctx.repository, ctx.ref) }
-            : {}),
-        });
-
-  const outDir = path.resolve(settings.outDir);
+  // What a person reads says `sandbox: rootfs` where the engine says `--sandbox rootfs`; result.json keeps it.
+  const shown: BuildResult = { ...result, reason: inActionTerms(result.reason) };
   const resultPath = path.join(outDir, 'result.json');
   const runbook = path.join(outDir, runbookFile(result));
   const runbookPath = existsSync(runbook) ? runbook : '';
@@ -166,8 +213,21 @@ export async function runMain(deps: ActionDeps): Promise<string | undefined> {
   setOutput('verified-recipe', String(result.recipe?.verified === true));
   setOutput('runbook-path', runbookPath);
   setOutput('result-path', resultPath);
-  setOutput('out-dir', outDir);
   setOutput('artifacts', existsSync(artifactsDir) ? artifactsDir : '');
+  setOutput('pull-request-url', '');
+  setOutput('pull-request-operation', 'none');
+  step.ended = true;
+
+  await rmdir(workRoot).catch(() => undefined); // empty after a normal run; post removes what is left otherwise
+  const caches =
+    result.status === 'cancelled'
+      ? restored
+      : await saveCaches(cacheEntries, restored, deps.cache, cacheLog, {
+          maxBytes: settings.cacheMaxBytes,
+          ...(settings.token && ctx.repository
+            ? { replace: githubCacheReplacer(github, ctx.repository, ctx.ref) }
+            : {}),
+        });
 
   for (const a of annotationsFor(result, {
     sourceDir: settings.source,
@@ -200,7 +260,7 @@ export async function runMain(deps: ActionDeps): Promise<string | undefined> {
 
   if (settings.commentId !== undefined && ctx.repository) {
     try {
-      const body = renderComment(result, { runUrl: runUrl(ctx), pullRequest: pr });
+      const body = renderComment(shown, { runUrl: runUrl(ctx), pullRequest: pr });
       const url = await updateComment(github(), { ...ctx.repository, commentId: settings.commentId }, body);
       core.info(`buildbench: updated comment ${url}`);
     } catch (error) {
@@ -211,9 +271,13 @@ export async function runMain(deps: ActionDeps): Promise<string | undefined> {
   }
 
   try {
-    const summary = renderSummary(result, {
-      resultPath,
-      ...(runbookPath ? { runbookPath } : {}),
+    const url = runUrl(ctx);
+    const summary = renderSummary(shown, {
+      ...(url ? { runUrl: url } : {}),
+      workspace: ctx.workspace,
+      files: await folderEntries(outDir),
+      ...(await readIfThere(path.join(outDir, 'build.sh'), 'buildSh')),
+      ...(runbookPath ? await readIfThere(runbookPath, 'runbook') : {}),
       ...(settings.openPullRequest ? { pullRequest: pr } : {}),
       problems,
       caches: cacheSummaryLines(caches),
@@ -223,8 +287,117 @@ export async function runMain(deps: ActionDeps): Promise<string | undefined> {
     core.warning(`could not write the job summary: ${errorMessage(error)}`);
   }
 
-  if (result.status !== 'success') return `buildbench: ${result.status.toUpperCase()}: ${result.reason}`;
-  return prFailure;
+  return failureOf(shown, settings) ?? prFailure;
+}
+
+/** Why the build fails the step, given `fail-on`; a PARTIAL that may pass says so in a warning. */
+function failureOf(result: BuildResult, settings: ActionSettings): string | undefined {
+  if (result.status === 'success') return undefined;
+  const line = `buildbench: ${result.status.toUpperCase()}: ${result.reason}`;
+  if (result.status === 'partial' && settings.failOn === 'failed') {
+    core.warning(`${line} (the step passes: fail-on is failed)`);
+    return undefined;
+  }
+  return line;
+}
+
+/**
+ * Masks, before anything is printed, the values the log must never show: the api-key and token inputs,
+ * the model keys in the step's env (every provider's, as the engine may read either), and the forms each
+ * travels in (URL-encoded, the base64 of a Basic authorization pair — what the redactor also replaces).
+ * Returns the values masked.
+ */
+function maskSecrets(read: InputReader, env: NodeJS.ProcessEnv): string[] {
+  const keys = PROVIDER_NAMES.map((p) => env[providerVariables(p).key]);
+  const urls = PROVIDER_NAMES.map((p) => env[providerVariables(p).baseUrl]).concat(read('base-url'));
+  const inURLs = urls.flatMap((u) => (u?.includes('://') ? urlCredentials(u) : []));
+  return maskValues([read('api-key'), read('token'), ...keys, ...inURLs]);
+}
+
+function maskValues(values: readonly (string | undefined)[]): string[] {
+  const masked: string[] = [];
+  for (const raw of values) {
+    const value = raw?.trim();
+    if (!value) continue;
+    for (const form of new Set([value, ...formsOf(value)])) {
+      core.setSecret(form);
+      masked.push(form);
+    }
+  }
+  return masked;
+}
+
+/** The runner must be Linux: RUNNER_OS says so on a runner, `process.platform` everywhere. */
+function checkLinux(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): void {
+  const os = env.RUNNER_OS?.trim();
+  if (platform === 'linux' && (!os || os === 'Linux')) return;
+  const here = os ? `a ${os} runner` : `${platform}`;
+  throw new UnsupportedRunnerError(
+    `buildbench needs a Linux runner, and this step runs on ${here}: its sandboxes (docker, rootfs) are Linux ` +
+      'only; use runs-on: ubuntu-latest (or a self-hosted Linux runner)',
+  );
+}
+
+/**
+ * A step that ends before the build's outputs were set: every output gets a value (`status` says why,
+ * `out-dir` names a folder that exists and holds a note), and the job summary says what happened.
+ */
+async function endEarly(error: unknown, deps: ActionDeps, step: StepState): Promise<void> {
+  const status =
+    error instanceof UnsupportedRunnerError
+      ? EARLY_STATUS.runner
+      : error instanceof ConfigError
+        ? EARLY_STATUS.config
+        : EARLY_STATUS.crash;
+  const redact = createRedactor([...step.secrets, ...collectSecretValues(deps.env)]);
+  const message = redact(errorMessage(error));
+  let outDir = step.outDir;
+  try {
+    outDir ??= outDirFromInputs(deps.readInput, deps.env);
+    await mkdir(outDir, { recursive: true });
+    await writeFile(
+      path.join(outDir, EARLY_NOTE),
+      `status: ${status}
+${message}
+`,
+    );
+  } catch (e) {
+    core.warning(`buildbench: could not write ${EARLY_NOTE} in the output folder: ${errorMessage(e)}`);
+  }
+  setOutput('status', status);
+  setOutput('out-dir', outDir ?? '');
+  for (const name of ['completion', 'strict', 'flexible', 'verified-recipe'] as const)
+    setOutput(name, 'false');
+  for (const name of ['runbook-path', 'result-path', 'artifacts', 'pull-request-url'] as const)
+    setOutput(name, '');
+  setOutput('pull-request-operation', 'none');
+  try {
+    const url = runUrl(readActionContext(deps.env));
+    await writeSummary(
+      deps.env,
+      renderEarlySummary(status, message, { ...(url ? { runUrl: url } : {}), files: [EARLY_NOTE] }),
+    );
+  } catch {
+    // The summary is a courtesy here; the step's error says it all.
+  }
+}
+
+/** The output folder's entries, names relative to it (folders with a trailing slash), sorted. */
+async function folderEntries(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((e) => !e.name.startsWith('.'))
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+    .sort();
+}
+
+/** `{ [key]: text }` of a file that exists, else `{}`. */
+async function readIfThere<K extends string>(file: string, key: K): Promise<Partial<Record<K, string>>> {
+  try {
+    return { [key]: await readFile(file, 'utf8') } as Partial<Record<K, string>>;
+  } catch {
+    return {};
+  }
 }
 
 /**
@@ -273,7 +446,11 @@ async function makeWorkRoot(ctx: ActionContext): Promise<string> {
   return mkdtemp(path.join(parent, 'buildbench-work-'));
 }
 
-async function runEngine(deps: ActionDeps, settings: BuildSettings): Promise<BuildResult> {
+async function runEngine(
+  deps: ActionDeps,
+  settings: BuildSettings,
+  rename: [string, string][],
+): Promise<BuildResult> {
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => {
     core.warning(`buildbench: ${signal} received — stopping the build and removing the sandbox`);
@@ -283,10 +460,11 @@ async function runEngine(deps: ActionDeps, settings: BuildSettings): Promise<Bui
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
+  const log = createGroupedLog(core, { rename, reword: inActionTerms });
   try {
-    const printer = createProgressPrinter((line) => core.info(line));
-    return await deps.runBuild(settings, { signal: controller.signal, listeners: [printer] });
+    return await deps.runBuild(settings, { signal: controller.signal, listeners: [log.listener] });
   } finally {
+    log.close();
     if (deps.handleSignals) {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

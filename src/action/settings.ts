@@ -37,6 +37,10 @@ export type ActionMode = (typeof MODES)[number];
 export const PULL_REQUEST_TARGETS = ['head', 'default', 'comment'] as const;
 export type PullRequestTarget = (typeof PULL_REQUEST_TARGETS)[number];
 
+/** Which outcome fails the step: `partial` (anything but SUCCESS), or `failed` (a PARTIAL build passes). */
+export const FAIL_ON = ['failed', 'partial'] as const;
+export type FailOn = (typeof FAIL_ON)[number];
+
 /**
  * Every input the action reads, with the default the code applies when it is empty. action.yml declares
  * the same names and defaults (a test keeps the two in step); `token` defaults to `${{ github.token }}`
@@ -71,6 +75,7 @@ export const INPUT_DEFAULTS = {
   network: '',
   memory: '',
   pids: '',
+  'fail-on': 'partial',
   ...BENCH_INPUT_DEFAULTS,
 } as const;
 export type InputName = keyof typeof INPUT_DEFAULTS;
@@ -120,6 +125,8 @@ export interface ActionSettings {
   limits: SandboxLimits;
   /** The benchmark modes' inputs (task, run, tasks, runs, chunk-size, runner-labels, default-runner, results, repos-dir). */
   bench: BenchInputs;
+  /** Which outcome fails the step (input fail-on). */
+  failOn: FailOn;
 }
 
 const TRUE = ['true', 'True', 'TRUE'];
@@ -230,7 +237,6 @@ export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): A
     );
   }
 
-  const runnerTemp = env.RUNNER_TEMP || tmpdir();
   return {
     mode,
     source,
@@ -262,9 +268,25 @@ export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): A
       },
       { network: 'input network', memory: 'input memory', pids: 'input pids' },
     ),
-    outDir: path.join(runnerTemp, 'buildbench-out', repoNameOf(source)),
+    outDir: outDirFor(source, env),
     bench: readBenchInputs(input, mode, workspace, env),
+    failOn: parseChoice(input('fail-on'), FAIL_ON, 'input fail-on'),
   };
+}
+
+/** The output folder of a build of `source`: `$RUNNER_TEMP/buildbench-out/<name>`. */
+export function outDirFor(source: string, env: NodeJS.ProcessEnv): string {
+  return path.join(env.RUNNER_TEMP || tmpdir(), 'buildbench-out', repoNameOf(source));
+}
+
+/**
+ * The output folder from the `path` input as given, for a step that ends before the inputs are valid (a bad
+ * input, a non-Linux runner): the same folder a build would use when `path` names one.
+ */
+export function outDirFromInputs(read: InputReader, env: NodeJS.ProcessEnv): string {
+  const given = read('path').trim() || INPUT_DEFAULTS.path;
+  const workspace = env.GITHUB_WORKSPACE || process.cwd();
+  return outDirFor(isGitUrl(given) ? given : path.resolve(workspace, given), env);
 }
 
 /**

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import nock from '../../helpers/nock.js';
 
-import { run, type ActionDeps } from '../../../src/action/main.js';
+import { EARLY_NOTE, run, type ActionDeps } from '../../../src/action/main.js';
 import type { PostDeps } from '../../../src/action/post.js';
 import { createGitHubClient } from '../../../src/github/client.js';
 import { ConfigError } from '../../../src/base/errors.js';
@@ -94,6 +94,10 @@ describe('the action (main step)', () => {
     expect(summary).toContain('| `build/hello` | executable | 16000 |');
     expect(summary).toContain('recipe: **verified**');
     expect(summary).toContain('patch `patches/0001-fix-include.patch`: Include &lt;stdint.h&gt;');
+    // Nothing in it points at the runner's disk: the output folder is named by its files and linked
+    // through the run's artifacts.
+    expect(summary).not.toContain(env.dir);
+    expect(summary).toContain('(https://github.com/octo/hello/actions/runs/77#artifacts)');
     expect(env.commands('add-mask')).toContain('::add-mask::sk-test-secret-0123456789abcdef');
     expect(env.errors()).toEqual([]);
     expect(process.exitCode).not.toBe(1);
@@ -145,7 +149,32 @@ describe('the action (main step)', () => {
     expect(env.errors()).toEqual([
       "input max-turns: 'lots' is not valid; expected a whole number from 1 to 100",
     ]);
-    expect(env.outputs()).toEqual({});
+    // Every output is set all the same, and out-dir names a folder that exists: an `if: always()` upload
+    // of it finds the note saying why.
+    const outDir = path.join(env.runnerTemp, 'buildbench-out', 'workspace');
+    expect(env.outputs()).toEqual({
+      status: 'config_error',
+      completion: 'false',
+      strict: 'false',
+      flexible: 'false',
+      'verified-recipe': 'false',
+      'runbook-path': '',
+      'result-path': '',
+      'out-dir': outDir,
+      artifacts: '',
+      'pull-request-url': '',
+      'pull-request-operation': 'none',
+    });
+    expect(readFileSync(path.join(outDir, EARLY_NOTE), 'utf8')).toBe(
+      "status: config_error\ninput max-turns: 'lots' is not valid; expected a whole number from 1 to 100\n",
+    );
+    const summary = env.summary();
+    expect(summary).toContain('## ❌ buildbench: CONFIG_ERROR');
+    expect(summary).toContain("input max-turns: 'lots' is not valid");
+    expect(summary).toContain(
+      "[this run's artifacts](https://github.com/octo/hello/actions/runs/77#artifacts)",
+    );
+    expect(summary).not.toContain(env.runnerTemp);
   });
 
   // The benchmark modes run for real in test/unit/action/modes.test.ts; here: each needs its own input.
@@ -174,10 +203,13 @@ describe('the action (main step)', () => {
       rootCause: undefined,
     };
     await run(deps(fakeEngine(result).engine));
+    // The engine's advice in the action's terms: the input, not the CLI's flag.
     expect(env.errors()).toEqual([
-      'buildbench: SANDBOX_ERROR: no Docker engine answers `docker info` (start one, or use --sandbox rootfs)',
+      'buildbench: SANDBOX_ERROR: no Docker engine answers `docker info` (start one, or use sandbox: rootfs)',
     ]);
     expect(env.outputs().status).toBe('sandbox_error');
+    expect(env.summary()).toContain('(start one, or use sandbox: rootfs)');
+    expect(env.summary()).not.toContain('--sandbox');
   });
 
   it('ends a missing sandbox in one clear failure (real engine, no docker on PATH)', async () => {
@@ -286,8 +318,9 @@ describe('the action (main step)', () => {
     );
     expect(scope.isDone()).toBe(true);
     expect(body).toContain('### ❌ buildbench could not run');
-    expect(body).toContain('--model: no API key for openai (set OPENAI_API_KEY)');
-    expect(env.errors()).toEqual(['--model: no API key for openai (set OPENAI_API_KEY)']);
+    expect(body).toContain('input model: no API key for openai (set OPENAI_API_KEY)');
+    expect(env.errors()).toEqual(['input model: no API key for openai (set OPENAI_API_KEY)']);
+    expect(env.outputs().status).toBe('config_error');
   });
 
   it('keeps the build outcome when the comment cannot be updated (a warning, not a failure)', async () => {
@@ -319,6 +352,149 @@ describe('the action (main step)', () => {
     expect(env.outputs()['runbook-path']).toBe('');
     expect(env.outputs().artifacts).toBe('');
     expect(env.outputs()['verified-recipe']).toBe('false');
+  });
+});
+
+describe('the action: outputs on every path', () => {
+  it('sets status error and an out-dir that exists when the engine throws', async () => {
+    env = setUpActionEnv({ inputs: { path: 'hello' } });
+    repoIn(env.workspace);
+    await run(deps(() => Promise.reject(new Error('the disk caught fire'))));
+    expect(process.exitCode).toBe(1);
+    expect(env.errors()).toEqual(['the disk caught fire']);
+    const outputs = env.outputs();
+    const outDir = path.join(env.runnerTemp, 'buildbench-out', 'hello');
+    expect(outputs).toMatchObject({
+      status: 'error',
+      'out-dir': outDir,
+      'result-path': '',
+      completion: 'false',
+    });
+    expect(readFileSync(path.join(outDir, EARLY_NOTE), 'utf8')).toBe('status: error\nthe disk caught fire\n');
+    expect(env.summary()).toContain('## ❌ buildbench: ERROR');
+  });
+
+  it.each([
+    ['macOS', 'darwin'],
+    ['Windows', 'win32'],
+  ] as const)(
+    'says once that it needs a Linux runner on %s, and still sets the outputs',
+    async (os, platform) => {
+      env = setUpActionEnv({ inputs: { path: 'hello' }, env: { RUNNER_OS: os } });
+      const fake = fakeEngine(fakeResult());
+      await run(deps(fake.engine, { platform }));
+      expect(fake.calls).toHaveLength(0);
+      expect(process.exitCode).toBe(1);
+      expect(env.errors()).toEqual([
+        `buildbench needs a Linux runner, and this step runs on a ${os} runner: its sandboxes (docker, rootfs) are Linux only; use runs-on: ubuntu-latest (or a self-hosted Linux runner)`,
+      ]);
+      const outDir = path.join(env.runnerTemp, 'buildbench-out', 'hello');
+      expect(env.outputs()).toMatchObject({ status: 'unsupported_runner', 'out-dir': outDir });
+      expect(existsSync(path.join(outDir, EARLY_NOTE))).toBe(true);
+    },
+  );
+
+  it('tells a Linux machine that RUNNER_OS calls macOS apart from process.platform alone', async () => {
+    // As the runner runs it on this (Linux) machine: RUNNER_OS alone decides.
+    env = setUpActionEnv({ inputs: { path: 'hello' }, env: { RUNNER_OS: 'macOS' } });
+    await run(deps(fakeEngine(fakeResult()).engine));
+    expect(env.outputs().status).toBe('unsupported_runner');
+    env.restore();
+    env = setUpActionEnv({ inputs: { path: 'hello' }, env: { RUNNER_OS: 'Linux' } });
+    repoIn(env.workspace);
+    await run(deps(fakeEngine(fakeResult()).engine));
+    expect(env.outputs().status).toBe('success');
+  });
+});
+
+describe('the action: fail-on', () => {
+  const results = {
+    partial: (): BuildResult =>
+      fakeResult({ status: 'partial', reason: '1 of 2 expected binaries were built' }),
+    failed: failedResult,
+  };
+
+  it.each([
+    ['', 'partial', 'buildbench: PARTIAL: 1 of 2 expected binaries were built'],
+    ['partial', 'partial', 'buildbench: PARTIAL: 1 of 2 expected binaries were built'],
+    ['failed', 'partial', undefined],
+    ['failed', 'failed', 'buildbench: FAILED: missing header foo.h (no package provides it)'],
+  ] as const)('fail-on %p with a %s build', async (failOn, kind, error) => {
+    const result = results[kind];
+    env = setUpActionEnv({ inputs: { path: 'hello', 'fail-on': failOn } });
+    repoIn(env.workspace);
+    await run(deps(fakeEngine(result()).engine));
+    // The step's own error (annotations of the root cause aside).
+    expect(env.commands('error::')).toEqual(error ? [`::error::${error}`] : []);
+    expect(process.exitCode === 1).toBe(error !== undefined);
+    if (!error) {
+      expect(env.commands('warning')).toContain(
+        '::warning::buildbench: PARTIAL: 1 of 2 expected binaries were built (the step passes: fail-on is failed)',
+      );
+    }
+    expect(env.outputs().status).toBe(result().status);
+  });
+
+  it('rejects a fail-on it does not know, naming the input', async () => {
+    env = setUpActionEnv({ inputs: { path: 'hello', 'fail-on': 'sometimes' } });
+    repoIn(env.workspace);
+    const fake = fakeEngine(fakeResult());
+    await run(deps(fake.engine));
+    expect(fake.calls).toHaveLength(0);
+    expect(env.errors()).toEqual([
+      "input fail-on: 'sometimes' is not valid; expected one of failed, partial",
+    ]);
+    expect(env.outputs().status).toBe('config_error');
+  });
+});
+
+describe('the action: model keys from the step env are masked', () => {
+  const base64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
+
+  it('masks OPENAI_API_KEY and ANTHROPIC_API_KEY and the forms they travel in, given in the env only', async () => {
+    const openai = 'sk-env-openai-0123456789abcdef';
+    const anthropic = 'sk-ant-env-0123456789abcdef/+=';
+    env = setUpActionEnv({
+      inputs: { path: 'hello', model: 'openai:gpt-test' },
+      env: { OPENAI_API_KEY: openai, ANTHROPIC_API_KEY: anthropic },
+    });
+    repoIn(env.workspace);
+    const fake = fakeEngine(fakeResult());
+    await run(deps(fake.engine));
+    // The key came from the env, not from an input.
+    expect(fake.calls[0]!.model).toMatchObject({ apiKey: openai, apiKeySource: 'OPENAI_API_KEY' });
+    // As the runner reads the command: its data unescaped (%25 is %).
+    const masks = env
+      .commands('add-mask')
+      .map((l) =>
+        l.slice('::add-mask::'.length).replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%'),
+      );
+    for (const key of [openai, anthropic]) {
+      expect(masks).toContain(key);
+      // Basic authorization pairs (actions/checkout's x-access-token:<key>, <key>:, :<key>).
+      for (const pair of [`x-access-token:${key}`, `${key}:`, `:${key}`])
+        expect(masks).toContain(base64(pair));
+    }
+    expect(masks).toContain(encodeURIComponent(anthropic));
+    // The masks come first: no line before them, and no other line, shows a key.
+    const lines = env.stdout.join('').split('\n');
+    const shown = lines.filter(
+      (l) => (l.includes(openai) || l.includes(anthropic)) && !l.startsWith('::add-mask::'),
+    );
+    expect(shown).toEqual([]);
+    expect(lines[0]!.startsWith('::add-mask::')).toBe(true);
+  });
+
+  it('masks the password of a base-url and of the model server URLs in the env', async () => {
+    env = setUpActionEnv({
+      inputs: { path: 'hello', 'base-url': 'https://me:input-url-secret-123@llm.example/v1' },
+      env: { ANTHROPIC_BASE_URL: 'https://u:env-url-secret-456@llm.example' },
+    });
+    repoIn(env.workspace);
+    await run(deps(fakeEngine(fakeResult()).engine));
+    const masks = env.commands('add-mask');
+    expect(masks).toContain('::add-mask::input-url-secret-123');
+    expect(masks).toContain('::add-mask::env-url-secret-456');
   });
 });
 

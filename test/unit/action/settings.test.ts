@@ -59,6 +59,7 @@ describe('action settings', () => {
       maxLogBytes: 20 * 1024 * 1024,
       limits: { memoryBytes: defaultMemoryLimit(), pids: DEFAULT_PIDS_LIMIT },
       outDir: path.join('/runner/temp', 'buildbench-out', path.basename(ws)),
+      failOn: 'partial',
       // The benchmark modes' inputs (src/action/modes/inputs.ts; test/unit/action/modes.test.ts).
       bench: {
         run: 1,
