@@ -152,8 +152,13 @@ function range(n: number): number[] {
 
 function subtitle(board: ChartInput): string {
   const runs = board.systems.map((s) => s.runsPerTask);
-  const n = runs.length > 0 && runs.every((r) => r === runs[0]) ? `, N = ${runs[0]} runs per task` : '';
-  return `${board.tasks.length} tasks, ${board.systems.length} systems, ${board.counted} runs${n}`;
+  const n =
+    runs.length > 0 && runs.every((r) => r === runs[0]) ? `, N = ${plural(runs[0]!, 'run')} per task` : '';
+  return `${plural(board.tasks.length, 'task')}, ${plural(board.systems.length, 'system')}, ${plural(board.counted, 'run')}${n}`;
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** The chart as SVG text. */
