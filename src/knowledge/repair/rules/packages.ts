@@ -55,7 +55,7 @@ function pythonIsPython3(reason: string): Repair {
 
 export const PACKAGE_RULES: Rule[] = [
   {
-    ids: ['missing-header', 'missing-header-clang'],
+    ids: ['missing-header', 'missing-header-clang', 'missing-header-localized'],
     async propose(f, _i, { services: s }) {
       const header = cap(f, 'header');
       if (!header) return [];

@@ -38,6 +38,16 @@ export const SIGNATURE_CASES: SignatureCase[] = [
     captures: { path: 'src/main.c', line: '3', header: 'png.h' },
   },
   {
+    id: 'missing-header-localized',
+    line: 'src/util.c:36:10: fatal error: zlib.h: Aucun fichier ou dossier de ce type',
+    captures: { path: 'src/util.c', line: '36', header: 'zlib.h' },
+  },
+  {
+    id: 'meson-dependency-not-found',
+    line: "data/meson.build:78:0: ERROR: Native dependency 'glib-2.0' not found",
+    captures: { pkgconfig: 'glib-2.0' },
+  },
+  {
     id: 'missing-library',
     line: '/usr/bin/ld: cannot find -ljansson: No such file or directory',
     captures: { library: 'jansson' },
