@@ -1,0 +1,173 @@
+/**
+ * The App's configuration: `.github/buildbench.yml` in the repository, or in the organisation's `.github`
+ * repository when the repository has none (Probot's `context.config` does that fallback, and `_extends`),
+ * read from the default branch, validated with ajv. Absent → the defaults. A file with an error → an error
+ * naming the field, which the caller says in one comment instead of going silent.
+ */
+import { Ajv, type ErrorObject } from 'ajv';
+import type { Context } from 'probot';
+
+import { BUILD_OPTIONS, KNOWN_COMMANDS, type BuildOptions } from './commands.js';
+
+export const CONFIG_FILE = 'buildbench.yml';
+export const CONFIG_PATH = `.github/${CONFIG_FILE}`;
+
+export interface BotConfig {
+  /** A workflow file under .github/workflows/ with a workflow_dispatch trigger. */
+  workflow: string;
+  /** The commands allowed in this repository. */
+  commands: string[];
+  /** The commenter's minimum permission for `build`. */
+  permission: 'write' | 'maintain' | 'admin';
+  defaults: { strategy?: string; model?: string; maxCost?: string; maxTurns?: number };
+  /** Comment a diagnosis on pull requests whose CI fails. */
+  diagnose: boolean;
+  /** Open a pull request with the recipe after a verified build. */
+  pullRequests: boolean;
+  /** Build the code of a pull request from a fork when asked on it. */
+  forks: boolean;
+}
+
+export const DEFAULT_CONFIG: Readonly<BotConfig> = Object.freeze({
+  workflow: 'buildbench.yml',
+  commands: ['build', 'help'],
+  permission: 'write',
+  defaults: {},
+  diagnose: true,
+  pullRequests: true,
+  forks: false,
+});
+
+export type ConfigResult = { config: BotConfig } | { error: { field: string; message: string } };
+
+const SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    workflow: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*\\.ya?ml$' },
+    commands: { type: 'array', items: { enum: [...KNOWN_COMMANDS] }, uniqueItems: true },
+    permission: { enum: ['write', 'maintain', 'admin'] },
+    defaults: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        strategy: { type: 'string' },
+        model: { type: 'string' },
+        maxCost: { type: ['string', 'number'] },
+        maxTurns: { type: 'integer', minimum: 1 },
+      },
+    },
+    diagnose: { type: 'boolean' },
+    pullRequests: { type: 'boolean' },
+    forks: { type: 'boolean' },
+  },
+} as const;
+
+const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
+const validate = ajv.compile(SCHEMA);
+
+const EXPECTED: Record<string, string> = {
+  workflow: 'a workflow file name in .github/workflows/, e.g. buildbench.yml',
+  commands: `a list of commands from ${KNOWN_COMMANDS.join(', ')}`,
+  permission: 'one of write, maintain, admin',
+};
+
+function describe(error: ErrorObject): { field: string; message: string } {
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'additionalProperties') {
+    const extra = String((error.params as { additionalProperty?: string }).additionalProperty);
+    const allowed =
+      path.length === 0 ? Object.keys(SCHEMA.properties) : Object.keys(SCHEMA.properties.defaults.properties);
+    return {
+      field: [...path, extra].join('.'),
+      message: `unknown field; the fields here are ${allowed.join(', ')}`,
+    };
+  }
+  const field = path.length === 0 ? '(the file)' : path.join('.');
+  const top = path[0] ?? '';
+  const hint = EXPECTED[top];
+  const message =
+    error.keyword === 'enum'
+      ? `must be one of ${((error.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(', ')}`
+      : path.length === 0 && error.keyword === 'type'
+        ? 'must be a mapping of fields (workflow, commands, permission, defaults, diagnose, pullRequests, forks)'
+        : `${error.message ?? 'is not valid'}${hint && error.keyword === 'pattern' ? `; expected ${hint}` : ''}`;
+  return { field, message };
+}
+
+/** Checks a parsed configuration object (from the YAML file) and fills in the defaults. */
+export function checkBotConfig(raw: unknown): ConfigResult {
+  if (raw === null || raw === undefined) return { config: structuredClone(DEFAULT_CONFIG) };
+  if (!validate(raw)) {
+    const first = validate.errors?.[0];
+    return { error: first ? describe(first) : { field: '(the file)', message: 'is not valid' } };
+  }
+  const value = raw as Partial<BotConfig> & { defaults?: Record<string, unknown> };
+  const defaults: BotConfig['defaults'] = {};
+  const d = value.defaults ?? {};
+  // The defaults are checked as the command's options are, so a default is never a value a command could not give.
+  const asOptions: BuildOptions = {
+    ...(d.strategy !== undefined ? { strategy: String(d.strategy) } : {}),
+    ...(d.model !== undefined ? { model: String(d.model) } : {}),
+    ...(d.maxCost !== undefined ? { 'max-cost': String(d.maxCost) } : {}),
+    ...(d.maxTurns !== undefined ? { 'max-turns': String(d.maxTurns) } : {}),
+  };
+  const fieldOf: Record<string, string> = {
+    strategy: 'strategy',
+    model: 'model',
+    'max-cost': 'maxCost',
+    'max-turns': 'maxTurns',
+  };
+  for (const spec of BUILD_OPTIONS) {
+    const v = asOptions[spec.name];
+    if (v === undefined) continue;
+    const problem = spec.check(v);
+    if (problem)
+      return {
+        error: { field: `defaults.${fieldOf[spec.name]}`, message: `'${v}' is not valid; ${problem}` },
+      };
+  }
+  if (asOptions.strategy) defaults.strategy = asOptions.strategy;
+  if (asOptions.model) defaults.model = asOptions.model;
+  if (asOptions['max-cost']) defaults.maxCost = asOptions['max-cost'];
+  if (asOptions['max-turns']) defaults.maxTurns = Number(asOptions['max-turns']);
+  return {
+    config: {
+      workflow: value.workflow ?? DEFAULT_CONFIG.workflow,
+      commands: value.commands ?? [...DEFAULT_CONFIG.commands],
+      permission: value.permission ?? DEFAULT_CONFIG.permission,
+      defaults,
+      diagnose: value.diagnose ?? DEFAULT_CONFIG.diagnose,
+      pullRequests: value.pullRequests ?? DEFAULT_CONFIG.pullRequests,
+      forks: value.forks ?? DEFAULT_CONFIG.forks,
+    },
+  };
+}
+
+/**
+ * Loads the configuration of the repository an event belongs to. A file that cannot be read or parsed
+ * (invalid YAML, a directory) is an error on the field `(the file)` with the reason; API failures other than
+ * 404 (which means: no file) are errors too, so a misconfigured repository never silently gets the defaults.
+ */
+export async function loadBotConfig(context: Pick<Context, 'config'>): Promise<ConfigResult> {
+  let raw: unknown;
+  try {
+    raw = await context.config(CONFIG_FILE);
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    const cause = (error as { cause?: { linePos?: { line: number; col: number }[] } } | undefined)?.cause;
+    const at = cause?.linePos?.[0];
+    const reason = /invalid YAML/.test(text)
+      ? `is not valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}`
+      : /not an object/.test(text)
+        ? 'must be a mapping of fields, not a single value'
+        : /directory or a submodule/.test(text)
+          ? 'is a directory or a submodule, not a file'
+          : `could not be read (${text.replace(/^\[@probot\/octokit-plugin-config\]\s*/, '')})`;
+    return { error: { field: '(the file)', message: reason } };
+  }
+  return checkBotConfig(raw);
+}
