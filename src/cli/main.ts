@@ -24,6 +24,7 @@ import { runVerifyCommand } from './verify.js';
 import { runMatrixCommand } from './matrix.js';
 import { runBenchCommand } from './bench.js';
 import { runCompareCommand, runLeaderboardCommand } from './compare.js';
+import { runDiagnoseCommand } from './diagnose.js';
 import { parseCliArgs } from './args.js';
 import { renderSummary, reportInputFor, writeRunbook } from '../report/runbook.js';
 
@@ -87,6 +88,8 @@ Usage:
                                    (re)render leaderboard.md, .json and .svg from result folders
   buildbench compare <A> <B> [--json] [--fail-if strict-dropped|flexible-dropped|any-loss]
                                    per-task wins, losses and ties of B against A; exit 1 when --fail-if holds
+  buildbench diagnose <log file|-> [--json] [--file path…]
+                                   root cause and fix of a failed build log, no sandbox; exit 1 nothing build-related
   buildbench --help | --version
   buildbench <command> --help      one command's options
 
@@ -219,10 +222,11 @@ export async function run(argv: string[], io: CliIo = defaultIo): Promise<number
     if (command === 'bench') return await runBenchCommand(rest, io);
     if (command === 'leaderboard') return await runLeaderboardCommand(rest, io);
     if (command === 'compare') return await runCompareCommand(rest, io);
+    if (command === 'diagnose') return await runDiagnoseCommand(rest, io);
     if (command !== 'build')
       throw new ConfigError(
         `unknown command '${command}'`,
-        'expected build, report, verify, bench, matrix, leaderboard or compare; see buildbench --help',
+        'expected build, report, verify, bench, matrix, leaderboard, compare or diagnose; see buildbench --help',
       );
     if (rest.includes('--help') || rest.includes('-h')) {
       io.stdout(BUILD_HELP);

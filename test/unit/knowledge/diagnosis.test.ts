@@ -1,0 +1,337 @@
+import { describe, expect, it } from '@jest/globals';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+
+import {
+  diagnoseLog,
+  diagnoseLogStream,
+  stripCiPrefixes,
+  suggestionDiff,
+  type Diagnosis,
+} from '../../../src/knowledge/diagnose/diagnosis.js';
+import { run } from '../../../src/cli/main.js';
+import { DIAGNOSE_HELP } from '../../../src/cli/diagnose.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const LOGS = path.join(HERE, '../../fixtures/ci-logs');
+
+interface Expected {
+  found: boolean;
+  category?: string;
+  packages?: string[];
+  flag?: string;
+  noFix?: boolean;
+  kind?: string;
+}
+const EXPECTED = JSON.parse(readFileSync(path.join(LOGS, 'expected.json'), 'utf8')) as Record<
+  string,
+  Expected
+>;
+const log = (name: string): string => readFileSync(path.join(LOGS, name), 'utf8');
+
+/** A GitHub Actions raw log of `text`: timestamps, a group around it, colours, CRLF. */
+function asActionsLog(text: string): string {
+  const stamp = (i: number): string => `2024-05-01T10:00:${String(i % 60).padStart(2, '0')}.1234567Z `;
+  const lines = [
+    '##[group]Run make',
+    ...text.split('\n').map((l) => `\u001b[31m${l}\u001b[0m`),
+    '##[endgroup]',
+  ];
+  return lines.map((l, i) => `${stamp(i)}${l}\r`).join('\n');
+}
+
+function found(d: Diagnosis): Extract<Diagnosis, { found: true }> {
+  if (!d.found) throw new Error(`expected a diagnosis, got ${d.kind}: ${d.reason}`);
+  return d;
+}
+
+describe('diagnoseLog on real failed build logs (test/fixtures/ci-logs)', () => {
+  it('has an expectation for every log and a log for every expectation', () => {
+    const logs = readdirSync(LOGS).filter((f) => f.endsWith('.log'));
+    expect(logs.sort()).toEqual(Object.keys(EXPECTED).sort());
+    expect(logs.length).toBeGreaterThanOrEqual(15);
+    expect(Object.values(EXPECTED).filter((e) => !e.found).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it.each(Object.entries(EXPECTED))('%s', (name, want) => {
+    const d = diagnoseLog(log(name));
+    if (!want.found) {
+      expect(d).toMatchObject({ found: false, kind: want.kind });
+      return;
+    }
+    const got = found(d);
+    expect(got.rootCause.category).toBe(want.category);
+    // The quoted lines are lines of the file, with their numbers.
+    const fileLines = log(name).split('\n');
+    for (const q of got.rootCause.lines) expect(fileLines[q.line - 1]).toBe(q.text);
+    if (want.packages) expect(got.fix?.packages).toEqual(want.packages);
+    if (want.flag) {
+      expect(got.fix?.kind).toBe('flags');
+      expect(got.fix?.commands?.join('\n')).toContain(want.flag);
+    }
+    if (want.noFix) expect(got.fix).toBeUndefined();
+  });
+
+  it('gives the same root cause on the GitHub Actions form of each log, lines numbered in the raw log', () => {
+    for (const [name, want] of Object.entries(EXPECTED)) {
+      const plain = diagnoseLog(log(name));
+      const actions = diagnoseLog(asActionsLog(log(name)));
+      if (!want.found) {
+        expect(actions).toMatchObject({ found: false, kind: want.kind });
+        continue;
+      }
+      const a = found(actions);
+      const p = found(plain);
+      expect(a.rootCause.id).toBe(p.rootCause.id);
+      expect(a.fix?.packages).toEqual(p.fix?.packages);
+      // One ##[group] line was added before the log: every quoted line moves down by one, same text (the
+      // group line itself may join the context when the error is near the top).
+      const shifted = p.rootCause.lines.map((q) => ({ line: q.line + 1, text: q.text }));
+      expect(a.rootCause.lines).toEqual(expect.arrayContaining(shifted));
+      for (const q of a.rootCause.lines.filter((l) => !shifted.some((s) => s.line === l.line)))
+        expect(['Run make', '']).toContain(q.text);
+    }
+  });
+});
+
+describe('stripCiPrefixes', () => {
+  it('drops the runner timestamp, workflow commands, colours and CR', () => {
+    expect(
+      stripCiPrefixes('2024-05-01T10:00:00.1234567Z ##[error]Process completed with exit code 2.\r'),
+    ).toBe('Process completed with exit code 2.');
+    expect(stripCiPrefixes('2024-05-01T10:00:00.1234567Z ##[group]Run make')).toBe('Run make');
+    expect(stripCiPrefixes('2024-05-01T10:00:00Z ##[endgroup]')).toBe('');
+    expect(stripCiPrefixes('::error file=a.c,line=3::a.c:3: error: boom')).toBe('a.c:3: error: boom');
+    expect(stripCiPrefixes('\u001b[1;31mfatal error:\u001b[0m x')).toBe('fatal error: x');
+    expect(stripCiPrefixes('progress 10%\rprogress 100%')).toBe('progress 100%');
+    // Text that only looks like a prefix in the middle is left alone.
+    expect(stripCiPrefixes('echo ##[error] in a script')).toBe('echo ##[error] in a script');
+  });
+});
+
+describe('suggestions on a build file line', () => {
+  const workflow = [
+    'name: ci',
+    'jobs:',
+    '  build:',
+    '    steps:',
+    '      # sudo apt-get install -y old-stuff',
+    '      - run: sudo apt-get update && sudo apt-get install -y --no-install-recommends libpng-dev  && make',
+    '',
+  ].join('\n');
+
+  it('appends the missing package to the workflow apt-get install line, the rest byte-identical', () => {
+    const d = found(
+      diagnoseLog(log('zlib-rtlplayground.log'), {
+        files: [
+          { path: 'Makefile', content: 'all:\n\tgcc -o x x.c\n' },
+          { path: '.github/workflows/ci.yml', content: workflow },
+        ],
+      }),
+    );
+    const s = d.fix?.suggestion;
+    expect(s).toEqual({
+      path: '.github/workflows/ci.yml',
+      line: 6,
+      original:
+        '      - run: sudo apt-get update && sudo apt-get install -y --no-install-recommends libpng-dev  && make',
+      replacement:
+        '      - run: sudo apt-get update && sudo apt-get install -y --no-install-recommends libpng-dev zlib1g-dev  && make',
+      why: expect.stringContaining('zlib1g-dev') as unknown as string,
+    });
+    expect(d.fix?.patch).toBe(suggestionDiff(s!));
+    expect(d.fix?.patch).toContain('@@ -6 +6 @@\n-');
+  });
+
+  it('inserts before a line continuation and keeps CRLF files intact; no suggestion when the package is there', () => {
+    const crlf = 'steps:\r\n  - run: |\r\n      apt-get install -y \\\r\n        libpng-dev\r\n';
+    const d = found(
+      diagnoseLog(log('openssl-rtags.log'), { files: [{ path: '.github/workflows/a.yml', content: crlf }] }),
+    );
+    expect(d.fix?.suggestion).toMatchObject({
+      line: 3,
+      original: '      apt-get install -y \\',
+      replacement: '      apt-get install -y libssl-dev \\',
+    });
+    const already = 'steps:\n  - run: sudo apt-get install -y libssl-dev\n';
+    const e = found(
+      diagnoseLog(log('openssl-rtags.log'), {
+        files: [{ path: '.github/workflows/a.yml', content: already }],
+      }),
+    );
+    expect(e.fix?.packages).toEqual(['libssl-dev']);
+    expect(e.fix?.suggestion).toBeUndefined();
+  });
+
+  it('adds a linker flag to the Makefile line that sets the link flags', () => {
+    const makefile = 'CXX ?= g++\noverride LDFLAGS += -lpthread # threads\nall: bin/x\n';
+    const d = found(
+      diagnoseLog(log('pthread-highwayhash.log'), { files: [{ path: 'Makefile', content: makefile }] }),
+    );
+    expect(d.fix?.suggestion).toMatchObject({
+      path: 'Makefile',
+      line: 2,
+      original: 'override LDFLAGS += -lpthread # threads',
+      replacement: 'override LDFLAGS += -lpthread -pthread # threads',
+    });
+    const cmake = 'project(x)\nset(CMAKE_CXX_FLAGS "-std=c++0x -O3 -lrt")\n';
+    const c = found(
+      diagnoseLog(log('pthread-scope.log'), { files: [{ path: 'CMakeLists.txt', content: cmake }] }),
+    );
+    expect(c.fix?.suggestion?.replacement).toBe('set(CMAKE_CXX_FLAGS "-std=c++0x -O3 -lrt -pthread")');
+  });
+});
+
+describe('silence where there is nothing specific to say', () => {
+  it('a clean log', () => {
+    const d = diagnoseLog('-- Configuring done\n-- Generating done\n[100%] Built target x\n');
+    expect(d).toMatchObject({ found: false, kind: 'clean' });
+  });
+
+  it('an empty log', () => {
+    expect(diagnoseLog('')).toMatchObject({ found: false, kind: 'clean' });
+  });
+
+  it('a network flake', () => {
+    const d = diagnoseLog(
+      asActionsLog(
+        "fatal: unable to access 'https://github.com/x/y.git/': Could not resolve host: github.com",
+      ),
+    );
+    expect(d).toMatchObject({ found: false, kind: 'flaky' });
+  });
+
+  it('a test assertion failure after a good build', () => {
+    const text = [
+      '[100%] Built target tests',
+      "test_parse.c:41: main: Assertion `n == 3' failed.",
+      '50% tests passed, 1 tests failed out of 2',
+      'The following tests FAILED:',
+      '\t  2 - parse (Subprocess aborted)',
+      'Errors while running CTest',
+    ].join('\n');
+    expect(diagnoseLog(text)).toMatchObject({ found: false, kind: 'not-build' });
+  });
+
+  it('an error no signature knows: unknown, and no made-up fix', () => {
+    const d = diagnoseLog(
+      'Run ./build.sh\nfrobnicator: the widget count is wrong (expected 7)\nError: Process completed with exit code 1.\n',
+    );
+    expect(d).toMatchObject({ found: false, kind: 'unknown' });
+    expect(JSON.stringify(d)).not.toContain('packages');
+  });
+
+  it('a build error before failing tests is still a build error', () => {
+    const text = 'x.c:1:10: fatal error: zlib.h: No such file or directory\nThe following tests FAILED:\n';
+    expect(found(diagnoseLog(text)).fix?.packages).toEqual(['zlib1g-dev']);
+  });
+});
+
+describe('redaction', () => {
+  it('redacts secrets in quoted lines: known values and token formats', () => {
+    const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
+    const text = [
+      `curl -H "Authorization: token ${token}" https://api.github.com/x`,
+      'echo password hunter2-very-secret',
+      'src/a.c:3:10: fatal error: zlib.h: No such file or directory',
+    ].join('\n');
+    const d = found(diagnoseLog(text, { secrets: ['hunter2-very-secret'] }));
+    const quoted = JSON.stringify(d);
+    expect(quoted).not.toContain(token);
+    expect(quoted).not.toContain('hunter2-very-secret');
+    expect(quoted).toContain('[REDACTED]');
+    expect(d.rootCause.lines.map((q) => q.line)).toEqual([1, 2, 3]);
+  });
+});
+
+describe('diagnoseLogStream', () => {
+  it('gives what diagnoseLog gives, chunked at odd places', async () => {
+    const text = asActionsLog(log('glib-meson-razercommander.log'));
+    const chunks: string[] = [];
+    for (let i = 0; i < text.length; i += 7) chunks.push(text.slice(i, i + 7));
+    expect(await diagnoseLogStream(Readable.from(chunks))).toEqual(diagnoseLog(text));
+  });
+});
+
+describe('buildbench diagnose', () => {
+  async function cli(argv: string[], stdin?: string, env: NodeJS.ProcessEnv = {}, cwd = LOGS) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await run(['diagnose', ...argv], {
+      stdout: (t) => out.push(t),
+      stderr: (t) => err.push(t),
+      env,
+      cwd,
+      ...(stdin !== undefined ? { stdin: Readable.from([stdin]) } : {}),
+    });
+    return { code, out: out.join(''), err: err.join('') };
+  }
+
+  it('prints the root cause with line numbers and the fix: exit 0', async () => {
+    const r = await cli(['zlib-rtlplayground.log']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('root cause: missing header zlib.h');
+    expect(r.out).toContain('3 | fileadder.c:14:10: fatal error: zlib.h: No such file or directory');
+    expect(r.out).toContain('packages: zlib1g-dev');
+    expect(r.out).toContain('confidence high');
+  });
+
+  it('--json prints the Diagnosis; - reads standard input; --file adds a suggestion as a diff', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'diag-'));
+    writeFileSync(path.join(dir, 'ci.yml'), 'steps:\n  - run: sudo apt install -y cmake\n');
+    const r = await cli(['-', '--json', '--file', 'ci.yml'], log('openssl-cppserver.log'), {}, dir);
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.out) as Diagnosis;
+    expect(found(d).fix?.suggestion).toMatchObject({
+      path: 'ci.yml',
+      line: 2,
+      replacement: '  - run: sudo apt install -y cmake libssl-dev',
+    });
+    const text = await cli(['-', '--file', 'ci.yml'], log('openssl-cppserver.log'), {}, dir);
+    expect(text.out).toContain('+  - run: sudo apt install -y cmake libssl-dev');
+  });
+
+  it('exit 1 with the reason when nothing build-related is found', async () => {
+    const r = await cli(['flaky-apt-503.log']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^nothing build-related to fix \(a network flake\)/);
+    const j = await cli(['ctest-mvfst.log', '--json']);
+    expect(j.code).toBe(1);
+    expect(JSON.parse(j.out)).toMatchObject({ found: false, kind: 'not-build' });
+  });
+
+  it('redacts the environment secrets from what it prints', async () => {
+    const secret = 'sEcReT-value-1234567';
+    const r = await cli(['-'], `echo ${secret}\nx.c:1:10: fatal error: zlib.h: No such file or directory\n`, {
+      MY_API_TOKEN: secret,
+    });
+    expect(r.code).toBe(0);
+    expect(r.out).not.toContain(secret);
+    expect(r.out).toContain('[REDACTED]');
+  });
+
+  it('usage errors exit 2 naming the file or flag', async () => {
+    const missing = await cli(['no-such.log']);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('no-such.log');
+    const none = await cli([]);
+    expect(none.code).toBe(2);
+    expect(none.err).toContain('expected one log file');
+    const badFile = await cli(['gtk3-glrpt.log', '--file', 'nope.yml']);
+    expect(badFile.code).toBe(2);
+    expect(badFile.err).toContain('--file nope.yml');
+    const flag = await cli(['gtk3-glrpt.log', '--bogus']);
+    expect(flag.code).toBe(2);
+    expect(flag.err).toContain('--bogus');
+  });
+
+  it('--help prints its own help', async () => {
+    const r = await cli(['--help']);
+    expect(r).toEqual({ code: 0, out: DIAGNOSE_HELP, err: '' });
+    expect(DIAGNOSE_HELP).toMatch(/^usage: buildbench diagnose <log file\|-> \[--json\] \[--file path…\]\n/);
+    expect(DIAGNOSE_HELP).not.toContain('buildbench build');
+  });
+});
