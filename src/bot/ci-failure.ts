@@ -108,6 +108,11 @@ export async function onCiFailure(
   const repo = context.repo();
   const pulls = await pullsOfRun(context.octokit, repo, context.payload.repository.id, run);
   if (pulls.length === 0) return { action: 'ignored', reason: 'the run belongs to no open pull request' };
+  // A run of a commit the pull request has moved past: the newer commit's run will say what matters, and an
+  // older run finishing late must not overwrite its diagnosis.
+  const current = pulls.filter((pr) => pr.headSha === run.head_sha);
+  if (current.length === 0)
+    return { action: 'ignored', reason: 'the pull request has moved on to a newer commit' };
 
   const jobs = await context.octokit.paginate(context.octokit.rest.actions.listJobsForWorkflowRun, {
     ...repo,
@@ -124,12 +129,17 @@ export async function onCiFailure(
 
   const diagnosed: Diagnosed[] = [];
   for (const job of failed) {
-    const { text, droppedLines, truncated } = await downloadJobLog(
-      context.octokit,
-      repo,
-      job.id,
-      d.maxLogBytes,
-    );
+    const got = await downloadJobLog(context.octokit, repo, job.id, d.maxLogBytes).catch((error: unknown) => {
+      // Logs expire (410) or are gone with a deleted run (404): that job has nothing to say.
+      const status = httpStatus(error);
+      if (status === 404 || status === 410) {
+        d.log(`the log of job ${job.id} is not available (HTTP ${status})`);
+        return undefined;
+      }
+      throw error;
+    });
+    if (!got) continue;
+    const { text, droppedLines, truncated } = got;
     const diagnosis = await d.diagnose(text, { files });
     const step = job.steps?.find((s) => s.conclusion === 'failure')?.name;
     diagnosed.push({
@@ -141,7 +151,8 @@ export async function onCiFailure(
       truncated,
     });
   }
-  return report(context.octokit, repo, pulls, diagnosed, {
+  if (diagnosed.length === 0) return { action: 'ignored', reason: 'no log of a failed job could be read' };
+  return report(context.octokit, repo, current, diagnosed, {
     sha: run.head_sha,
     title: `${run.name ?? 'workflow'} run #${run.run_number}`,
     url: run.html_url,
@@ -166,6 +177,9 @@ export async function onCheckRunFailure(
     .filter((pr) => pr.base.repo.id === repoId)
     .map((pr) => ({ number: pr.number, headSha: pr.head.sha }));
   if (pulls.length === 0) return { action: 'ignored', reason: 'the check run belongs to no pull request' };
+  const current = pulls.filter((pr) => pr.headSha === check.head_sha);
+  if (current.length === 0)
+    return { action: 'ignored', reason: 'the pull request has moved on to a newer commit' };
   const output = check.output;
   const text = [output.title, output.summary, output.text].filter((part) => !!part).join('\n');
   if (text.trim() === '')
@@ -175,7 +189,7 @@ export async function onCheckRunFailure(
   return report(
     context.octokit,
     context.repo(),
-    pulls,
+    current,
     [{ name: check.name, url, diagnosis, lineOffset: 0, truncated: false }],
     { sha: check.head_sha, title: `check ${check.name}`, url },
   );

@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { Probot, ProbotOctokit } from 'probot';
 
@@ -157,7 +158,7 @@ const jobs = (conclusion = 'failure') => ({
 });
 
 /** The run's jobs, the workflow file at its commit, and the failed job's log behind a redirect. */
-function runMocks(logText: string, jobsBody: ReturnType<typeof jobs> = jobs()): nock.Scope[] {
+function runMocks(logText: string | Readable, jobsBody: ReturnType<typeof jobs> = jobs()): nock.Scope[] {
   const jobId = JOB_ID;
   const api = nock(API)
     .get(`${REPO}/actions/runs/289782451/jobs`)
@@ -454,7 +455,8 @@ describe('onCiFailure', () => {
     const big = `${filler}\n${log('missing-header-make.log')}`;
     let comment = '';
     const scopes = [
-      ...runMocks(big),
+      // Streamed in many small chunks, as a big download arrives: most are dropped on the way.
+      ...runMocks(Readable.from(big.match(/[^]{1,500}/g)!)),
       nock(API).get(`${REPO}/pulls/7/files`).query({ per_page: '100' }).reply(200, []),
       listComments([]),
       nock(API)
@@ -504,6 +506,31 @@ describe('onCiFailure', () => {
     expect(comment).not.toContain(token);
     expect(comment).not.toContain('@octocat');
     expect(comment).not.toContain('</details>');
+  });
+
+  it('a run of a commit the pull request has moved past: no call (a late run must not overwrite a newer diagnosis)', async () => {
+    const payload = fixture('workflow_run.completed.failure.json');
+    const run = payload.workflow_run as { pull_requests: { head: { sha: string } }[] };
+    run.pull_requests[0]!.head.sha = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
+    await receive(probot(), 'workflow_run', payload);
+    expect(outcomes).toEqual([
+      { action: 'ignored', reason: 'the pull request has moved on to a newer commit' },
+    ]);
+  });
+
+  it('an expired log (410): that job is skipped, nothing is commented', async () => {
+    const scope = nock(API)
+      .get(`${REPO}/actions/runs/289782451/jobs`)
+      .query({ filter: 'latest', per_page: '100' })
+      .reply(200, jobs())
+      .get(`${REPO}/contents/.github%2Fworkflows%2Fci.yml`)
+      .query({ ref: SHA })
+      .reply(200, WORKFLOW, { 'content-type': 'text/plain; charset=utf-8' })
+      .get(`${REPO}/actions/jobs/${JOB_ID}/logs`)
+      .reply(410, { message: 'Gone' });
+    await receive(probot(), 'workflow_run', fixture('workflow_run.completed.failure.json'));
+    expect(scope.pendingMocks()).toEqual([]);
+    expect(outcomes).toEqual([{ action: 'ignored', reason: 'no log of a failed job could be read' }]);
   });
 
   it('diagnose: false in the configuration: no call at all', async () => {
