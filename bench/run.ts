@@ -29,6 +29,7 @@ const SUITES: Suite[] = [
   { name: 'artifacts', module: 'artifacts', export: 'benchArtifacts' },
   { name: 'sandbox', module: 'sandbox', export: 'benchSandbox' },
   { name: 'logparse', module: 'logparse', export: 'benchLogParse' },
+  { name: 'diagnose', module: 'diagnose', export: 'benchDiagnose' },
   { name: 'redact', module: 'redact', export: 'benchRedact' },
   { name: 'rules-vs-baseline', module: 'rules-vs-baseline', export: 'benchRulesVsBaseline' },
   { name: 'llm-prompt', module: 'llm-prompt', export: 'benchLlmPrompt' },

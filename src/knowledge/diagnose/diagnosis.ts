@@ -7,7 +7,7 @@
  * The shape below is the contract the CLI and the bot share; the implementation fills it.
  */
 import type { Readable } from 'node:stream';
-import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import { createRedactor, type Redactor } from '../../trajectory/redact.js';
 import { defaultFallbackTable, loadFallbackTable, type FallbackTable } from '../repair/package-fallback.js';
 import { needFromFinding, type Need } from '../repair/needs.js';
@@ -151,9 +151,13 @@ class SignalScanner {
   line(raw: string): string {
     this.lineNo++;
     const line = stripCiPrefixes(raw.length > 16384 ? raw.slice(0, 16384) : raw);
-    if (!this.signals.testFailure && TEST_FAILURE.some((re) => re.test(line)))
+    if (
+      !this.signals.testFailure &&
+      (line.includes('FAIL') || line.includes('fail') || line.includes('CTest')) &&
+      TEST_FAILURE.some((re) => re.test(line))
+    )
       this.signals.testFailure = { line: this.lineNo, text: line };
-    if (!this.signals.errorLine && ERRORISH.test(line))
+    if (!this.signals.errorLine && /rror|fatal|FAILED|exit code/.test(line) && ERRORISH.test(line))
       this.signals.errorLine = { line: this.lineNo, text: line };
     return line;
   }
@@ -394,31 +398,87 @@ function fromAnalysis(analysis: LogAnalysisDetail, signals: LogSignals, options:
   return diagnosis;
 }
 
-function analyzerFor(options: DiagnoseOptions): LogAnalyzer {
-  return new LogAnalyzer(options.catalog ? { catalog: options.catalog } : {});
+/** Longest line kept (the rest of a longer line is dropped, so one endless line cannot fill memory). */
+const MAX_RAW_LINE = 64 * 1024;
+/** Stripped lines are handed to the parser in batches of about this many characters. */
+const BATCH = 256 * 1024;
+
+/**
+ * Splits a log into lines, strips each line's CI prefixes (noting test-failure and error lines on the way) and
+ * hands the stripped lines to the layer-1 parser in batches — one line in, one line out, so the parser's line
+ * numbers are the raw log's. Memory is bounded by one line (at most MAX_RAW_LINE) and one batch.
+ */
+class CiLogFeeder {
+  private readonly analyzer: LogAnalyzer;
+  readonly scanner = new SignalScanner();
+  private partial = '';
+  private batch: string[] = [];
+  private batchLength = 0;
+
+  constructor(options: DiagnoseOptions) {
+    this.analyzer = new LogAnalyzer(options.catalog ? { catalog: options.catalog } : {});
+  }
+
+  write(text: string): void {
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      if (nl === -1) {
+        if (this.partial.length < MAX_RAW_LINE)
+          this.partial += text.slice(start, start + MAX_RAW_LINE - this.partial.length);
+        return;
+      }
+      let raw = text.slice(start, Math.min(nl, start + MAX_RAW_LINE));
+      if (this.partial) {
+        raw = (this.partial + raw).slice(0, MAX_RAW_LINE);
+        this.partial = '';
+      }
+      this.line(raw);
+      start = nl + 1;
+    }
+  }
+
+  end(options: DiagnoseOptions): Diagnosis {
+    if (this.partial) this.line(this.partial);
+    this.partial = '';
+    this.flush();
+    return fromAnalysis(this.analyzer.end(), this.scanner.signals, options);
+  }
+
+  private line(raw: string): void {
+    const line = this.scanner.line(raw);
+    this.batch.push(line);
+    this.batchLength += line.length + 1;
+    if (this.batchLength >= BATCH) this.flush();
+  }
+
+  private flush(): void {
+    if (this.batch.length === 0) return;
+    this.analyzer.write(`${this.batch.join('\n')}\n`);
+    this.batch = [];
+    this.batchLength = 0;
+  }
 }
 
 /** Diagnoses a failed build log held in memory (a CI job's log; GitHub Actions prefixes are understood). */
 export function diagnoseLog(text: string, options: DiagnoseOptions = {}): Diagnosis {
-  const analyzer = analyzerFor(options);
-  const scanner = new SignalScanner();
-  let start = 0;
-  for (;;) {
-    const nl = text.indexOf('\n', start);
-    const end = nl === -1 ? text.length : nl;
-    if (nl === -1 && start >= text.length) break;
-    analyzer.write(`${scanner.line(text.slice(start, end))}\n`);
-    if (nl === -1) break;
-    start = nl + 1;
-  }
-  return fromAnalysis(analyzer.end(), scanner.signals, options);
+  const feeder = new CiLogFeeder(options);
+  feeder.write(text);
+  return feeder.end(options);
 }
 
-/** Diagnoses a log as it streams (a file, stdin), line by line in bounded memory. */
-export async function diagnoseLogStream(stream: Readable, options: DiagnoseOptions = {}): Promise<Diagnosis> {
-  const analyzer = analyzerFor(options);
-  const scanner = new SignalScanner();
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  for await (const line of lines) analyzer.write(`${scanner.line(line)}\n`);
-  return fromAnalysis(analyzer.end(), scanner.signals, options);
+/** Diagnoses a log as it streams (a file, stdin) in bounded memory. Chunks may split lines and characters. */
+export async function diagnoseLogStream(
+  stream: Readable | AsyncIterable<string | Buffer>,
+  options: DiagnoseOptions = {},
+): Promise<Diagnosis> {
+  const feeder = new CiLogFeeder(options);
+  const decoder = new StringDecoder('utf8');
+  for await (const chunk of stream as AsyncIterable<unknown>) {
+    if (typeof chunk === 'string') feeder.write(chunk);
+    else if (chunk instanceof Uint8Array) feeder.write(decoder.write(Buffer.from(chunk)));
+    else throw new TypeError(`diagnoseLogStream: expected string or Buffer chunks, got ${typeof chunk}`);
+  }
+  feeder.write(decoder.end());
+  return feeder.end(options);
 }

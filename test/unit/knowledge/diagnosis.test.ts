@@ -256,6 +256,20 @@ describe('diagnoseLogStream', () => {
   });
 });
 
+describe('diagnoseLogStream bounds', () => {
+  it('survives a multi-megabyte line and multi-byte characters split across Buffer chunks', async () => {
+    const text = `${'x'.repeat(5 * 1024 * 1024)}\nsrc/ü.c:1:10: fatal error: zlib.h: No such file or directory\n`;
+    const bytes = Buffer.from(text, 'utf8');
+    const at = bytes.indexOf(Buffer.from('ü')) + 1; // inside the two bytes of ü
+    const d = found(await diagnoseLogStream(Readable.from([bytes.subarray(0, at), bytes.subarray(at)])));
+    expect(d.rootCause.lines.at(-1)).toEqual({
+      line: 2,
+      text: 'src/ü.c:1:10: fatal error: zlib.h: No such file or directory',
+    });
+    expect(d.rootCause.lines[0]?.text.length).toBeLessThanOrEqual(500);
+  });
+});
+
 describe('buildbench diagnose', () => {
   async function cli(argv: string[], stdin?: string, env: NodeJS.ProcessEnv = {}, cwd = LOGS) {
     const out: string[] = [];
