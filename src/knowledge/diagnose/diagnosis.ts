@@ -278,7 +278,8 @@ function flagSuggestion(
 
 /** A one-line change as a unified diff (what `git apply` takes). */
 export function suggestionDiff(s: LineSuggestion): string {
-  return `--- a/${s.path}\n+++ b/${s.path}\n@@ -${s.line} +${s.line} @@\n-${s.original}\n+${s.replacement}\n`;
+  const p = s.path.replace(/^\/+/, '');
+  return `--- a/${p}\n+++ b/${p}\n@@ -${s.line} +${s.line} @@\n-${s.original}\n+${s.replacement}\n`;
 }
 
 function withSuggestion(fix: SuggestedFix, suggestion: LineSuggestion | undefined): SuggestedFix {
@@ -369,6 +370,13 @@ function fromAnalysis(analysis: LogAnalysisDetail, signals: LogSignals, options:
           reason: `an error no failure signature recognises (${where(signals.errorLine)})`,
         }
       : { found: false, kind: 'clean', reason: `no error in ${analysis.lines} lines of log` };
+  }
+  if (root.category === 'runtime-crash' && !root.followUp) {
+    return {
+      found: false,
+      kind: 'not-build',
+      reason: `a program crashed while it ran (${redact(root.message)}, line ${root.line}): a bug in the code or a test, not a build problem`,
+    };
   }
   if (root.followUp || root.category === 'build-failed') {
     return {

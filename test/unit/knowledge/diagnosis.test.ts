@@ -216,6 +216,12 @@ describe('silence where there is nothing specific to say', () => {
     expect(diagnoseLog(text)).toMatchObject({ found: false, kind: 'not-build' });
   });
 
+  it('a crash of a program the job ran (no test summary): not a build problem', () => {
+    const text =
+      './run_tests\nSegmentation fault (core dumped)\nError: Process completed with exit code 139.\n';
+    expect(diagnoseLog(text)).toMatchObject({ found: false, kind: 'not-build' });
+  });
+
   it('an error no signature knows: unknown, and no made-up fix', () => {
     const d = diagnoseLog(
       'Run ./build.sh\nfrobnicator: the widget count is wrong (expected 7)\nError: Process completed with exit code 1.\n',
