@@ -204,7 +204,7 @@ export function fixtureRuns(): RunSpec[] {
           claim: { claim: 'success', reason: 'built hello', turn: 2 },
         }),
         analysis: analysis(9, 1),
-      } as BuildResult,
+      },
     })),
     {
       ...hybrid,
@@ -219,7 +219,7 @@ export function fixtureRuns(): RunSpec[] {
           llm: llm(8000, 0.002),
         }),
         analysis: analysis(7, 0),
-      } as BuildResult,
+      },
     },
     {
       ...hybrid,
@@ -245,7 +245,7 @@ export function fixtureRuns(): RunSpec[] {
           },
         }),
         analysis: analysis(12, 2),
-      } as BuildResult,
+      },
     },
     {
       ...hybrid,
