@@ -363,9 +363,11 @@ async function report(
   let suggestions = 0;
   for (const pr of pulls) {
     const placed = new Set<string>();
+    const tried = new Set<string>();
     for (const item of found) {
       const suggestion = item.diagnosis.found ? item.diagnosis.fix?.suggestion : undefined;
-      if (!suggestion || placed.has(suggestionKey(suggestion)) || pr.headSha !== run.sha) continue;
+      if (!suggestion || tried.has(suggestionKey(suggestion))) continue;
+      tried.add(suggestionKey(suggestion));
       if (await suggestOnLine(octokit, repo, pr.number, run.sha, suggestion)) {
         placed.add(suggestionKey(suggestion));
         suggestions += 1;

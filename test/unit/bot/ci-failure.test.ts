@@ -508,6 +508,39 @@ describe('onCiFailure', () => {
     expect(comment).not.toContain('</details>');
   });
 
+  it('a matrix failing the same way twice: one section naming both jobs, one suggestion', async () => {
+    const matrix = jobs();
+    matrix.jobs[1] = {
+      ...matrix.jobs[0]!,
+      id: JOB_ID + 1,
+      name: 'build (clang)',
+      html_url: 'https://github.com/octo-org/octo-repo/actions/runs/289782451/job/2',
+    };
+    let comment = '';
+    const scopes = [
+      ...runMocks(log('missing-header-make.log'), matrix),
+      nock(API)
+        .get(`${REPO}/actions/jobs/${JOB_ID + 1}/logs`)
+        .reply(302, '', { location: `${LOG_HOST}/logs/clang.txt` }),
+      nock(LOG_HOST).get('/logs/clang.txt').reply(200, log('missing-header-make.log')),
+      nock(API).get(`${REPO}/pulls/7/files`).query({ per_page: '100' }).reply(200, []),
+      listComments([]),
+      nock(API)
+        .post(`${REPO}/issues/7/comments`, (body: { body: string }) => {
+          comment = body.body;
+          return true;
+        })
+        .reply(201, { id: 906 }),
+    ];
+    await receive(probot(), 'workflow_run', fixture('workflow_run.completed.failure.json'));
+    expect(pending(scopes)).toEqual([]);
+    expect(calls).toHaveLength(2);
+    expect(comment).toContain(
+      '(step *Build*), [build (clang)](https://github.com/octo-org/octo-repo/actions/runs/289782451/job/2)',
+    );
+    expect(comment.match(/\*\*Root cause\*\*/g)).toHaveLength(1);
+  });
+
   it('a run of a commit the pull request has moved past: no call (a late run must not overwrite a newer diagnosis)', async () => {
     const payload = fixture('workflow_run.completed.failure.json');
     const run = payload.workflow_run as { pull_requests: { head: { sha: string } }[] };
