@@ -55,29 +55,43 @@ export function buildbenchApp(app: Probot, deps?: Partial<BotDeps> | Application
   };
 
   app.on('issue_comment.created', async (context) => {
-    const outcome = await onCommentCreated(context, d);
+    const outcome = await forgetOnError(d, context.id, () => onCommentCreated(context, d));
     context.log.info({ event: 'issue_comment.created', ...outcome }, `buildbench: ${outcome.action}`);
   });
 
   app.on('workflow_run.completed', async (context) => {
     if (!d.deliveries.claim(context.id)) return;
-    const config = await configOrLog(context, d);
-    if (!config) return;
-    const run = context.payload.workflow_run;
-    if (run.path === `.github/workflows/${config.workflow}`) {
-      if (d.onBuildbenchRunCompleted) await d.onBuildbenchRunCompleted(context, config);
-      else context.log.info('buildbench: a buildbench workflow run completed (no completion handler)');
-      return;
-    }
-    if (run.conclusion === 'failure' && config.diagnose) await d.onCiFailure(context, config);
+    await forgetOnError(d, context.id, async () => {
+      const config = await configOrLog(context, d);
+      if (!config) return;
+      const run = context.payload.workflow_run;
+      if (run.path === `.github/workflows/${config.workflow}`) {
+        if (d.onBuildbenchRunCompleted) await d.onBuildbenchRunCompleted(context, config);
+        else context.log.info('buildbench: a buildbench workflow run completed (no completion handler)');
+        return;
+      }
+      if (run.conclusion === 'failure' && config.diagnose) await d.onCiFailure(context, config);
+    });
   });
 
   app.on('check_run.completed', async (context) => {
     if (context.payload.check_run.conclusion !== 'failure') return;
     if (!d.deliveries.claim(context.id)) return;
-    const config = await configOrLog(context, d);
-    if (config?.diagnose) await d.onCheckRunFailure(context, config);
+    await forgetOnError(d, context.id, async () => {
+      const config = await configOrLog(context, d);
+      if (config?.diagnose) await d.onCheckRunFailure(context, config);
+    });
   });
+}
+
+/** Runs a handler; when it throws, the delivery's claim is given back (a redelivery may retry), then rethrown. */
+async function forgetOnError<T>(d: BotDeps, id: string, handler: () => Promise<T>): Promise<T> {
+  try {
+    return await handler();
+  } catch (error) {
+    d.deliveries.forget(id);
+    throw error;
+  }
 }
 
 /** The app function with these dependencies (the rest default). */

@@ -11,6 +11,11 @@
 export interface DeliveryLog {
   /** True the first time an id is claimed, false for every later claim of the same id. */
   claim(id: string): boolean;
+  /**
+   * Gives a claim back after the handler failed, so GitHub's redelivery can try again. Safe because each
+   * write before the dispatch is idempotent (a reaction, the sticky comment's upsert) and the dispatch is last.
+   */
+  forget(id: string): void;
 }
 
 export class MemoryDeliveryLog implements DeliveryLog {
@@ -32,6 +37,10 @@ export class MemoryDeliveryLog implements DeliveryLog {
       this.ids.delete(oldest);
     }
     return true;
+  }
+
+  forget(id: string): void {
+    this.ids.delete(id);
   }
 
   get size(): number {

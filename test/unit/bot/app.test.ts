@@ -412,6 +412,31 @@ describe('issue_comment.created: /buildbench build', () => {
   });
 });
 
+describe('issue_comment.created: a failure half-way', () => {
+  it('rejects the delivery and lets its redelivery act (the claim is given back)', async () => {
+    const scope = nock(API);
+    token(scope);
+    noConfig(scope);
+    scope.get(`${REPO}/collaborators/Codertocat/permission`).reply(500, { message: 'Server Error' });
+    const p = probot();
+    const payload = commentEvent('issue_comment.created.issue.json', '/buildbench build');
+    await expect(receive(p, 'issue_comment', payload, 'flaky-delivery')).rejects.toThrow();
+    noConfig(scope);
+    permission(scope, 'write');
+    scope
+      .post(`${REPO}/issues/comments/492700400/reactions`)
+      .reply(201, {})
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, [])
+      .post(`${REPO}/issues/1/comments`)
+      .reply(201, { id: 15 })
+      .post(`${REPO}/actions/workflows/buildbench.yml/dispatches`)
+      .reply(204);
+    await receive(p, 'issue_comment', payload, 'flaky-delivery');
+  });
+});
+
 describe('issue_comment.created: help, unknown commands, and what is ignored', () => {
   it('/buildbench help: the commands and options, from the organisation fallback configuration', async () => {
     let replyBody = '';
