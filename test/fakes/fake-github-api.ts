@@ -15,6 +15,7 @@
  *   (`POST …/issues/{n}/comments`), list (`GET …/issues/{n}/comments`, paginated with `per_page`/`page` and a
  *   Link header), get/update/delete (`…/issues/comments/{id}`); created comments get increasing ids and an
  *   `html_url`, and are authored by `botLogin`. `GET /repos/{o}/{r}/issues/{n}`.
+ * - `GET …/compare/{base}...{head}` (ahead_by, behind_by, files with their blob shas), issue labels add/remove.
  * - Pulls: get, list (`state`, `head=owner:branch`, `base`), create (422 when an open PR has the same head and
  *   base, as GitHub refuses), update; review comments create (`POST …/pulls/{n}/comments`) and list; reviews
  *   create; `GET …/pulls/{n}/files` (`setPullFiles`).
@@ -69,6 +70,7 @@ export interface FakePull {
   user: { login: string; type: string };
   draft: boolean;
   maintainer_can_modify: boolean;
+  labels: { name: string }[];
 }
 
 export interface FakeArtifact {
@@ -301,6 +303,7 @@ export class FakeGitHubApi {
       user: { login: init.user ?? 'someone', type: 'User' },
       draft: false,
       maintainer_can_modify: true,
+      labels: [],
     };
     this.pulls.push(pull);
     return pull;
@@ -601,6 +604,23 @@ export class FakeGitHubApi {
       });
     }
 
+    if ((m = /^\/issues\/(\d+)\/labels(?:\/(.+))?$/.exec(rest))) {
+      const pull = this.pulls.find((p) => p.owner === owner && p.repo === repo && p.number === Number(m![1]));
+      if (!pull) return json(res, 404, { message: 'Not Found' });
+      if (method === 'POST' && m[2] === undefined) {
+        const labels = Array.isArray(body.labels) ? body.labels.map((l) => str(l)) : [];
+        for (const name of labels) if (!pull.labels.some((l) => l.name === name)) pull.labels.push({ name });
+        return json(res, 200, pull.labels);
+      }
+      if (method === 'DELETE' && m[2] !== undefined) {
+        const before = pull.labels.length;
+        pull.labels = pull.labels.filter((l) => l.name !== m![2]);
+        return before === pull.labels.length
+          ? json(res, 404, { message: 'Label does not exist' })
+          : json(res, 200, pull.labels);
+      }
+    }
+
     // Pull requests
     if (rest === '/pulls') {
       if (method === 'GET') {
@@ -815,6 +835,40 @@ export class FakeGitHubApi {
       }
     }
 
+    // Compare (the Action's pull-request code asks whether its branch already holds the recipe)
+    if (method === 'GET' && (m = /^\/compare\/(.+)\.\.\.(.+)$/.exec(rest))) {
+      const baseSha = this.resolveRef(state, m[1]!);
+      const headSha = this.resolveRef(state, m[2]!);
+      if (!baseSha || !headSha) return json(res, 404, { message: 'Not Found' });
+      const baseAncestors = this.ancestors(baseSha);
+      const headAncestors = this.ancestors(headSha);
+      const ahead = [...headAncestors].filter((c) => !baseAncestors.has(c));
+      const behind = [...baseAncestors].filter((c) => !headAncestors.has(c));
+      const before = this.treeOf(baseSha).entries;
+      const after = this.treeOf(headSha).entries;
+      const files: { filename: string; sha: string | null; status: string }[] = [];
+      for (const [file, blob] of after)
+        if (before.get(file) !== blob)
+          files.push({ filename: file, sha: blob, status: before.has(file) ? 'modified' : 'added' });
+      for (const [file] of before)
+        if (!after.has(file)) files.push({ filename: file, sha: null, status: 'removed' });
+      return json(res, 200, {
+        status:
+          behind.length === 0
+            ? ahead.length === 0
+              ? 'identical'
+              : 'ahead'
+            : ahead.length === 0
+              ? 'behind'
+              : 'diverged',
+        ahead_by: ahead.length,
+        behind_by: behind.length,
+        total_commits: ahead.length,
+        commits: ahead.map((sha) => ({ sha, commit: { message: this.commits.get(sha)?.message ?? '' } })),
+        files,
+      });
+    }
+
     // Git data
     if (method === 'GET' && (m = /^\/git\/(?:ref|refs)\/(.+)$/.exec(rest))) {
       const sha = state.refs.get(m[1]!);
@@ -941,17 +995,21 @@ export class FakeGitHubApi {
     return json(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
   }
 
-  private isAncestor(ancestor: string, sha: string): boolean {
+  /** The commit and every commit it descends from. */
+  private ancestors(sha: string): Set<string> {
     const seen = new Set<string>();
     const stack = [sha];
     while (stack.length) {
       const s = stack.pop()!;
-      if (s === ancestor) return true;
       if (seen.has(s)) continue;
       seen.add(s);
       stack.push(...(this.commits.get(s)?.parents ?? []));
     }
-    return false;
+    return seen;
+  }
+
+  private isAncestor(ancestor: string, sha: string): boolean {
+    return this.ancestors(sha).has(ancestor);
   }
 
   private paginate(res: ServerResponse, url: URL, items: unknown[], key?: string): void {

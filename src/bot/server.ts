@@ -1,0 +1,159 @@
+/**
+ * The GitHub App as a Node server: `npm run bot` (this file run directly) reads the environment, checks it,
+ * and runs Probot's own server (`run` from probot: the webhook route `/api/github/webhooks`, signature
+ * verification with the webhook secret, the `/ping` route, Probot's logging) with `buildbenchApp`.
+ *
+ * Environment (Probot's names, so Probot's documentation applies):
+ *   APP_ID            the App's id (a positive integer)
+ *   PRIVATE_KEY       the App's private key (PEM; `\n`-escaped newlines and base64 of the PEM are accepted,
+ *                     as Probot does), or PRIVATE_KEY_PATH naming the .pem file
+ *   WEBHOOK_SECRET    the App's webhook secret. Required: Probot would otherwise accept deliveries signed
+ *                     with the word `development`.
+ *   PORT (3000), HOST (localhost; `0.0.0.0` in the container), WEBHOOK_PATH, LOG_LEVEL, LOG_FORMAT
+ *   GHE_HOST, GHE_PROTOCOL  GitHub Enterprise Server (`https://<GHE_HOST>/api/v3`); the end-to-end test points
+ *                     them at a local fake API (`GHE_PROTOCOL=http GHE_HOST=127.0.0.1:<port>`).
+ * A missing or malformed variable is one line on stderr naming it, and exit status 2; nothing starts.
+ *
+ * `probot run lib/bot/server.js` works too: Probot takes this module's default export as the app function
+ * (its resolveAppFunction), and the server only starts when this file is the process's entry.
+ */
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync, realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+import { run, type Probot } from 'probot';
+
+import { ConfigError, errorMessage } from '../base/errors.js';
+import { buildbenchApp } from './app.js';
+
+export interface BotServerEnv {
+  APP_ID: string;
+  PRIVATE_KEY: string;
+  WEBHOOK_SECRET: string;
+  PORT: string;
+  [name: string]: string | undefined;
+}
+
+/** A PEM private key from PRIVATE_KEY's text (PEM, `\n`-escaped PEM, or base64 of a PEM). */
+export function decodePrivateKey(text: string, name: string): string {
+  let pem = text.trim();
+  if (!pem.includes('-----BEGIN')) {
+    const decoded = /^[A-Za-z0-9+/=\s]+$/.test(pem) ? Buffer.from(pem, 'base64').toString('utf8') : '';
+    if (!decoded.includes('-----BEGIN'))
+      throw new ConfigError(`${name} is not a PEM private key (expected "-----BEGIN … PRIVATE KEY-----")`);
+    pem = decoded.trim();
+  }
+  pem = pem.replace(/\\n/g, '\n');
+  try {
+    createPrivateKey(pem);
+  } catch {
+    throw new ConfigError(
+      `${name} is not a valid PEM private key (the App's .pem file, downloaded from its settings)`,
+    );
+  }
+  return `${pem}\n`;
+}
+
+/** WEBHOOK_SECRET, or a ConfigError: without it Probot would verify signatures against `development`. */
+export function requireWebhookSecret(env: NodeJS.ProcessEnv): string {
+  const secret = env.WEBHOOK_SECRET;
+  if (secret === undefined || secret === '')
+    throw new ConfigError(
+      'WEBHOOK_SECRET is not set (the webhook secret of the GitHub App: deliveries are verified with it)',
+    );
+  return secret;
+}
+
+/**
+ * The environment Probot's `run` will read, checked: every variable the server needs, with the private key
+ * decoded (PRIVATE_KEY_PATH read) so that Probot gets a key it will accept. Throws a ConfigError naming the
+ * variable.
+ */
+export function checkServerEnv(env: NodeJS.ProcessEnv): BotServerEnv {
+  const appId = env.APP_ID?.trim() ?? '';
+  if (appId === '') throw new ConfigError("APP_ID is not set (the GitHub App's id, from its settings page)");
+  if (!/^[1-9][0-9]*$/.test(appId))
+    throw new ConfigError(`APP_ID must be a positive integer, not ${JSON.stringify(appId)}`);
+
+  let privateKey: string;
+  if (env.PRIVATE_KEY !== undefined && env.PRIVATE_KEY.trim() !== '') {
+    privateKey = decodePrivateKey(env.PRIVATE_KEY, 'PRIVATE_KEY');
+  } else if (env.PRIVATE_KEY_PATH !== undefined && env.PRIVATE_KEY_PATH !== '') {
+    let text: string;
+    try {
+      text = readFileSync(env.PRIVATE_KEY_PATH, 'utf8');
+    } catch (error) {
+      throw new ConfigError(
+        `PRIVATE_KEY_PATH: cannot read ${env.PRIVATE_KEY_PATH} (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)})`,
+      );
+    }
+    privateKey = decodePrivateKey(text, `PRIVATE_KEY_PATH (${env.PRIVATE_KEY_PATH})`);
+  } else {
+    throw new ConfigError(
+      "PRIVATE_KEY is not set (the GitHub App's private key, PEM), nor PRIVATE_KEY_PATH (its .pem file)",
+    );
+  }
+
+  const secret = requireWebhookSecret(env);
+
+  const port = env.PORT?.trim() || '3000';
+  if (!/^[0-9]+$/.test(port) || Number(port) < 1 || Number(port) > 65535)
+    throw new ConfigError(`PORT must be a port number from 1 to 65535, not ${JSON.stringify(port)}`);
+
+  if (env.GHE_HOST !== undefined && env.GHE_HOST !== '' && !/^[A-Za-z0-9.-]+(:[0-9]+)?$/.test(env.GHE_HOST))
+    throw new ConfigError(
+      `GHE_HOST must be a host name with an optional port (e.g. ghe.example.com), not ${JSON.stringify(env.GHE_HOST)}`,
+    );
+  if (
+    env.GHE_PROTOCOL !== undefined &&
+    env.GHE_PROTOCOL !== '' &&
+    !['http', 'https'].includes(env.GHE_PROTOCOL)
+  )
+    throw new ConfigError(`GHE_PROTOCOL must be http or https, not ${JSON.stringify(env.GHE_PROTOCOL)}`);
+  if (env.WEBHOOK_PATH !== undefined && env.WEBHOOK_PATH !== '' && !env.WEBHOOK_PATH.startsWith('/'))
+    throw new ConfigError(`WEBHOOK_PATH must start with /, not ${JSON.stringify(env.WEBHOOK_PATH)}`);
+
+  const checked: BotServerEnv = {
+    ...env,
+    APP_ID: appId,
+    PRIVATE_KEY: privateKey,
+    WEBHOOK_SECRET: secret,
+    PORT: port,
+  };
+  delete checked.PRIVATE_KEY_PATH;
+  return checked;
+}
+
+/** The app function `probot run` loads (this module's default export): buildbenchApp with its default dependencies. */
+export default function buildbench(app: Probot): void {
+  requireWebhookSecret(process.env);
+  buildbenchApp(app);
+}
+
+/** Starts the server from `env`; resolves with Probot's Server once it listens. */
+export async function startBotServer(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Awaited<ReturnType<typeof run>>> {
+  const checked = checkServerEnv(env);
+  return run((app: Probot) => buildbenchApp(app), { env: checked });
+}
+
+async function main(): Promise<void> {
+  try {
+    await startBotServer(process.env);
+  } catch (error) {
+    process.stderr.write(`buildbench bot: ${errorMessage(error)}\n`);
+    process.exit(error instanceof ConfigError ? 2 : 1);
+  }
+}
+
+const entry = process.argv[1];
+if (entry !== undefined && import.meta.url === pathToFileURL(realpathOr(entry)).href) await main();
+
+function realpathOr(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
