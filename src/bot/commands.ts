@@ -170,7 +170,11 @@ export function helpText(allowed: readonly string[], permission: string): string
     );
     for (const o of BUILD_OPTIONS) lines.push(`  - \`--${o.name} ${o.value}\``);
   }
-  lines.push('- `/buildbench help` — this list.', '', `\`@buildbench\` works as well as \`/buildbench\`.`);
-  if (allowed.includes('build')) lines.push(`Building needs ${permission} access to the repository.`);
+  lines.push(
+    '- `/buildbench help` — this list.',
+    '',
+    '`@buildbench` works as well as `/buildbench`.' +
+      (allowed.includes('build') ? ` Building needs ${permission} access to the repository.` : ''),
+  );
   return lines.join('\n');
 }
