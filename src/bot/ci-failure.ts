@@ -86,12 +86,12 @@ interface Diagnosed {
   truncated: boolean;
 }
 
-function defaults(deps: Partial<CiFailureDeps> | undefined): CiFailureDeps {
+function defaults(deps: Partial<CiFailureDeps> | undefined, context: Pick<Context, 'log'>): CiFailureDeps {
   return {
     diagnose: deps?.diagnose ?? diagnoseLog,
     maxLogBytes: deps?.maxLogBytes ?? MAX_LOG_BYTES,
     maxJobs: deps?.maxJobs ?? MAX_JOBS,
-    log: deps?.log ?? (() => undefined),
+    log: deps?.log ?? ((message) => context.log.info(message)),
   };
 }
 
@@ -100,7 +100,35 @@ export async function onCiFailure(
   config: BotConfig,
   deps?: Partial<CiFailureDeps>,
 ): Promise<CiFailureOutcome> {
-  const d = defaults(deps);
+  const d = defaults(deps, context);
+  return logged(d, `workflow run ${context.payload.workflow_run.id}`, diagnoseRun(context, config, d));
+}
+
+export async function onCheckRunFailure(
+  context: Context<'check_run.completed'>,
+  config: BotConfig,
+  deps?: Partial<CiFailureDeps>,
+): Promise<CiFailureOutcome> {
+  const d = defaults(deps, context);
+  return logged(d, `check run ${context.payload.check_run.id}`, diagnoseCheckRun(context, config, d));
+}
+
+async function logged(
+  d: CiFailureDeps,
+  what: string,
+  outcome: Promise<CiFailureOutcome>,
+): Promise<CiFailureOutcome> {
+  const result = await outcome;
+  const detail = result.action === 'commented' ? `${result.comments.length} comment(s)` : result.reason;
+  d.log(`diagnosis of ${what}: ${result.action} (${detail})`);
+  return result;
+}
+
+async function diagnoseRun(
+  context: Context<'workflow_run.completed'>,
+  config: BotConfig,
+  d: CiFailureDeps,
+): Promise<CiFailureOutcome> {
   const run = context.payload.workflow_run;
   if (!config.diagnose) return { action: 'ignored', reason: 'diagnose is off in the configuration' };
   if (run.conclusion !== 'failure')
@@ -159,12 +187,11 @@ export async function onCiFailure(
   });
 }
 
-export async function onCheckRunFailure(
+async function diagnoseCheckRun(
   context: Context<'check_run.completed'>,
   config: BotConfig,
-  deps?: Partial<CiFailureDeps>,
+  d: CiFailureDeps,
 ): Promise<CiFailureOutcome> {
-  const d = defaults(deps);
   const check = context.payload.check_run;
   if (!config.diagnose) return { action: 'ignored', reason: 'diagnose is off in the configuration' };
   if (check.conclusion !== 'failure')
