@@ -53,6 +53,8 @@ beforeAll(() => {
 afterAll(() => {
   nock.emitter.removeListener('no match', onNoMatch);
   nock.enableNetConnect();
+  // nock patches fetch process-wide: undo it, or the next test file's nock never sees a request.
+  nock.restore();
 });
 beforeEach(() => {
   unmatched = [];
