@@ -43,7 +43,7 @@ export function decodePrivateKey(text: string, name: string): string {
       throw new ConfigError(`${name} is not a PEM private key (expected "-----BEGIN … PRIVATE KEY-----")`);
     pem = decoded.trim();
   }
-  pem = pem.replace(/\\n/g, '\n');
+  pem = pem.replace(/\\n/g, '\n').trim();
   try {
     createPrivateKey(pem);
   } catch {
