@@ -1,0 +1,306 @@
+/**
+ * The GitHub App end to end: the real server (`src/bot/server.ts`, started as a child process exactly as
+ * `npm run bot` starts it) listens on 127.0.0.1 with a freshly generated App key and a webhook secret, and
+ * talks to a local fake GitHub API (test/fakes/fake-github-api.ts, reached through `GHE_HOST`). Deliveries
+ * go over real HTTP, signed as GitHub signs them (`X-Hub-Signature-256`: HMAC-SHA256 of the body). The test
+ * reads the fake's record of the calls the bot made.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+import { startFakeGitHubApi, type FakeGitHubApi } from '../fakes/fake-github-api.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const SECRET = 'e2e-webhook-secret';
+const APP_ID = 4711;
+const INSTALLATION_ID = 31337;
+const OWNER = 'Codertocat';
+const REPO = 'Hello-World';
+const PR_HEAD = 'fix-readme-spelling';
+
+const fixture = (name: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/webhooks', name), 'utf8')) as Record<
+    string,
+    unknown
+  >;
+
+const privateKey = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+}).privateKey;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The server's environment: only what it needs (no proxies, no tokens of this machine). */
+function serverEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test' };
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startServer(env: NodeJS.ProcessEnv): Started {
+  const child = spawn(TSX, ['src/bot/server.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  ms = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** How long to wait for a handler's effects: none after a 200 (Probot answers once handlers are done). */
+const patience = (status: number): number => (status === 202 ? 60_000 : 0);
+
+const sign = (body: string, secret = SECRET): string =>
+  `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
+let fake: FakeGitHubApi;
+let server: Started;
+let base: string;
+
+async function deliver(
+  event: string,
+  id: string,
+  payload: unknown,
+  /** A signature, a function of the body giving one, or null for none. */
+  signature: string | null | ((body: string) => string) = sign,
+): Promise<{ status: number; text: string }> {
+  const body = JSON.stringify(payload);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-github-event': event,
+    'x-github-delivery': id,
+    'user-agent': 'GitHub-Hookshot/e2e',
+  };
+  const sig = typeof signature === 'function' ? signature(body) : signature;
+  if (sig !== null) headers['x-hub-signature-256'] = sig;
+  const res = await fetch(`${base}/api/github/webhooks`, { method: 'POST', headers, body });
+  return { status: res.status, text: await res.text() };
+}
+
+/** The recorded issue_comment payload of a PR comment, in the fake's repository, from an installation. */
+function commentPayload(body: string): Record<string, unknown> {
+  const payload = fixture('issue_comment.created.pull_request.json');
+  (payload.comment as Record<string, unknown>).body = body;
+  payload.installation = { id: INSTALLATION_ID };
+  return payload;
+}
+
+beforeAll(async () => {
+  fake = await startFakeGitHubApi({ appId: APP_ID });
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  server = startServer(
+    serverEnv({
+      APP_ID: String(APP_ID),
+      PRIVATE_KEY: privateKey,
+      WEBHOOK_SECRET: SECRET,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      GHE_HOST: fake.host,
+      GHE_PROTOCOL: 'http',
+      LOG_LEVEL: 'warn',
+    }),
+  );
+  await waitFor('the bot server to answer /ping', async () => {
+    if (server.child.exitCode !== null) throw new Error(`the server exited:\n${server.output()}`);
+    try {
+      const res = await fetch(`${base}/ping`);
+      return res.ok ? true : undefined;
+    } catch {
+      return undefined;
+    }
+  });
+});
+
+afterAll(async () => {
+  if (server && server.child.exitCode === null) {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+  await fake?.close();
+});
+
+describe('the bot server over real HTTP', () => {
+  it('rejects a forged delivery and an unsigned one with 400, and calls no API', async () => {
+    const payload = commentPayload('/buildbench build');
+    const forged = await deliver('issue_comment', 'forged-1', payload, (body) =>
+      sign(body, 'not-the-secret'),
+    );
+    expect(forged.status).toBe(400);
+    expect(forged.text).toMatch(/signature does not match/);
+    const tampered = await deliver('issue_comment', 'forged-2', payload, () =>
+      sign(JSON.stringify({ ...payload, action: 'deleted' })),
+    );
+    expect(tampered.status).toBe(400);
+    const unsigned = await deliver('issue_comment', 'unsigned-1', payload, null);
+    expect(unsigned.status).toBe(400);
+    expect(unsigned.text).toMatch(/x-hub-signature-256/);
+    // What Probot signs against when no secret is configured: the server refuses to start without one.
+    const development = await deliver('issue_comment', 'forged-3', payload, (body) =>
+      sign(body, 'development'),
+    );
+    expect(development.status).toBe(400);
+    expect(fake.calls).toEqual([]);
+  });
+
+  let stickyId = 0;
+
+  it('/buildbench build from a writer on a PR: reaction, one status comment, the dispatch with the PR head and the inputs', async () => {
+    fake.repo(OWNER, REPO, { default_branch: 'master' });
+    fake.seedFiles(OWNER, REPO, {
+      'README.md': '# Hello World\n',
+      '.github/buildbench.yml': 'defaults:\n  maxTurns: 7\n',
+    });
+    fake.addPull(OWNER, REPO, { number: 1, head: PR_HEAD, base: 'master', user: OWNER });
+    fake.setPermission(OWNER, REPO, OWNER, 'write');
+
+    const res = await deliver(
+      'issue_comment',
+      'delivery-build-1',
+      commentPayload('/buildbench build --strategy rules'),
+    );
+    expect(res.status).toBeLessThan(300);
+    await waitFor(
+      'the dispatch',
+      () => (fake.dispatches.length > 0 ? true : undefined),
+      patience(res.status),
+    );
+
+    expect(fake.calls[0]).toMatchObject({
+      method: 'POST',
+      path: `/app/installations/${INSTALLATION_ID}/access_tokens`,
+    });
+    const routes = fake.routes();
+    const order = [
+      `GET /repos/${OWNER}/${REPO}/collaborators/${OWNER}/permission`,
+      'POST /repos/Codertocat/Hello-World/issues/comments/492700400/reactions',
+      `POST /repos/${OWNER}/${REPO}/issues/1/comments`,
+      `POST /repos/${OWNER}/${REPO}/actions/workflows/buildbench.yml/dispatches`,
+    ];
+    const positions = order.map((r) => routes.indexOf(r));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    // The configuration was read from the repository over HTTP.
+    expect(routes).toContain(`GET /repos/${OWNER}/${REPO}/contents/.github/buildbench.yml`);
+    // Every API call carried the installation token the fake issued, never the JWT.
+    for (const call of fake.calls.slice(1)) expect(call.authorization).toMatch(/^token ghs_fake\d+$/);
+
+    expect(fake.reactions).toEqual([{ commentId: 492700400, content: expect.any(String) }]);
+    const bot = [...fake.comments.values()].filter((c) => c.user.type === 'Bot' && c.issue_number === 1);
+    expect(bot).toHaveLength(1);
+    stickyId = bot[0]!.id;
+    expect(bot[0]!.body).toContain('<!-- buildbench:status -->');
+    expect(fake.dispatches).toEqual([
+      {
+        owner: OWNER,
+        repo: REPO,
+        workflow: 'buildbench.yml',
+        ref: PR_HEAD,
+        inputs: expect.objectContaining({
+          'comment-id': String(stickyId),
+          issue: '1',
+          strategy: 'rules',
+          'max-turns': '7',
+        }),
+      },
+    ]);
+  });
+
+  it('the same delivery id again acts once: no further call', async () => {
+    const before = fake.calls.length;
+    const res = await deliver(
+      'issue_comment',
+      'delivery-build-1',
+      commentPayload('/buildbench build --strategy rules'),
+    );
+    // Probot answers after the handlers have run (or 202 after 9 s): a settle time covers the 202 case.
+    expect(res.status).toBeLessThan(300);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(fake.calls.slice(before)).toEqual([]);
+    expect(fake.dispatches).toHaveLength(1);
+    expect(fake.reactions).toHaveLength(1);
+  });
+});
+
+describe('the bot server refuses to start on a bad environment', () => {
+  const cases: [string, Record<string, string | undefined>, RegExp][] = [
+    ['no APP_ID', { APP_ID: undefined }, /^buildbench bot: APP_ID is not set/],
+    ['APP_ID not a number', { APP_ID: 'abc' }, /^buildbench bot: APP_ID must be a positive integer/],
+    ['no private key', { PRIVATE_KEY: undefined }, /^buildbench bot: PRIVATE_KEY is not set/],
+    [
+      'PRIVATE_KEY not a key',
+      { PRIVATE_KEY: 'not a key' },
+      /^buildbench bot: PRIVATE_KEY is not a PEM private key/,
+    ],
+    [
+      'PRIVATE_KEY_PATH unreadable',
+      { PRIVATE_KEY: undefined, PRIVATE_KEY_PATH: '/nonexistent/key.pem' },
+      /^buildbench bot: PRIVATE_KEY_PATH: cannot read \/nonexistent\/key.pem \(ENOENT\)/,
+    ],
+    ['no WEBHOOK_SECRET', { WEBHOOK_SECRET: undefined }, /^buildbench bot: WEBHOOK_SECRET is not set/],
+    ['PORT out of range', { PORT: '99999' }, /^buildbench bot: PORT must be a port number/],
+  ];
+  it(`each of: ${cases.map(([name]) => name).join(', ')} → one line naming the variable, exit 2`, async () => {
+    const results = await Promise.all(
+      cases.map(async ([name, override]) => {
+        const started = startServer(
+          serverEnv({
+            APP_ID: '1',
+            PRIVATE_KEY: privateKey,
+            WEBHOOK_SECRET: 's',
+            PORT: '1',
+            HOST: '127.0.0.1',
+            ...override,
+          }),
+        );
+        return { name, code: await started.exited, out: started.output().trim() };
+      }),
+    );
+    for (const [i, [name, , message]] of cases.entries()) {
+      const r = results[i]!;
+      expect({ name, code: r.code }).toEqual({ name, code: 2 });
+      expect(r.out).toMatch(message);
+      expect(r.out.split('\n')).toHaveLength(1);
+    }
+  });
+});
