@@ -65,6 +65,10 @@ export interface PullRequestPlan {
   /** The recipe's folder in the repository (`buildbench`, or `<dir>/buildbench` below the built directory). */
   dir: string;
   commits: PlannedCommit[];
+  /** The commit the branch starts from (the bot: the run's head SHA); default the base branch's tip. */
+  baseSha?: string;
+  /** One pull request from the branch whatever its base: an open one into another base is retargeted. */
+  anyBase?: boolean;
 }
 
 export interface PullRequestOutcome {
@@ -471,7 +475,7 @@ export async function createOrUpdatePullRequest(
       note: 'nothing to commit: the run wrote no RUNBOOK.md, build.sh, Dockerfile or patches',
     };
   }
-  const baseSha = await getRefSha(octokit, owner, repo, base);
+  const baseSha = plan.baseSha ?? (await getRefSha(octokit, owner, repo, base));
   if (!baseSha) throw new Error(`the base branch '${base}' does not exist in ${owner}/${repo}`);
   const branchSha = await getRefSha(octokit, owner, repo, branch);
 
@@ -495,7 +499,7 @@ export async function createOrUpdatePullRequest(
     repo,
     state: 'open',
     head: `${owner}:${branch}`,
-    base,
+    ...(plan.anyBase ? {} : { base }),
     per_page: 10,
   });
   const existing = open[0];
@@ -520,7 +524,8 @@ export async function createOrUpdatePullRequest(
     number = existing.number;
     url = existing.html_url;
     labels = existing.labels.map((l) => l.name ?? '').filter(Boolean);
-    const changed = existing.title !== plan.title || (existing.body ?? '') !== plan.body;
+    const retarget = plan.anyBase === true && existing.base.ref !== base;
+    const changed = existing.title !== plan.title || (existing.body ?? '') !== plan.body || retarget;
     if (changed)
       await octokit.rest.pulls.update({
         owner,
@@ -528,6 +533,7 @@ export async function createOrUpdatePullRequest(
         pull_number: number,
         title: plan.title,
         body: plan.body,
+        ...(retarget ? { base } : {}),
       });
     operation = changed || branchChanged ? 'updated' : 'none';
   }
