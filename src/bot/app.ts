@@ -18,6 +18,7 @@ import { loadBotConfig, type BotConfig, type ConfigResult } from './config.js';
 import { MemoryDeliveryLog, type DeliveryLog } from './deliveries.js';
 import { onCommentCreated } from './on-comment.js';
 import { onCheckRunFailure, onCiFailure } from './ci-failure.js';
+import { onBuildbenchRunCompleted } from './run-completed.js';
 
 export type WorkflowRunContext = Context<'workflow_run.completed'>;
 export type CheckRunContext = Context<'check_run.completed'>;
@@ -28,8 +29,7 @@ export interface BotDeps {
   loadConfig: (context: Pick<Context, 'config'>) => Promise<ConfigResult>;
   onCiFailure: (context: WorkflowRunContext, config: BotConfig) => Promise<unknown>;
   onCheckRunFailure: (context: CheckRunContext, config: BotConfig) => Promise<unknown>;
-  /** Undefined until the run-completion handler exists: such runs are then only logged. */
-  onBuildbenchRunCompleted?: (context: WorkflowRunContext, config: BotConfig) => Promise<unknown>;
+  onBuildbenchRunCompleted: (context: WorkflowRunContext, config: BotConfig) => Promise<unknown>;
 }
 
 /**
@@ -41,7 +41,6 @@ export function buildbenchApp(app: Probot, deps?: Partial<BotDeps> | Application
   const given = (deps ?? {}) as Partial<Record<keyof BotDeps, unknown>>;
   const fn = <T>(value: unknown, fallback: T): T => (typeof value === 'function' ? (value as T) : fallback);
   const deliveries = given.deliveries as DeliveryLog | undefined;
-  const runCompleted = fn<BotDeps['onBuildbenchRunCompleted']>(given.onBuildbenchRunCompleted, undefined);
   const d: BotDeps = {
     deliveries: typeof deliveries?.claim === 'function' ? deliveries : new MemoryDeliveryLog(),
     loadConfig: fn(given.loadConfig, loadBotConfig),
@@ -51,7 +50,10 @@ export function buildbenchApp(app: Probot, deps?: Partial<BotDeps> | Application
     onCheckRunFailure: fn<BotDeps['onCheckRunFailure']>(given.onCheckRunFailure, (context, config) =>
       onCheckRunFailure(context, config),
     ),
-    ...(runCompleted ? { onBuildbenchRunCompleted: runCompleted } : {}),
+    onBuildbenchRunCompleted: fn<BotDeps['onBuildbenchRunCompleted']>(
+      given.onBuildbenchRunCompleted,
+      (context, config) => onBuildbenchRunCompleted(context, config),
+    ),
   };
 
   app.on('issue_comment.created', async (context) => {
@@ -66,8 +68,7 @@ export function buildbenchApp(app: Probot, deps?: Partial<BotDeps> | Application
       if (!config) return;
       const run = context.payload.workflow_run;
       if (run.path === `.github/workflows/${config.workflow}`) {
-        if (d.onBuildbenchRunCompleted) await d.onBuildbenchRunCompleted(context, config);
-        else context.log.info('buildbench: a buildbench workflow run completed (no completion handler)');
+        await d.onBuildbenchRunCompleted(context, config);
         return;
       }
       if (run.conclusion === 'failure' && config.diagnose) await d.onCiFailure(context, config);
