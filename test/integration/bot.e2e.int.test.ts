@@ -11,6 +11,7 @@ import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { zipSync } from 'fflate';
 
 import { startFakeGitHubApi, type FakeGitHubApi } from '../fakes/fake-github-api.js';
 
@@ -28,6 +29,7 @@ const fixture = (name: string): Record<string, unknown> =>
     string,
     unknown
   >;
+const golden = (rel: string): Buffer => readFileSync(path.join(ROOT, 'test/fixtures/golden', rel));
 
 const privateKey = generateKeyPairSync('rsa', {
   modulusLength: 2048,
@@ -123,6 +125,42 @@ function commentPayload(body: string): Record<string, unknown> {
   (payload.comment as Record<string, unknown>).body = body;
   payload.installation = { id: INSTALLATION_ID };
   return payload;
+}
+
+/** The recorded workflow_run payload of the buildbench workflow, moved to the fake's repository. */
+function runPayload(runId: number, headSha: string, stickyId: number): Record<string, unknown> {
+  const payload = fixture('workflow_run.completed.buildbench.json');
+  const run = payload.workflow_run as Record<string, unknown>;
+  const repository = {
+    ...(payload.repository as Record<string, unknown>),
+    name: REPO,
+    full_name: `${OWNER}/${REPO}`,
+    owner: { login: OWNER, type: 'User' },
+    html_url: `https://github.com/${OWNER}/${REPO}`,
+    default_branch: 'master',
+  };
+  Object.assign(run, {
+    id: runId,
+    html_url: `https://github.com/${OWNER}/${REPO}/actions/runs/${runId}`,
+    head_sha: headSha,
+    head_branch: 'master',
+    display_title: `buildbench #1 comment ${stickyId}`,
+    repository,
+    head_repository: repository,
+  });
+  payload.repository = repository;
+  payload.installation = { id: INSTALLATION_ID };
+  return payload;
+}
+
+/** The successful run's output folder, zipped as upload-artifact would (golden files a real run wrote). */
+function successZip(): Uint8Array {
+  return zipSync({
+    'result.json': golden('success/result.json'),
+    'RUNBOOK.md': golden('success/RUNBOOK.md'),
+    'build.sh': golden('action/build.sh'),
+    Dockerfile: Buffer.from('FROM debian:bookworm\nCOPY . /src\nRUN bash /src/buildbench/build.sh\n'),
+  });
 }
 
 beforeAll(async () => {
@@ -259,6 +297,68 @@ describe('the bot server over real HTTP', () => {
     expect(fake.calls.slice(before)).toEqual([]);
     expect(fake.dispatches).toHaveLength(1);
     expect(fake.reactions).toHaveLength(1);
+  });
+
+  it('the dispatched run completes: its artifact is read, the status comment updated, the recipe PR created; a second run updates the PR', async () => {
+    const headSha = fake.branchSha(OWNER, REPO, 'master')!;
+    fake.setArtifacts(1001, [{ id: 9001, name: 'buildbench', zip: successZip() }]);
+    const first = await deliver('workflow_run', 'delivery-run-1', runPayload(1001, headSha, stickyId));
+    expect(first.status).toBeLessThan(300);
+    // 200: Probot answered after the handler finished; 202: still working after 9 s (writes are paced).
+    await waitFor(
+      'the recipe PR',
+      () => (fake.pulls.some((p) => p.head.ref === 'buildbench/recipe') ? true : undefined),
+      patience(first.status),
+    );
+    await waitFor(
+      'the status comment update',
+      () =>
+        fake.callsTo('PATCH', `/repos/${OWNER}/${REPO}/issues/comments/${stickyId}`).length > 0
+          ? true
+          : undefined,
+      patience(first.status),
+    );
+
+    const recipe = fake.pulls.filter((p) => p.head.ref === 'buildbench/recipe');
+    expect(recipe).toHaveLength(1);
+    expect(recipe[0]!.base.ref).toBe('master');
+    expect(fake.fileAt(OWNER, REPO, 'buildbench/recipe', 'README.md')).toBe('# Hello World\n');
+    expect(fake.fileAt(OWNER, REPO, 'buildbench/recipe', 'buildbench/build.sh')).toBe(
+      golden('action/build.sh').toString('utf8'),
+    );
+    const sticky = fake.comments.get(stickyId)!;
+    expect(sticky.body).toContain('<!-- buildbench:status -->');
+    expect(sticky.body).toContain(`https://github.com/${OWNER}/${REPO}/pull/${recipe[0]!.number}`);
+    expect(fake.callsTo('GET', `/_fake/artifacts/9001`)).toHaveLength(1);
+    expect(fake.callsTo('POST', `/repos/${OWNER}/${REPO}/pulls`)).toHaveLength(1);
+    // Still one status comment on the PR.
+    expect(
+      [...fake.comments.values()].filter((c) => c.issue_number === 1 && c.body.includes('buildbench:status')),
+    ).toHaveLength(1);
+
+    const patchesBefore = fake.callsTo('PATCH', `/repos/${OWNER}/${REPO}/issues/comments/${stickyId}`).length;
+    fake.setArtifacts(1002, [{ id: 9002, name: 'buildbench', zip: successZip() }]);
+    const second = await deliver('workflow_run', 'delivery-run-2', runPayload(1002, headSha, stickyId));
+    expect(second.status).toBeLessThan(300);
+    await waitFor(
+      'the PR update',
+      () =>
+        fake.callsTo('PATCH', `/repos/${OWNER}/${REPO}/pulls/${recipe[0]!.number}`).length > 0
+          ? true
+          : undefined,
+      patience(second.status),
+    );
+    await waitFor(
+      'the second status comment update',
+      () =>
+        fake.callsTo('PATCH', `/repos/${OWNER}/${REPO}/issues/comments/${stickyId}`).length > patchesBefore
+          ? true
+          : undefined,
+      patience(second.status),
+    );
+    expect(fake.callsTo('POST', `/repos/${OWNER}/${REPO}/pulls`)).toHaveLength(1);
+    expect(fake.pulls.filter((p) => p.head.ref === 'buildbench/recipe')).toHaveLength(1);
+    expect(recipe[0]!.body).toContain('/actions/runs/1002');
   });
 });
 
