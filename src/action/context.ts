@@ -92,6 +92,67 @@ export function forkCodeReason(ctx: ActionContext): string | undefined {
   return undefined;
 }
 
+/** What the fork check needs to know of a pull request. */
+export interface PullFacts {
+  number: number;
+  /** `owner/name` of the head repository; undefined when the fork was deleted. */
+  headRepo?: string;
+  headSha?: string;
+  mergeSha?: string;
+}
+
+/** The two lookups of the dispatched-fork check (the GitHub API in the action; fakes in tests). */
+export interface PullLookup {
+  /** Pull requests of this repository that hold the commit (`GET …/commits/{sha}/pulls`). */
+  pullsOfCommit: (sha: string) => Promise<PullFacts[]>;
+  pull: (number: number) => Promise<PullFacts | undefined>;
+}
+
+/**
+ * Events that run in this repository's context with its secrets and write token while the code checked out
+ * may be a fork's: a comment on a fork's pull request (`issue_comment`), or a dispatch — by the buildbench
+ * App, by a person — of a workflow that checks out a fork's pull request (`workflow_dispatch`,
+ * `repository_dispatch`). Their payloads do not say whose code is built, so the commit that was checked out
+ * is looked up.
+ */
+export const DISPATCH_EVENTS: ReadonlySet<string> = new Set([
+  'issue_comment',
+  'workflow_dispatch',
+  'repository_dispatch',
+]);
+
+/**
+ * Why the checked-out commit `sha` is a fork's code in a dispatch-like event, or undefined: it is the head or
+ * the merge commit of a pull request whose head lives in another repository (for `issue_comment`, the pull
+ * request commented on; otherwise any pull request that holds the commit).
+ */
+export async function dispatchedForkCodeReason(
+  ctx: ActionContext,
+  sha: string,
+  lookup: PullLookup,
+): Promise<string | undefined> {
+  if (!DISPATCH_EVENTS.has(ctx.eventName)) return undefined;
+  const base = ctx.repository ? `${ctx.repository.owner}/${ctx.repository.repo}` : undefined;
+  let pulls: PullFacts[] = [];
+  if (ctx.eventName === 'issue_comment') {
+    const number = get(ctx.payload, 'issue', 'number');
+    const isPull = get(ctx.payload, 'issue', 'pull_request') !== undefined;
+    if (!isPull || typeof number !== 'number') return undefined;
+    const pull = await lookup.pull(number);
+    pulls = pull ? [pull] : [];
+  } else {
+    pulls = await lookup.pullsOfCommit(sha);
+  }
+  for (const pull of pulls) {
+    const fromFork = pull.headRepo === undefined || (base !== undefined && pull.headRepo !== base);
+    const built = pull.headSha === sha || pull.mergeSha === sha;
+    if (fromFork && built) {
+      return `the commit checked out (${sha.slice(0, 12)}) is the code of pull request #${pull.number} from the fork ${pull.headRepo ?? '(deleted)'}`;
+    }
+  }
+  return undefined;
+}
+
 /** The branch a pull request should target: the branch that was built, else the default branch. */
 export function baseBranchOf(ctx: ActionContext): string | undefined {
   if (ctx.ref.startsWith('refs/heads/')) return ctx.ref.slice('refs/heads/'.length);

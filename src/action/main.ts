@@ -34,7 +34,16 @@ import {
   type CacheService,
 } from './cache.js';
 import { renderComment, renderCrashComment, updateComment } from './comment.js';
-import { forkCodeReason, readActionContext, runUrl, type ActionContext } from './context.js';
+import {
+  dispatchedForkCodeReason,
+  DISPATCH_EVENTS,
+  forkCodeReason,
+  readActionContext,
+  runUrl,
+  type ActionContext,
+  type PullFacts,
+} from './context.js';
+import { gitHead, isGitUrl } from '../core/source.js';
 import { cleanUp, defaultPostDeps, STATE_IS_POST, STATE_WORK_ROOT, type PostDeps } from './post.js';
 import { deliverRecipe, runbookFile, type PullRequestOutcome } from './pull-request.js';
 import { createGroupedLog } from './log.js';
@@ -166,6 +175,9 @@ async function buildStep(deps: ActionDeps, step: StepState): Promise<string | un
   setOutput('out-dir', outDir);
   await rm(path.join(outDir, EARLY_NOTE), { force: true });
   checkRunnable(settings, ctx);
+  let client: GitHubClient | undefined;
+  const github = (): GitHubClient => (client ??= deps.createGitHub(settings.token, ctx));
+  await checkDispatchedForkCode(settings, ctx, github);
 
   const workRoot = await makeWorkRoot(ctx);
   core.saveState(STATE_WORK_ROOT, workRoot);
@@ -179,8 +191,6 @@ async function buildStep(deps: ActionDeps, step: StepState): Promise<string | un
   const cacheEntries = settings.cache ? await cacheEntriesFor(buildSettings.sandbox) : [];
   const restored = await restoreCaches(cacheEntries, deps.cache, cacheLog);
   const problems: string[] = [];
-  let client: GitHubClient | undefined;
-  const github = (): GitHubClient => (client ??= deps.createGitHub(settings.token, ctx));
 
   let result: BuildResult;
   try {
@@ -413,19 +423,72 @@ async function writeSummary(env: NodeJS.ProcessEnv, text: string): Promise<void>
   await appendFile(file, text.endsWith('\n') ? text : `${text}\n`);
 }
 
+const FORK_CODE_HINT =
+  "build pull requests from forks on the pull_request event instead; set allow-fork-code: true only if you accept running the fork's code with those permissions";
+
 /** Refusals that need no work: options this version does not have, fork code in a privileged event. */
 function checkRunnable(settings: ActionSettings, ctx: ActionContext): void {
   const fork = forkCodeReason(ctx);
   if (fork && !settings.allowForkCode) {
     throw new ConfigError(
       `refusing to build: ${fork}, and ${ctx.eventName} runs with this repository's secrets and write token`,
-      "build pull requests from forks on the pull_request event instead; set allow-fork-code: true only if you accept running the fork's code with those permissions",
+      FORK_CODE_HINT,
     );
   }
   if ((settings.openPullRequest || settings.commentId !== undefined) && !ctx.repository) {
     throw new ConfigError(
       'GITHUB_REPOSITORY is not set, so the pull request or comment has no repository',
       'run the action in a GitHub Actions workflow',
+    );
+  }
+}
+
+/**
+ * On `issue_comment` and dispatches (the buildbench App's among them) the payload does not say whose code
+ * was checked out: the commit is looked up, and a fork's pull request is refused like pull_request_target's
+ * (context.ts dispatchedForkCodeReason). A lookup that fails refuses too — an unchecked fork build would hand
+ * it the secrets — and says how to skip the check.
+ */
+async function checkDispatchedForkCode(
+  settings: ActionSettings,
+  ctx: ActionContext,
+  github: () => GitHubClient,
+): Promise<void> {
+  if (settings.allowForkCode || !DISPATCH_EVENTS.has(ctx.eventName) || !ctx.repository) return;
+  if (isGitUrl(settings.source)) return;
+  const sha = await gitHead(settings.source);
+  if (!sha) return;
+  const { owner, repo } = ctx.repository;
+  type ApiPull = {
+    number: number;
+    head: { sha: string; repo: { full_name: string } | null };
+    merge_commit_sha?: string | null;
+  };
+  const facts = (p: ApiPull): PullFacts => ({
+    number: p.number,
+    headSha: p.head.sha,
+    ...(p.head.repo ? { headRepo: p.head.repo.full_name } : {}),
+    ...(p.merge_commit_sha ? { mergeSha: p.merge_commit_sha } : {}),
+  });
+  let reason: string | undefined;
+  try {
+    reason = await dispatchedForkCodeReason(ctx, sha, {
+      pullsOfCommit: async (commit) =>
+        (
+          await github().rest.repos.listPullRequestsAssociatedWithCommit({ owner, repo, commit_sha: commit })
+        ).data.map((p) => facts(p as ApiPull)),
+      pull: async (pull_number) => facts((await github().rest.pulls.get({ owner, repo, pull_number })).data),
+    });
+  } catch (error) {
+    throw new ConfigError(
+      `refusing to build: could not check whether the commit checked out on ${ctx.eventName} is a fork's pull request (${errorMessage(error)})`,
+      'give the token pull-requests: read and contents: read, or set allow-fork-code: true to skip the check',
+    );
+  }
+  if (reason) {
+    throw new ConfigError(
+      `refusing to build: ${reason}, and ${ctx.eventName} runs with this repository's secrets and write token`,
+      FORK_CODE_HINT,
     );
   }
 }

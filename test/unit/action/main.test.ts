@@ -1,5 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { ACTION_DOOR } from '../../../src/core/settings.js';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import nock from '../../helpers/nock.js';
@@ -280,6 +281,122 @@ describe('the action (main step)', () => {
       await run(deps(same.engine));
       expect(same.calls).toHaveLength(1);
       expect(env.errors()).toEqual([]);
+    });
+  });
+
+  describe('fork code on issue_comment and dispatches (the payload does not say whose code is checked out)', () => {
+    /** A workspace that is a git repository with one commit; returns that commit. */
+    function gitWorkspace(workspace: string): string {
+      writeFileSync(path.join(workspace, 'main.c'), 'int main(void) { return 0; }\n');
+      const git = (...args: string[]): string =>
+        execFileSync('git', ['-C', workspace, ...args], {
+          encoding: 'utf8',
+          env: {
+            ...process.env,
+            GIT_AUTHOR_NAME: 't',
+            GIT_AUTHOR_EMAIL: 't@e',
+            GIT_COMMITTER_NAME: 't',
+            GIT_COMMITTER_EMAIL: 't@e',
+          },
+        }).trim();
+      git('init', '-q');
+      git('add', '.');
+      git('commit', '-qm', 'x');
+      return git('rev-parse', 'HEAD');
+    }
+    const dispatch = { repository: { full_name: 'octo/hello', default_branch: 'main' } };
+    const pullOf = (sha: string, headRepo: string | null) => ({
+      number: 7,
+      head: { sha, ref: 'feature', repo: headRepo === null ? null : { full_name: headRepo } },
+      merge_commit_sha: 'f'.repeat(40),
+    });
+
+    it('refuses a workflow_dispatch whose checked-out commit is a fork pull request’s head', async () => {
+      env = setUpActionEnv({
+        inputs: { token: 'ghs_test' },
+        event: { name: 'workflow_dispatch', payload: dispatch },
+      });
+      const sha = gitWorkspace(env.workspace);
+      nock.disableNetConnect();
+      const scope = nock(API)
+        .get(`/repos/octo/hello/commits/${sha}/pulls`)
+        .reply(200, [pullOf(sha, 'mallory/hello')]);
+      const fake = fakeEngine(fakeResult());
+      await run(deps(fake.engine));
+      expect(scope.isDone()).toBe(true);
+      expect(fake.calls).toHaveLength(0);
+      expect(env.errors()).toHaveLength(1);
+      expect(env.errors()[0]).toMatch(
+        /^refusing to build: the commit checked out \([0-9a-f]{12}\) is the code of pull request #7 from the fork mallory\/hello, and workflow_dispatch runs with this repository's secrets/,
+      );
+      expect(env.outputs().status).toBe('config_error');
+    });
+
+    it('refuses an issue_comment on a fork pull request when its merge commit is checked out, and a deleted fork', async () => {
+      const comment = { ...dispatch, issue: { number: 7, pull_request: { url: 'x' } } };
+      env = setUpActionEnv({
+        inputs: { token: 'ghs_test' },
+        event: { name: 'issue_comment', payload: comment },
+      });
+      const sha = gitWorkspace(env.workspace);
+      nock.disableNetConnect();
+      const scope = nock(API)
+        .get('/repos/octo/hello/pulls/7')
+        .reply(200, { ...pullOf('a'.repeat(40), null), merge_commit_sha: sha });
+      const fake = fakeEngine(fakeResult());
+      await run(deps(fake.engine));
+      expect(scope.isDone()).toBe(true);
+      expect(fake.calls).toHaveLength(0);
+      expect(env.errors()[0]).toMatch(/pull request #7 from the fork \(deleted\), and issue_comment runs/);
+    });
+
+    it('builds the same repository’s pull requests, other commits, and fork code when allow-fork-code is true', async () => {
+      env = setUpActionEnv({
+        inputs: { token: 'ghs_test' },
+        event: { name: 'workflow_dispatch', payload: dispatch },
+      });
+      let sha = gitWorkspace(env.workspace);
+      nock.disableNetConnect();
+      let scope = nock(API)
+        .get(`/repos/octo/hello/commits/${sha}/pulls`)
+        .reply(200, [pullOf(sha, 'octo/hello'), pullOf('b'.repeat(40), 'mallory/hello')]);
+      const same = fakeEngine(fakeResult());
+      await run(deps(same.engine));
+      expect(scope.isDone()).toBe(true);
+      expect(same.calls).toHaveLength(1);
+      expect(env.errors()).toEqual([]);
+      env.restore();
+
+      env = setUpActionEnv({
+        inputs: { token: 'ghs_test', 'allow-fork-code': 'true' },
+        event: { name: 'workflow_dispatch', payload: dispatch },
+      });
+      sha = gitWorkspace(env.workspace);
+      scope = nock(API)
+        .get(`/repos/octo/hello/commits/${sha}/pulls`)
+        .reply(200, [pullOf(sha, 'mallory/hello')]);
+      const allowed = fakeEngine(fakeResult());
+      await run(deps(allowed.engine));
+      expect(allowed.calls).toHaveLength(1);
+      expect(scope.isDone()).toBe(false); // allow-fork-code skips the lookup
+    });
+
+    it('refuses when the lookup fails, and says how to skip it', async () => {
+      env = setUpActionEnv({
+        inputs: { token: 'ghs_test' },
+        event: { name: 'repository_dispatch', payload: dispatch },
+      });
+      const sha = gitWorkspace(env.workspace);
+      nock.disableNetConnect();
+      nock(API)
+        .get(`/repos/octo/hello/commits/${sha}/pulls`)
+        .reply(403, { message: 'Resource not accessible by integration' });
+      const fake = fakeEngine(fakeResult());
+      await run(deps(fake.engine));
+      expect(fake.calls).toHaveLength(0);
+      expect(env.errors()[0]).toMatch(
+        /^refusing to build: could not check whether the commit checked out on repository_dispatch is a fork's pull request/,
+      );
     });
   });
 
