@@ -489,7 +489,7 @@ describe('the run title and the example workflow', () => {
       .replace('${{ inputs.comment-id }}', '1234567');
     expect(parseRunTitle(title)).toEqual({ issue: 5, commentId: 1234567 });
     expect(Object.keys(workflow.on.workflow_dispatch.inputs).sort()).toEqual(
-      ['comment-id', 'issue', 'max-cost', 'max-turns', 'model', 'strategy'].sort(),
+      ['comment-id', 'issue', 'max-cost', 'max-turns', 'model', 'pull-request-ref', 'strategy'].sort(),
     );
     const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
     const upload = steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
