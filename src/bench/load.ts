@@ -19,6 +19,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair } from 'yaml';
 
 import { ConfigError, errorMessage } from '../base/errors.js';
+import { unknownNameHint } from '../base/suggest.js';
 import { loadSpec, parseSpecDuration } from '../verify/spec.js';
 import type {
   BuildTask,
@@ -300,29 +301,6 @@ function article(type: string): string {
   }
 }
 
-function levenshtein(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
-}
-
-function suggestion(key: string, allowed: readonly string[]): string {
-  const best = allowed
-    .map((candidate) => ({ candidate, distance: levenshtein(key.toLowerCase(), candidate.toLowerCase()) }))
-    .sort((x, y) => x.distance - y.distance)[0];
-  return best && best.distance <= Math.max(2, Math.floor(key.length / 3))
-    ? ` (did you mean '${best.candidate}'?)`
-    : ` (expected one of ${allowed.join(', ')})`;
-}
-
 /** Branch errors of a failed oneOf that only say "wrong type here" are noise when another branch fits the type. */
 function pruneUnions(errors: ErrorObject[]): ErrorObject[] {
   let remaining = errors.filter((e) => e.keyword !== 'if');
@@ -376,7 +354,7 @@ function issueOf(error: ErrorObject, file: string, where: Positions, kind: unkno
       const key = String(params.additionalProperty);
       const allowed = segments.length === 0 ? TOP_FIELDS : Object.keys(schema?.properties ?? {});
       segments.push(key);
-      message = `unknown field${suggestion(key, allowed)}`;
+      message = `unknown field${unknownNameHint(key, allowed)}`;
       break;
     }
     case 'required':

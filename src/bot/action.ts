@@ -14,13 +14,13 @@
  * Probot's own adapter (`@probot/adapter-github-actions`) pins probot 13 and this project uses probot 14,
  * so this small entry does its job. Run it with `node lib/bot/action.js` (after `npm ci`).
  */
-import { readFileSync, realpathSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
 
 import * as core from '@actions/core';
 import { Probot, ProbotOctokit } from 'probot';
 
 import { ConfigError, errorMessage } from '../base/errors.js';
+import { isProcessEntry } from '../base/entry.js';
 import { buildbenchApp } from './app.js';
 
 /** The events bot/app.yml subscribes to: anything else is a workflow wired to the wrong trigger. */
@@ -106,13 +106,4 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   }
 }
 
-const entry = process.argv[1];
-if (entry !== undefined && import.meta.url === pathToFileURL(realpathOr(entry)).href) await main();
-
-function realpathOr(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return file;
-  }
-}
+if (isProcessEntry(import.meta.url)) await main();

@@ -18,12 +18,12 @@
  * (its resolveAppFunction), and the server only starts when this file is the process's entry.
  */
 import { createPrivateKey } from 'node:crypto';
-import { readFileSync, realpathSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
 
 import { run, type Probot } from 'probot';
 
 import { ConfigError, errorMessage } from '../base/errors.js';
+import { isProcessEntry } from '../base/entry.js';
 import { buildbenchApp } from './app.js';
 
 export interface BotServerEnv {
@@ -147,13 +147,4 @@ async function main(): Promise<void> {
   }
 }
 
-const entry = process.argv[1];
-if (entry !== undefined && import.meta.url === pathToFileURL(realpathOr(entry)).href) await main();
-
-function realpathOr(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return file;
-  }
-}
+if (isProcessEntry(import.meta.url)) await main();

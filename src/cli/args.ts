@@ -56,3 +56,28 @@ export function parseCliArgs<T extends Options>(
     );
   }
 }
+
+/**
+ * The flags of one run's engine, shared by `build` and `bench` (each adds its own): the sandbox, the strategy
+ * and its model, the budgets, the build cache and the limits.
+ */
+export const RUN_FLAGS = {
+  sandbox: { type: 'string' },
+  image: { type: 'string' },
+  strategy: { type: 'string' },
+  'max-turns': { type: 'string' },
+  timeout: { type: 'string' },
+  'turn-timeout': { type: 'string' },
+  model: { type: 'string' },
+  'api-key': { type: 'string' },
+  'base-url': { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'max-cost': { type: 'string' },
+  prices: { type: 'string' },
+  'build-cache': { type: 'string' },
+  network: { type: 'string' },
+  memory: { type: 'string' },
+  pids: { type: 'string' },
+  'secret-env': { type: 'string', multiple: true },
+  'max-log-size': { type: 'string' },
+} as const satisfies Options;

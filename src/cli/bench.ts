@@ -18,7 +18,7 @@ import {
   CLI_DOOR,
   SANDBOX_CHOICES,
 } from '../core/settings.js';
-import { parseCliArgs } from './args.js';
+import { parseCliArgs, RUN_FLAGS } from './args.js';
 
 export const BENCH_USAGE =
   'usage: buildbench bench <task files or dirs…> [--runs N] [--concurrency C] [--out DIR] [--resume] [options]';
@@ -87,24 +87,7 @@ export function parseBenchArgs(
       resume: { type: 'boolean' },
       'repos-dir': { type: 'string' },
       json: { type: 'boolean' },
-      sandbox: { type: 'string' },
-      image: { type: 'string' },
-      strategy: { type: 'string' },
-      'max-turns': { type: 'string' },
-      timeout: { type: 'string' },
-      'turn-timeout': { type: 'string' },
-      model: { type: 'string' },
-      'api-key': { type: 'string' },
-      'base-url': { type: 'string' },
-      'max-tokens': { type: 'string' },
-      'max-cost': { type: 'string' },
-      prices: { type: 'string' },
-      'build-cache': { type: 'string' },
-      network: { type: 'string' },
-      memory: { type: 'string' },
-      pids: { type: 'string' },
-      'secret-env': { type: 'string', multiple: true },
-      'max-log-size': { type: 'string' },
+      ...RUN_FLAGS,
     },
     { prefix: 'bench: ', hint: 'see buildbench bench --help' },
   );

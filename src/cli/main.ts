@@ -25,7 +25,7 @@ import { runMatrixCommand } from './matrix.js';
 import { runBenchCommand } from './bench.js';
 import { runCompareCommand, runLeaderboardCommand } from './compare.js';
 import { runDiagnoseCommand } from './diagnose.js';
-import { parseCliArgs } from './args.js';
+import { parseCliArgs, RUN_FLAGS } from './args.js';
 import { renderSummary, reportInputFor, writeRunbook } from '../report/runbook.js';
 
 /** The build command's options, environment and exit status: the end of USAGE, and all of `build --help`. */
@@ -130,29 +130,12 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
   const parsed = parseCliArgs(
     args,
     {
+      ...RUN_FLAGS,
       out: { type: 'string' },
-      sandbox: { type: 'string' },
-      image: { type: 'string' },
-      strategy: { type: 'string' },
-      'max-turns': { type: 'string' },
-      timeout: { type: 'string' },
-      'turn-timeout': { type: 'string' },
       expect: { type: 'string' },
       keep: { type: 'boolean' },
       json: { type: 'boolean' },
       spec: { type: 'string' },
-      model: { type: 'string' },
-      'api-key': { type: 'string' },
-      'base-url': { type: 'string' },
-      'max-tokens': { type: 'string' },
-      'max-cost': { type: 'string' },
-      prices: { type: 'string' },
-      'build-cache': { type: 'string' },
-      network: { type: 'string' },
-      memory: { type: 'string' },
-      pids: { type: 'string' },
-      'secret-env': { type: 'string', multiple: true },
-      'max-log-size': { type: 'string' },
     },
     { hint: 'see buildbench --help' },
   );

@@ -36,6 +36,7 @@ import { readFile } from 'node:fs/promises';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair } from 'yaml';
 
 import { ConfigError, errorMessage } from '../base/errors.js';
+import { unknownNameHint } from '../base/suggest.js';
 
 export interface SpecFile {
   path: string;
@@ -168,29 +169,6 @@ export function parseSpecDuration(value: unknown): number | undefined {
   return end === text.length && text.length > 0 && total > 0 ? Math.round(total) : undefined;
 }
 
-function levenshtein(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
-}
-
-function suggestion(key: string, allowed: readonly string[]): string {
-  const best = allowed
-    .map((candidate) => ({ candidate, distance: levenshtein(key.toLowerCase(), candidate) }))
-    .sort((x, y) => x.distance - y.distance)[0];
-  return best && best.distance <= Math.max(2, Math.floor(key.length / 3))
-    ? ` (did you mean '${best.candidate}'?)`
-    : ` (expected one of ${allowed.join(', ')})`;
-}
-
 type Entries = Map<string, { key: Node; value: Node | null }>;
 
 /** Walks the YAML tree, collecting every problem with its line and field path. */
@@ -233,7 +211,7 @@ class SpecReader {
       }
       const path = field ? `${field}.${key}` : key;
       if (!allowed.includes(key)) {
-        this.fail(keyNode, path, `unknown field${suggestion(key, allowed)}`);
+        this.fail(keyNode, path, `unknown field${unknownNameHint(key, allowed)}`);
         continue;
       }
       if (entries.has(key)) {
