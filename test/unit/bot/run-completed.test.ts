@@ -243,7 +243,11 @@ afterEach(() => {
   expect(unmatched).toEqual([]);
   expect(pending).toEqual([]);
 });
-afterAll(() => nock.enableNetConnect());
+// nock patches fetch for the whole process (jest runs the files one after another in it): undo it for the next file.
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
+});
 
 describe('onBuildbenchRunCompleted', () => {
   it('commits the verified recipe to buildbench/recipe on the built commit, opens one PR, then updates it', async () => {
