@@ -72,7 +72,8 @@ const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) 
 describe('runBench', () => {
   it('runs every task N times, never more than C at once, each with a run.json written last', async () => {
     const out = fresh('all');
-    const fake = fakeEngine(20);
+    // Long enough that two runs overlap even when the machine is busy (at 20 ms a loaded CI box saw only one).
+    const fake = fakeEngine(300);
     const events: BenchEvent[] = [];
     const tasks = ['a', 'b', 'c'].map((id) => task(id));
     const outcome = await runBench(tasks, options(out, { runs: 3, concurrency: 2 }), {
