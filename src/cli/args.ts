@@ -7,6 +7,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 import { ConfigError, errorMessage } from '../base/errors.js';
+import { parseChoice, sandboxSettingsFrom, withSandboxLimits, SANDBOX_CHOICES } from '../core/settings.js';
+import type { SandboxSettings } from '../sandbox/types.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -81,3 +83,26 @@ export const RUN_FLAGS = {
   'secret-env': { type: 'string', multiple: true },
   'max-log-size': { type: 'string' },
 } as const satisfies Options;
+
+/**
+ * The sandbox the run flags ask for (`--sandbox`, `--image`, `--build-cache`, `--network`, `--memory`,
+ * `--pids`), for `build` and `bench` alike.
+ */
+export function sandboxFromFlags(
+  values: {
+    sandbox?: string;
+    image?: string;
+    'build-cache'?: string;
+    network?: string;
+    memory?: string;
+    pids?: string;
+  },
+  io: { env: NodeJS.ProcessEnv; cwd: string },
+): SandboxSettings {
+  const choice = parseChoice(values.sandbox ?? 'auto', SANDBOX_CHOICES, '--sandbox');
+  const buildCache =
+    values['build-cache'] !== undefined
+      ? { value: values['build-cache'], flag: '--build-cache', cwd: io.cwd }
+      : undefined;
+  return withSandboxLimits(sandboxSettingsFrom(io.env, choice, values.image, buildCache), values);
+}

@@ -9,16 +9,8 @@ import path from 'node:path';
 import { ConfigError } from '../base/errors.js';
 import { createBenchProgress } from '../bench/progress.js';
 import { runBenchmark, type BenchmarkOutcome, type BenchSettings } from '../core/run-bench.js';
-import {
-  parseChoice,
-  parsePositiveInt,
-  resolveRunSettings,
-  sandboxSettingsFrom,
-  withSandboxLimits,
-  CLI_DOOR,
-  SANDBOX_CHOICES,
-} from '../core/settings.js';
-import { parseCliArgs, RUN_FLAGS } from './args.js';
+import { parsePositiveInt, resolveRunSettings, CLI_DOOR } from '../core/settings.js';
+import { parseCliArgs, RUN_FLAGS, sandboxFromFlags } from './args.js';
 
 export const BENCH_USAGE =
   'usage: buildbench bench <task files or dirs…> [--runs N] [--concurrency C] [--out DIR] [--resume] [options]';
@@ -98,7 +90,6 @@ export function parseBenchArgs(
       'pass the benchmark folder to continue: --out <dir> --resume',
     );
   }
-  const sandbox = parseChoice(values.sandbox ?? 'auto', SANDBOX_CHOICES, '--sandbox');
   const { secretEnv, ...run } = resolveRunSettings(values, io.env, CLI_DOOR, io.cwd);
   return {
     tasks: positionals.map((p) => path.resolve(io.cwd, p)),
@@ -112,17 +103,7 @@ export function parseBenchArgs(
     build: {
       ...run,
       secretEnv,
-      sandbox: withSandboxLimits(
-        sandboxSettingsFrom(
-          io.env,
-          sandbox,
-          values.image,
-          values['build-cache'] !== undefined
-            ? { value: values['build-cache'], flag: '--build-cache', cwd: io.cwd }
-            : undefined,
-        ),
-        values,
-      ),
+      sandbox: sandboxFromFlags(values, io),
     },
   };
 }

@@ -5,16 +5,7 @@
  * 2 for usage and configuration errors, never a stack trace), SIGINT/SIGTERM handling and the exit codes.
  */
 import path from 'node:path';
-import {
-  parseChoice,
-  repoNameOf,
-  resolveRunSettings,
-  sandboxSettingsFrom,
-  withSandboxLimits,
-  CLI_DOOR,
-  SANDBOX_CHOICES,
-  type BuildSettings,
-} from '../core/settings.js';
+import { repoNameOf, resolveRunSettings, CLI_DOOR, type BuildSettings } from '../core/settings.js';
 import { ConfigError, errorMessage } from '../base/errors.js';
 import { runBuild } from '../core/run-build.js';
 import { createProgressPrinter } from '../core/progress.js';
@@ -25,7 +16,7 @@ import { runMatrixCommand } from './matrix.js';
 import { runBenchCommand } from './bench.js';
 import { runCompareCommand, runLeaderboardCommand } from './compare.js';
 import { runDiagnoseCommand } from './diagnose.js';
-import { parseCliArgs, RUN_FLAGS } from './args.js';
+import { parseCliArgs, RUN_FLAGS, sandboxFromFlags } from './args.js';
 import { renderSummary, reportInputFor, writeRunbook } from '../report/runbook.js';
 
 /** The build command's options, environment and exit status: the end of USAGE, and all of `build --help`. */
@@ -151,7 +142,6 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     );
   }
   const source = positionals[0]!;
-  const sandbox = parseChoice(values.sandbox ?? 'auto', SANDBOX_CHOICES, '--sandbox');
   const run = resolveRunSettings(values, io.env, CLI_DOOR, io.cwd);
   return {
     source,
@@ -159,17 +149,7 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     ...run,
     json: values.json ?? false,
     keep: values.keep ?? false,
-    sandbox: withSandboxLimits(
-      sandboxSettingsFrom(
-        io.env,
-        sandbox,
-        values.image,
-        values['build-cache'] !== undefined
-          ? { value: values['build-cache'], flag: '--build-cache', cwd: io.cwd }
-          : undefined,
-      ),
-      values,
-    ),
+    sandbox: sandboxFromFlags(values, io),
     ...(values.spec !== undefined ? { spec: path.resolve(io.cwd, values.spec) } : {}),
   };
 }
