@@ -9,25 +9,14 @@
  * `BB_BENCH_FIXTURES=make-hello,cmake-hello` limits the corpus (a quick look); run alone:
  * `npx tsx bench/harness-overhead.ts`, or `npx tsx bench/run.ts --only harness-overhead`.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 
 import { runBuild } from '../src/core/run-build.js';
-import { sandboxSettingsFrom } from '../src/core/settings.js';
-import { rootfsProblems } from '../src/sandbox/index.js';
-import { expectedFromReadme, type BenchResult } from './rules-vs-baseline.js';
-
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../test/fixtures/repos');
-/** Fixtures that are not builds to measure (slow-script runs until it is killed). */
-const SKIP = new Set(['slow-script']);
-
-function round(value: number, digits = 1): number {
-  const f = 10 ** digits;
-  return Math.round(value * f) / f;
-}
+import { FIXTURES, fixtureCorpus, round, type BenchResult } from './rules-vs-baseline.js';
 
 /** The q-quantile (0–1) of the values, by linear interpolation between the closest ranks. */
 export function quantile(values: readonly number[], q: number): number {
@@ -39,13 +28,8 @@ export function quantile(values: readonly number[], q: number): number {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }
 
-function fixturesToRun(expected: Map<string, string[]>): string[] {
-  const all = readdirSync(FIXTURES)
-    .filter((name) => !SKIP.has(name) && statSync(path.join(FIXTURES, name)).isDirectory())
-    .sort();
-  const missing = all.filter((f) => !expected.has(f));
-  if (missing.length > 0)
-    throw new Error(`test/fixtures/repos/README.md has no line for ${missing.join(', ')}`);
+/** The corpus, or the fixtures BB_BENCH_FIXTURES names (each must be one of it). */
+function fixturesToRun(all: string[]): string[] {
   const only = process.env.BB_BENCH_FIXTURES?.split(',').filter(Boolean);
   if (!only) return all;
   const unknown = only.filter((f) => !all.includes(f));
@@ -57,12 +41,9 @@ function fixturesToRun(expected: Map<string, string[]>): string[] {
 }
 
 export async function benchHarnessOverhead(): Promise<BenchResult[]> {
-  const sandbox = sandboxSettingsFrom(process.env, 'rootfs', undefined);
-  const problems = await rootfsProblems(sandbox);
-  if (problems.length > 0)
-    throw new Error(`the harness-overhead benchmark needs the rootfs sandbox: ${problems.join('; ')}`);
-  const expected = expectedFromReadme(readFileSync(path.join(FIXTURES, 'README.md'), 'utf8'));
-  const fixtures = fixturesToRun(expected);
+  const corpus = await fixtureCorpus('harness-overhead');
+  const { sandbox, expected } = corpus;
+  const fixtures = fixturesToRun(corpus.fixtures);
   const outRoot = await mkdtemp(path.join(tmpdir(), 'bb-bench-harness-'));
   const rows: BenchResult[] = [];
   const shares: number[] = [];

@@ -17,6 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runBuild } from '../src/core/run-build.js';
 import { sandboxSettingsFrom, type StrategyChoice } from '../src/core/settings.js';
 import { rootfsProblems } from '../src/sandbox/index.js';
+import type { SandboxSettings } from '../src/sandbox/types.js';
 
 export interface BenchResult {
   name: string;
@@ -24,7 +25,7 @@ export interface BenchResult {
   unit: string;
 }
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../test/fixtures/repos');
+export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../test/fixtures/repos');
 /** Fixtures that are not builds to compare (slow-script runs until it is killed). */
 const SKIP = new Set(['slow-script']);
 const STRATEGIES: StrategyChoice[] = ['rules', 'baseline'];
@@ -43,16 +44,25 @@ export function expectedFromReadme(text: string): Map<string, string[]> {
   return out;
 }
 
-function round(value: number, digits = 1): number {
+export function round(value: number, digits = 1): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
 }
 
-export async function benchRulesVsBaseline(): Promise<BenchResult[]> {
+/**
+ * The fixture corpus a benchmark builds: the rootfs sandbox (checked first), each fixture's expected names
+ * from the README's table, and the fixtures in order (slow-script left out); `bench` names the benchmark in
+ * the error when the sandbox is missing.
+ */
+export async function fixtureCorpus(bench: string): Promise<{
+  sandbox: SandboxSettings;
+  expected: Map<string, string[]>;
+  fixtures: string[];
+}> {
   const sandbox = sandboxSettingsFrom(process.env, 'rootfs', undefined);
   const problems = await rootfsProblems(sandbox);
   if (problems.length > 0)
-    throw new Error(`the rules-vs-baseline benchmark needs the rootfs sandbox: ${problems.join('; ')}`);
+    throw new Error(`the ${bench} benchmark needs the rootfs sandbox: ${problems.join('; ')}`);
   const expected = expectedFromReadme(readFileSync(path.join(FIXTURES, 'README.md'), 'utf8'));
   const fixtures = readdirSync(FIXTURES)
     .filter((name) => !SKIP.has(name) && statSync(path.join(FIXTURES, name)).isDirectory())
@@ -60,6 +70,11 @@ export async function benchRulesVsBaseline(): Promise<BenchResult[]> {
   const missing = fixtures.filter((f) => !expected.has(f));
   if (missing.length > 0)
     throw new Error(`test/fixtures/repos/README.md has no line for ${missing.join(', ')}`);
+  return { sandbox, expected, fixtures };
+}
+
+export async function benchRulesVsBaseline(): Promise<BenchResult[]> {
+  const { sandbox, expected, fixtures } = await fixtureCorpus('rules-vs-baseline');
 
   const outRoot = await mkdtemp(path.join(tmpdir(), 'bb-bench-rules-'));
   const totals = new Map(STRATEGIES.map((s) => [s, { strict: 0, turns: 0, wallMs: 0 }]));
