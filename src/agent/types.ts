@@ -3,6 +3,7 @@ import type { RepoInfo } from '../repo/types.js';
 import type { ScriptRecipe } from '../recipe/model.js';
 import type { Finding } from '../knowledge/diagnose/types.js';
 import type { Artifact, Claim, Expected, Verdict } from '../verify/types.js';
+import type { DeployGoal } from '../deploy/types.js';
 
 /** What a strategy asks the harness to do next. */
 export type Action =
@@ -61,6 +62,8 @@ export interface TurnContext {
   /** Repository root inside the sandbox. */
   workdir: string;
   history: readonly TurnRecord[];
+  /** A deploy run's goal (the target experiment, never the hidden verifier); absent for a build. */
+  goal?: DeployGoal;
 }
 
 /**

@@ -5,8 +5,9 @@
  * two result sets, and the GitHub Actions matrix. This file is the vocabulary the rest of the folder shares.
  */
 
-/** What a task needs from the machine that runs it; the matrix maps each to runner labels. */
-export type Requirement = 'gpu' | 'kvm';
+import type { GuestSpec, Requirement, TargetEvidence } from '../deploy/types.js';
+
+export type { Requirement, TargetEvidence };
 
 export type TaskKind = 'build' | 'deploy';
 
@@ -77,16 +78,6 @@ export interface BuildTask extends TaskBase {
   dropped?: DroppedLabel[];
 }
 
-/** What the target experiment must leave behind to count as having run. */
-export interface TargetEvidence {
-  /** Files (relative to the target's cwd) that must exist and be non-empty. */
-  files?: string[];
-  /** Regular expressions the target's output must match. */
-  output?: string[];
-  /** Numbers in a results file (JSON): `key` is a dotted path; `min`/`max` bound the value. */
-  metrics?: { file: string; key: string; min?: number; max?: number }[];
-}
-
 /** DeployBench style: make the paper's target experiment run; a (hidden) layer-2 verifier decides. */
 export interface DeployTask extends TaskBase {
   kind: 'deploy';
@@ -99,6 +90,8 @@ export interface DeployTask extends TaskBase {
   };
   /** A layer-2 spec file (src/verify/spec.ts), absolute after loading; hidden from the strategy by default. */
   verifier: { spec: string; hidden: boolean };
+  /** A guest to build and boot under QEMU (kernel tasks). */
+  guest?: GuestSpec;
 }
 
 export type Task = BuildTask | DeployTask;

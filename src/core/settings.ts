@@ -11,6 +11,7 @@ import { SANDBOX_CHOICES, type SandboxChoice, type SandboxSettings } from '../sa
 import { buildCacheFrom, defaultSandboxSettings } from '../sandbox/factory.js';
 import { DEFAULT_PIDS_LIMIT, defaultMemoryLimit, NETWORK_MODES } from '../sandbox/isolation.js';
 import type { ModelSettings } from '../llm/settings.js';
+import type { DeployGoal } from '../deploy/types.js';
 import { STRATEGY_CHOICES, type StrategyChoice } from '../agent/strategies/factory.js';
 
 export { STRATEGY_CHOICES, type StrategyChoice };
@@ -45,6 +46,11 @@ export interface BuildSettings {
   secretEnv?: string[];
   /** Each log file (a turn's, a replay's) keeps its head and tail up to this many bytes. Default 20 MiB. */
   maxLogBytes?: number;
+  /**
+   * A deploy run (`buildbench deploy`, a deploy task): the target experiment is the goal instead of
+   * binaries; absent for a build.
+   */
+  deploy?: DeployGoal;
 }
 
 /** Parses `90`, `90s`, `20m`, `1h`, `1h30m` into milliseconds; `flag` names the option in the error. */

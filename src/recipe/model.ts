@@ -38,8 +38,11 @@ export interface ToolNeed {
 /** One way to build the repository: a sequence of shell steps run from the repository root. */
 export interface Recipe {
   id: string;
-  /** The build system the recipe drives; `direct` for direct compilation without one. */
-  system: BuildSystemKind | 'direct';
+  /**
+   * The build system the recipe drives; `direct` for direct compilation without one; `deploy` for the
+   * environment setup of a deploy run (src/deploy/recipes/).
+   */
+  system: BuildSystemKind | 'direct' | 'deploy';
   /**
    * The out-of-tree build directory, relative to the repository root (`build`, `src/builddir`), for the
    * systems that build out of tree (cmake, meson); absent for in-tree builds.

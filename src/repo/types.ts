@@ -77,4 +77,45 @@ export interface RepoInfo {
   mainSources: string[];
   /** Inferred build products. */
   expectedTargets: ExpectedTarget[];
+  /** Language ecosystems with their manifests and declared dependencies (src/repo/ecosystems/). */
+  ecosystems?: EcosystemInfo[];
+}
+
+/** A dependency a manifest declares (`numpy>=1.20` in requirements.txt, `serde = "1"` in Cargo.toml, …). */
+export interface DeclaredDependency {
+  name: string;
+  /** The version constraint as written (`>=1.20,<2`, `^1.0`), when there is one. */
+  constraint?: string;
+  /** The manifest it was read from, relative to the repository root, with the line when known (`requirements.txt:3`). */
+  manifest: string;
+  optional?: boolean;
+  /** Only for development or tests (`[dev-dependencies]`, `devDependencies`, `extras_require['test']`). */
+  dev?: boolean;
+}
+
+/** The language ecosystems deployment knows (detection in src/repo/ecosystems/, setup in src/deploy/recipes/). */
+export type EcosystemKind =
+  | 'python'
+  | 'rust'
+  | 'go'
+  | 'java'
+  | 'julia'
+  | 'r'
+  | 'haskell'
+  | 'lua'
+  | 'racket'
+  | 'javascript'
+  | 'fortran'
+  | 'c-cpp';
+
+/** One language ecosystem found in the repository. */
+export interface EcosystemInfo {
+  kind: EcosystemKind;
+  /** Its manifests, relative to the repository root, most authoritative first. */
+  manifests: string[];
+  dependencies: DeclaredDependency[];
+  /** The runtime version the manifests pin or the code implies (`python 2`: print statements), with why. */
+  runtime?: { name: string; version?: string; why: string };
+  /** What a person should know (an unusual layout, a lock file that disagrees with the manifest). */
+  notes: string[];
 }

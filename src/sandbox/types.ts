@@ -128,4 +128,10 @@ export interface CreateSandboxRequest {
   /** Called once the repository is copied and its git credentials removed, before anything runs in it. */
   onCopied?: (removal: CredentialsRemoval) => void;
   signal?: AbortSignal;
+  /**
+   * Devices the run needs (a deploy task's `requires`): `gpu` passes the GPU (docker `--gpus all`, rootfs
+   * binds the driver's device nodes and libraries read-only), `kvm` passes `/dev/kvm` when it is usable.
+   * A backend that cannot pass one says so in its isolation record; it never fails silently.
+   */
+  devices?: { gpu?: boolean; kvm?: boolean };
 }

@@ -18,6 +18,7 @@ const FLOORS: Readonly<Record<string, number>> = {
   retrieval: 1,
   recipe: 1,
   knowledge: 1,
+  deploy: 1,
   verify: 1,
   trajectory: 1,
   llm: 1,

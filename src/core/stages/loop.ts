@@ -28,7 +28,13 @@ export async function runLoop(
     });
   say(state, 'build', `strategy ${strategy.name}`);
   const outcome = await runAgentLoop(
-    { maxTurns: settings.maxTurns, repo, expected: state.expected, workdir: box.workdir },
+    {
+      maxTurns: settings.maxTurns,
+      repo,
+      expected: state.expected,
+      workdir: box.workdir,
+      ...(settings.deploy ? { goal: settings.deploy } : {}),
+    },
     {
       strategy,
       sandbox: box,

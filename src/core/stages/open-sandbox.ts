@@ -22,6 +22,14 @@ export async function openSandbox(state: RunState, { source, repo }: Prepared): 
     name: state.name,
     cacheKey: source.identity,
     signal: options.signal,
+    ...(settings.deploy && settings.deploy.requires.length > 0
+      ? {
+          devices: {
+            gpu: settings.deploy.requires.includes('gpu'),
+            kvm: settings.deploy.requires.includes('kvm'),
+          },
+        }
+      : {}),
     onProgress: (message: string) => say(state, 'sandbox', message),
   });
   state.sandbox = box;

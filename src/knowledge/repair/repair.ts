@@ -8,6 +8,7 @@
  */
 import type { Finding } from '../diagnose/types.js';
 import type { RepoInfo } from '../../repo/types.js';
+import type { DeployGoal } from '../../deploy/types.js';
 import type { Need, Resolution } from './needs.js';
 import { addFixes, type Recipe, type RecipeFixes } from '../../recipe/model.js';
 
@@ -20,6 +21,8 @@ export interface RepairInput {
   repo: RepoInfo;
   /** The captured output of the failed turn. */
   output: string;
+  /** A deploy run's goal; absent for a build. */
+  goal?: DeployGoal;
 }
 
 /** A general fix for a failure signature. Never mentions a particular repository. */
