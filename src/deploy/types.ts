@@ -73,3 +73,11 @@ export interface DeployGoal {
   /** The task file it came from, when there is one (for the RUNBOOK). */
   taskFile?: string;
 }
+
+/**
+ * The deploy environment's activation file, relative to the repository root: setups append `export` lines
+ * to it (a virtual environment's `bin/` on PATH, GOPATH, R_LIBS_USER, NODE_PATH, …) and the harness sources
+ * it before the target and every verifier command of a deploy run (the final environment is the one the
+ * setup made, wherever its tools live). `.buildbench/` is never scanned for artifacts nor kept in patches.
+ */
+export const DEPLOY_ENV_FILE = '.buildbench/deploy-env.sh';

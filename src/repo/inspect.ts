@@ -14,6 +14,7 @@ import path from 'node:path';
 
 import { ConfigError } from '../base/errors.js';
 import { detectBuildSystems } from './build-systems.js';
+import { detectEcosystems } from './ecosystems/index.js';
 import { findDocs } from './docs.js';
 import { countLanguages, findMainSources } from './languages.js';
 import { findCiFiles, findDockerfiles, readSubmodules } from './meta.js';
@@ -52,10 +53,11 @@ export async function inspectRepo(root: string, options: InspectOptions = {}): P
     (f) => !isVendoredPath(f) && !submodulePaths.some((d) => isWithin(f, d)),
   );
 
-  const [buildSystems, docs, mainSources] = await Promise.all([
+  const [buildSystems, docs, mainSources, ecosystems] = await Promise.all([
     detectBuildSystems(abs, tree, { submodules: submodulePaths }),
     findDocs(abs, tree.files),
     findMainSources(abs, ownFiles),
+    detectEcosystems(abs, ownFiles),
   ]);
   const expectedTargets = await inferTargets(abs, tree.files, {
     exclude: submodulePaths,
@@ -74,6 +76,7 @@ export async function inspectRepo(root: string, options: InspectOptions = {}): P
     languages: countLanguages(tree.files),
     mainSources,
     expectedTargets,
+    ecosystems,
   };
   if (tree.truncated) info.truncated = true;
   return info;

@@ -1,5 +1,6 @@
 import type { Action, Strategy, TurnContext, TurnRecord } from '../types.js';
 import { candidateRecipes } from '../../recipe/catalog.js';
+import { deployRecipes } from '../../deploy/recipes/index.js';
 import { emptyFixes, type Recipe, type RecipeFixes } from '../../recipe/model.js';
 import { describeScript, renderScript } from '../../recipe/render-turn.js';
 import {
@@ -43,7 +44,9 @@ export class RulesStrategy implements Strategy {
   async next(context: TurnContext): Promise<Action> {
     if (this.recipes === undefined) {
       this.missingSubmodules = context.repo.submodules.filter((m) => !m.populated).map((m) => m.path);
-      this.recipes = candidateRecipes(context.repo);
+      this.recipes = context.goal
+        ? deployRecipes(context.repo, context.goal)
+        : candidateRecipes(context.repo);
       if (this.recipes.length === 0) {
         return {
           kind: 'finish',

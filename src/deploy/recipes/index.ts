@@ -1,0 +1,63 @@
+/**
+ * `deployRecipes`: the setup recipes of a deploy run, from the ecosystems inspection found. A paper often
+ * needs more than one ecosystem (Python driving a C extension, R plotting a Rust program's output), so the
+ * first recipe is every ecosystem's best setup in one, in detection order; each alternative swaps one
+ * ecosystem's setup for its next one. With no setup knowledge at all, one recipe that only records the
+ * environment lets the target run as it is (its own failure then tells what is missing).
+ */
+import type { Recipe } from '../../recipe/model.js';
+import type { RepoInfo } from '../../repo/types.js';
+import type { DeployGoal } from '../types.js';
+import type { EcosystemSetup } from './setup.js';
+
+/** Every ecosystem's setup knowledge (one file each). */
+export const SETUPS: readonly EcosystemSetup[] = [];
+
+/** One recipe from the parts: tools in union, steps in order, labels and evidence joined. */
+export function combineRecipes(parts: readonly Recipe[]): Recipe {
+  const tools = new Map<string, Recipe['tools'][number]>();
+  for (const part of parts) for (const tool of part.tools) tools.set(tool.command, tool);
+  return {
+    id: `deploy:${parts.map((p) => p.id).join('+')}`,
+    system: 'deploy',
+    label: parts.map((p) => p.label).join(' + '),
+    evidence: parts.map((p) => p.evidence).join('; '),
+    dir: '',
+    tools: [...tools.values()],
+    steps: parts.flatMap((p) => p.steps),
+  };
+}
+
+/** The setup recipes for a deploy run, best first; never empty. */
+export function deployRecipes(
+  repo: RepoInfo,
+  goal: DeployGoal,
+  setups: readonly EcosystemSetup[] = SETUPS,
+): Recipe[] {
+  const parts = (repo.ecosystems ?? [])
+    .map((eco) => setups.find((s) => s.kind === eco.kind)?.recipes(eco, { repo, goal }) ?? [])
+    .filter((recipes) => recipes.length > 0);
+  if (parts.length === 0) return [bareRecipe()];
+  const best = parts.map((recipes) => recipes[0]!);
+  const out = [combineRecipes(best)];
+  parts.forEach((recipes, i) => {
+    for (const alternative of recipes.slice(1)) {
+      out.push(combineRecipes(best.map((r, j) => (j === i ? alternative : r))));
+    }
+  });
+  const ids = new Set<string>();
+  return out.filter((r) => !ids.has(r.id) && ids.add(r.id));
+}
+
+/** No setup knowledge applies: the target runs in the environment as it is. */
+function bareRecipe(): Recipe {
+  return {
+    id: 'deploy:as-is',
+    system: 'deploy',
+    label: 'no setup (the target as it is)',
+    evidence: 'no manifest of a known ecosystem was found; the target runs in the sandbox as it is',
+    dir: '',
+    tools: [],
+    steps: [],
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * Language ecosystems of a repository, for deployment: each detector (one file per ecosystem family) reads
+ * the manifests it knows from the walked file list and returns what they declare; `detectEcosystems` runs
+ * them all. Detectors read only small files through the walk's rules (no symlink is followed) and never
+ * fail on an odd manifest: a manifest that cannot be parsed is a note, not an error.
+ */
+import type { EcosystemInfo, EcosystemKind } from '../types.js';
+
+export interface EcosystemDetector {
+  kind: EcosystemKind;
+  /**
+   * What this ecosystem's manifests in `files` (relative to `root`, the repository's own files, vendored
+   * and submodule directories left out) declare; undefined when it is not present.
+   */
+  detect(root: string, files: readonly string[]): Promise<EcosystemInfo | undefined>;
+}
+
+/** Every detector, in the order their ecosystems are set up (a runtime before the bindings built on it). */
+export const DETECTORS: readonly EcosystemDetector[] = [];
+
+/** The ecosystems present, in DETECTORS order; a detector that throws is skipped with a note on stderr. */
+export async function detectEcosystems(root: string, files: readonly string[]): Promise<EcosystemInfo[]> {
+  const found: EcosystemInfo[] = [];
+  for (const detector of DETECTORS) {
+    try {
+      const info = await detector.detect(root, files);
+      if (info) found.push(info);
+    } catch (error) {
+      process.stderr.write(
+        `buildbench: warning: reading the ${detector.kind} manifests failed: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+    }
+  }
+  return found;
+}
