@@ -10,6 +10,7 @@ import type { TurnContext, TurnRecord } from '../types.js';
 import type { Expected } from '../../verify/types.js';
 import { normalizeLogLine } from '../../knowledge/diagnose/log-parser.js';
 import { quoteUntrusted, renderPrompt, type RenderOptions } from '../../llm/prompts.js';
+import { describeDeployGoal, describeEcosystems } from './deploy-prompt.js';
 
 /** How much of each part a compaction level keeps. */
 interface Level {
@@ -380,9 +381,10 @@ export function renderHistory(
 
 function askText(context: TurnContext): string {
   const left = context.maxTurns - context.turn;
+  const job = context.goal ? 'the target cannot be made to run' : 'the build cannot be completed';
   const last =
     left <= 1
-      ? ' This is the last script the run allows: if the build cannot be completed now, call finish with the reason instead.'
+      ? ` This is the last script the run allows: if ${job} now, call finish with the reason instead.`
       : ` ${left} scripts are left, this one included.`;
   return `Call run_script with one whole bash script for the next step, or finish.${last}`;
 }
@@ -399,8 +401,12 @@ export function buildTurnPrompt(input: TurnPromptInput, budgetChars: number): Tu
       {
         turn: context.turn + 1,
         maxTurns: context.maxTurns,
-        goal: describeGoal(context.expected, context.repo),
-        repo: describeRepo(context.repo, input.tree, level.repo),
+        goal: context.goal
+          ? describeDeployGoal(context.goal, context.workdir)
+          : describeGoal(context.expected, context.repo),
+        repo: context.goal
+          ? `${describeRepo(context.repo, input.tree, level.repo)}\n${describeEcosystems(context.repo, level.repo)}`
+          : describeRepo(context.repo, input.tree, level.repo),
         instructions:
           instructions === ''
             ? '(none found: work from the build files)'

@@ -17,6 +17,7 @@ import { renderPrompt, type PromptVars, type RenderOptions } from '../../llm/pro
 import { askForTool, type ParsedCall } from '../../llm/tool-call.js';
 import { CHARS_PER_TOKEN, type CompletionResult, type ToolSpec } from '../../llm/types.js';
 import { offlineInstructions } from '../../retrieval/retrieve.js';
+import { DEPLOY_ENV_FILE } from '../../deploy/types.js';
 import { buildTurnPrompt, topLevelTree } from './llm-prompt.js';
 
 export const RUN_SCRIPT_TOOL: ToolSpec = {
@@ -57,8 +58,17 @@ export const FINISH_TOOL: ToolSpec = {
   },
 };
 
+/** The finish tool of a deploy run: the claim is about the target experiment, judged by running its checks. */
+export const FINISH_DEPLOY_TOOL: ToolSpec = {
+  name: 'finish',
+  description:
+    'End the deployment. SUCCESS: the target experiment runs and leaves its evidence (the harness runs it and its checks; if they disagree the run goes on). PARTIAL: the environment is set up but the target does not fully run here. IMPOSSIBLE: it cannot be deployed in this sandbox.',
+  parameters: FINISH_TOOL.parameters,
+};
+
 const MAX_SCRIPT_CHARS = 100_000;
 const TOOLS = [RUN_SCRIPT_TOOL, FINISH_TOOL];
+const DEPLOY_TOOLS = [RUN_SCRIPT_TOOL, FINISH_DEPLOY_TOOL];
 
 /** The defaults of LlmStrategyOptions (see there), and the room kept in the prompt for a re-ask note. */
 const DEFAULTS = { promptTokens: 8000, replyTokens: 4096, reasks: 2, reaskRoomChars: 600 } as const;
@@ -186,7 +196,7 @@ export class LlmStrategy implements Strategy {
       answer = await askForTool(this.options.session.provider, {
         system: turn.system,
         prompt: turn.prompt,
-        tools: TOOLS,
+        tools: turn.tools,
         maxTokens: this.options.maxTokens ?? DEFAULTS.replyTokens,
         maxReasks: this.options.maxReasks ?? DEFAULTS.reasks,
         parse: parseChoice,
@@ -220,25 +230,43 @@ export class LlmStrategy implements Strategy {
   }
 
   /**
-   * The system prompt (`prompts/system.md` with the build rule of `prompts/build-rule-<type>.md`) and the
-   * turn's user prompt, compacted to fit the prompt budget next to the system prompt, the tool schemas and
-   * room for a re-ask note; the secrets are scrubbed from it.
+   * The system prompt (`prompts/system.md` with the build rule of `prompts/build-rule-<type>.md`, or
+   * `prompts/system-deploy.md` for a deploy run) and the turn's user prompt, compacted to fit the prompt
+   * budget next to the system prompt, the tool schemas and room for a re-ask note; the secrets are scrubbed
+   * from it.
    */
   private turnPrompt(
     context: TurnContext,
     instructions: string,
     tree: string,
-  ): { system: string; prompt: string; level: number } {
+  ): { system: string; prompt: string; level: number; tools: ToolSpec[] } {
     const prompts = this.options.prompts;
     const workdir = context.workdir;
-    const prefix = this.options.installPrefix ?? `${workdir.replace(/\/+$/, '')}/_install`;
-    const rule = renderPrompt(`build-rule-${this.options.buildType ?? 'release'}`, {}, prompts);
-    const system = renderPrompt('system', { workdir, prefix, buildRule: rule.trimEnd() }, prompts);
-    const fixedChars = system.length + JSON.stringify(TOOLS).length;
+    const tools = context.goal ? DEPLOY_TOOLS : TOOLS;
+    const system = context.goal
+      ? renderPrompt(
+          'system-deploy',
+          { workdir, envFile: `${workdir.replace(/\/+$/, '')}/${DEPLOY_ENV_FILE}` },
+          prompts,
+        )
+      : this.buildSystemPrompt(workdir);
+    const fixedChars = system.length + JSON.stringify(tools).length;
     const promptTokens = this.options.promptTokens ?? DEFAULTS.promptTokens;
     const budgetChars = promptTokens * CHARS_PER_TOKEN - fixedChars - DEFAULTS.reaskRoomChars;
     const built = buildTurnPrompt({ context, instructions, tree, notes: this.notes, prompts }, budgetChars);
-    return { system, prompt: scrub(built.text, this.options.session.secrets), level: built.level };
+    return {
+      system,
+      prompt: scrub(built.text, this.options.session.secrets),
+      level: built.level,
+      tools,
+    };
+  }
+
+  private buildSystemPrompt(workdir: string): string {
+    const prompts = this.options.prompts;
+    const prefix = this.options.installPrefix ?? `${workdir.replace(/\/+$/, '')}/_install`;
+    const rule = renderPrompt(`build-rule-${this.options.buildType ?? 'release'}`, {}, prompts);
+    return renderPrompt('system', { workdir, prefix, buildRule: rule.trimEnd() }, prompts);
   }
 
   /** The model's tool call as an action, with the secrets scrubbed from what it wrote. */
