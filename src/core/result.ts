@@ -45,6 +45,7 @@ function sandboxPart(state: RunState): BuildResult['sandbox'] {
     buildCache: sandbox?.buildCache,
     isolation: sandbox?.isolation,
     ...(sandbox?.credentialsRemoved?.length ? { credentialsRemoved: [...sandbox.credentialsRemoved] } : {}),
+    ...(sandbox?.egress ? { egress: sandbox.egress() } : {}),
   };
 }
 

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 
 import { ConfigError, errorMessage } from '../base/errors.js';
 import { RUN_STATUSES, type RunStatus } from '../base/status.js';
-import type { IsolationReport } from '../sandbox/isolation.js';
+import type { EgressRecord, IsolationReport } from '../sandbox/isolation.js';
 import type { Artifact, Expected, Metrics } from '../verify/types.js';
 import type { ExcludedArtifact } from '../verify/policy.js';
 import type { Verification } from '../verify/verification.js';
@@ -72,6 +72,8 @@ export interface BuildResult {
     credentialsRemoved?: string[];
     /** What the sandbox isolated: namespaces, capabilities, seccomp, network, limits (see sandbox/isolation.ts). */
     isolation?: IsolationReport;
+    /** Every host the build, the target and the checks contacted, and how each was seen (sandbox/host-network.ts). */
+    egress?: EgressRecord;
   };
   buildSystems: Pick<BuildSystem, 'kind' | 'dir' | 'file'>[];
   rootCause?: Pick<Finding, 'id' | 'category' | 'message' | 'line' | 'excerpt' | 'captures'> & {

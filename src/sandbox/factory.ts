@@ -5,6 +5,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { ConfigError, SandboxError } from '../base/errors.js';
 import { createDockerSandbox, dockerAnswers } from './docker.js';
 import { createHostSandbox } from './host.js';
+import { withHostNetwork } from './host-network.js';
 import { createRootfsSandbox, rootfsMissingPackages, rootfsProblems } from './rootfs.js';
 import { checkMountablePath, findExecutable } from './common.js';
 import type { CredentialsRemoval } from './git-credentials.js';
@@ -199,7 +200,8 @@ export async function createSandbox(
     await createBackend(settings, { ...request, onCopied }, probes),
     settings.workRoot,
   );
-  return withOutputPolicy(inner, settings.output ?? {}, removed);
+  const networked = inner.kind === 'host' ? inner : await withHostNetwork(inner, { signal: request.signal });
+  return withOutputPolicy(networked, settings.output ?? {}, removed);
 }
 
 async function createBackend(

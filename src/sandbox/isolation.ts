@@ -43,6 +43,42 @@ export interface IsolationReport {
   limits: ResourceLimits & { enforced: boolean; how?: string };
   /** What fell short of the request, and why (in words). */
   notes: string[];
+  /** This machine's CA certificates and proxy variables passed in (host-network.ts); names, never values. */
+  hostNetwork?: HostNetworkRecord;
+}
+
+/** What a sandbox got of this machine's network setup (see host-network.ts): names, never values. */
+export interface HostNetworkRecord {
+  /** The variables and files the extra CA certificates came from. */
+  caSources: string[];
+  caCertificates: number;
+  /** The proxy variables this machine set (the sandbox got them, or the recording proxy forwards to them). */
+  proxyVariables: string[];
+  /** The recording proxy the sandbox's HTTP(S)_PROXY pointed at, when one served it. */
+  egressProxy?: string;
+  notes: string[];
+}
+
+/** How a host of the egress record was seen: the recording proxy, a command's output, a script's text. */
+export type EgressSource = 'proxy' | 'log' | 'script';
+
+export interface EgressHost {
+  host: string;
+  /** Ports seen (the proxy's record; empty when only a log named the host). */
+  ports: number[];
+  seenBy: EgressSource[];
+  /** Connections or requests through the proxy. */
+  connections?: number;
+  /** Refused by the proxy (loopback, link-local, this machine): not part of the allowlist. */
+  refused?: string;
+}
+
+/** Every host a sandbox's commands contacted: result.json's `sandbox.egress`, the RUNBOOK's allowlist. */
+export interface EgressRecord {
+  /** `proxy+logs`: the recording proxy was the sandbox's HTTP(S)_PROXY; `logs`: only logs and scripts were read. */
+  method: 'proxy+logs' | 'logs';
+  hosts: EgressHost[];
+  notes: string[];
 }
 
 export const DEFAULT_PIDS_LIMIT = 16384;

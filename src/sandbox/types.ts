@@ -5,7 +5,7 @@
  * What the folder holds besides the interface is said at the top of `index.ts`.
  */
 import type { ProcessResult } from '../base/process.js';
-import type { IsolationReport, NetworkMode } from './isolation.js';
+import type { EgressRecord, IsolationReport, NetworkMode } from './isolation.js';
 import type { CredentialsRemoval } from './git-credentials.js';
 
 export type SandboxKind = 'rootfs' | 'docker' | 'host';
@@ -56,6 +56,8 @@ export interface Sandbox {
    * `credential.helper`, `remote.origin.url (userinfo)`, …), never their values; set by `createSandbox`.
    */
   readonly credentialsRemoved?: readonly string[];
+  /** Every host its commands contacted, and how each was seen (host-network.ts); absent for the host backend. */
+  egress?(): EgressRecord;
   /** Removes everything the sandbox created. Idempotent. `keep` leaves the files on disk for inspection. */
   dispose(options?: { keep?: boolean }): Promise<void>;
 }

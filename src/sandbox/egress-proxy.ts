@@ -1,0 +1,278 @@
+/**
+ * A recording forward proxy on this machine, offered to a sandbox through `HTTP(S)_PROXY`: every host a
+ * build or its target contacts through it is recorded by name (the `CONNECT host:port` line of HTTPS, the
+ * absolute URL of plain HTTP) — the egress allowlist a firewalled runner needs. It never terminates TLS
+ * (a CONNECT is a byte tunnel), and it forwards to this machine's own proxy when one is set, adding that
+ * proxy's credentials itself, so they never enter the sandbox.
+ *
+ * It is no way around the sandbox's network isolation: the rootfs sandbox's user-mode network cannot reach
+ * this machine's loopback, so the proxy listens on this machine's own non-loopback address, serves only
+ * connections from this machine (the sandbox's slirp4netns connects from here), and refuses destinations
+ * on loopback, link-local (cloud metadata) or this machine's own addresses.
+ */
+import { lookup } from 'node:dns/promises';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { connect, isIP, type Socket } from 'node:net';
+import { networkInterfaces } from 'node:os';
+
+/** One host contacted through the proxy. */
+export interface ProxiedHost {
+  host: string;
+  port: number;
+  /** `https`: a CONNECT tunnel; `http`: a plain request. */
+  scheme: 'https' | 'http';
+  /** Connections (CONNECT) or requests (plain HTTP). */
+  count: number;
+  /** Refused by the proxy's policy (never reached). */
+  refused?: string;
+}
+
+export interface EgressProxy {
+  /** `http://<address>:<port>`, for HTTP_PROXY and HTTPS_PROXY inside the sandbox. */
+  url: string;
+  hosts(): ProxiedHost[];
+  close(): Promise<void>;
+}
+
+export interface EgressProxyOptions {
+  /** The address to listen on (default: this machine's first non-loopback IPv4 address). */
+  listen?: string;
+  /** This machine's own proxy for HTTPS (CONNECT) and plain HTTP, from its HTTPS_PROXY / HTTP_PROXY. */
+  upstream?: { https?: string; http?: string; noProxy?: string };
+  /** Resolves a host name (tests). */
+  resolve?: (host: string) => Promise<string>;
+  /** Why a resolved address may not be a destination (default: `refusedAddress` with this machine's addresses). */
+  policy?: (ip: string) => string | undefined;
+}
+
+/** This machine's addresses (loopback included). */
+export function localAddresses(): Set<string> {
+  const out = new Set<string>(['127.0.0.1', '::1']);
+  for (const list of Object.values(networkInterfaces()))
+    for (const a of list ?? []) out.add(a.address.replace(/^::ffff:/, ''));
+  return out;
+}
+
+/** The first non-loopback IPv4 address of this machine, if it has one. */
+export function outwardAddress(): string | undefined {
+  for (const list of Object.values(networkInterfaces()))
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  return undefined;
+}
+
+/** Why an address may not be a destination (loopback, unspecified, link-local, this machine), or undefined. */
+export function refusedAddress(ip: string, own: Set<string>): string | undefined {
+  const a = ip.replace(/^::ffff:/, '').toLowerCase();
+  if (/^127\./.test(a) || a === '::1') return 'loopback';
+  if (a === '0.0.0.0' || a === '::') return 'unspecified address';
+  if (/^169\.254\./.test(a) || /^fe[89ab][0-9a-f]:/.test(a)) return 'link-local address';
+  if (own.has(a)) return "this machine's own address";
+  return undefined;
+}
+
+/** Whether `host` matches a NO_PROXY list (`*`, names, `.suffix`, `suffix`; ports ignored). */
+export function bypassesProxy(host: string, noProxy: string | undefined): boolean {
+  if (!noProxy) return false;
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return noProxy
+    .split(/[,\s]+/)
+    .map((e) => e.trim().toLowerCase().replace(/:\d+$/, ''))
+    .filter((e) => e !== '')
+    .some(
+      (e) =>
+        e === '*' ||
+        h === e.replace(/^\*?\./, '') ||
+        h.endsWith(e.startsWith('.') ? e : `.${e.replace(/^\*\./, '')}`),
+    );
+}
+
+/** `host:port` of a CONNECT line (`[v6]:443` too), or undefined. */
+export function parseAuthority(authority: string): { host: string; port: number } | undefined {
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(authority);
+  if (!m) return undefined;
+  const port = Number(m[3]);
+  if (port < 1 || port > 65535) return undefined;
+  return { host: (m[1] ?? m[2]!).toLowerCase(), port };
+}
+
+function proxyAuthorization(proxy: URL): string | undefined {
+  if (!proxy.username) return undefined;
+  const user = decodeURIComponent(proxy.username);
+  const pass = decodeURIComponent(proxy.password);
+  return `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
+}
+
+const HOP_HEADERS = new Set([
+  'proxy-connection',
+  'proxy-authorization',
+  'connection',
+  'keep-alive',
+  'te',
+  'trailer',
+  'upgrade',
+]);
+
+/** Starts the proxy; undefined when this machine has no address to offer it on. */
+export async function startEgressProxy(options: EgressProxyOptions = {}): Promise<EgressProxy | undefined> {
+  const listen = options.listen ?? outwardAddress();
+  if (!listen) return undefined;
+  const own = localAddresses();
+  const policy = options.policy ?? ((ip: string) => refusedAddress(ip, own));
+  const resolve =
+    options.resolve ?? (async (host: string) => (isIP(host) ? host : (await lookup(host)).address));
+  const record = new Map<string, ProxiedHost>();
+  const note = (host: string, port: number, scheme: ProxiedHost['scheme'], refused?: string): void => {
+    const key = `${scheme}://${host}:${port}`;
+    const entry = record.get(key) ?? { host, port, scheme, count: 0 };
+    entry.count++;
+    if (refused) entry.refused = refused;
+    record.set(key, entry);
+  };
+  /** Where to connect for `host`: this machine's proxy (unless NO_PROXY says not), else the host itself. */
+  const upstreamFor = (host: string, scheme: 'https' | 'http'): URL | undefined => {
+    const value = scheme === 'https' ? options.upstream?.https : options.upstream?.http;
+    if (!value || bypassesProxy(host, options.upstream?.noProxy)) return undefined;
+    try {
+      return new URL(value.includes('://') ? value : `http://${value}`);
+    } catch {
+      return undefined;
+    }
+  };
+  /** Checks the destination; returns the address to connect to, or why not. */
+  const destination = async (host: string): Promise<{ ip?: string; refused?: string }> => {
+    try {
+      const ip = await resolve(host);
+      const refused = policy(ip);
+      return refused ? { refused } : { ip };
+    } catch {
+      return { refused: 'name does not resolve' };
+    }
+  };
+
+  const onConnect = (req: IncomingMessage, client: Socket, head: Buffer): void => {
+    client.on('error', () => client.destroy());
+    const target = parseAuthority(req.url ?? '');
+    if (!target) {
+      client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+      return;
+    }
+    void (async () => {
+      const upstream = upstreamFor(target.host, 'https');
+      const checked = upstream ? {} : await destination(target.host);
+      note(target.host, target.port, 'https', checked.refused);
+      if (checked.refused) {
+        client.end(`HTTP/1.1 403 Forbidden\r\n\r\nbuildbench egress proxy: ${checked.refused}\n`);
+        return;
+      }
+      const server = upstream
+        ? connect(Number(upstream.port || 80), upstream.hostname)
+        : connect(target.port, checked.ip);
+      server.on('error', () => {
+        client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+        server.destroy();
+      });
+      server.once('connect', () => {
+        if (upstream) {
+          // Chain: CONNECT through this machine's proxy; its answer goes to the client as it is.
+          const auth = proxyAuthorization(upstream);
+          server.write(
+            `CONNECT ${req.url} HTTP/1.1\r\nHost: ${req.url}\r\n${auth ? `Proxy-Authorization: ${auth}\r\n` : ''}\r\n`,
+          );
+        } else {
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        }
+        if (head.length > 0) server.write(head);
+        server.pipe(client);
+        client.pipe(server);
+      });
+      client.on('close', () => server.destroy());
+      server.on('close', () => client.destroy());
+    })();
+  };
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '');
+      if (url.protocol !== 'http:') throw new Error('not http');
+    } catch {
+      res.writeHead(400).end('buildbench egress proxy: absolute http:// URLs only\n');
+      return;
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const port = Number(url.port || 80);
+    void (async () => {
+      const upstream = upstreamFor(host, 'http');
+      const checked = upstream ? {} : await destination(host);
+      note(host, port, 'http', checked.refused);
+      if (checked.refused) {
+        res.writeHead(403).end(`buildbench egress proxy: ${checked.refused}\n`);
+        return;
+      }
+      const headers: Record<string, string | string[]> = {};
+      for (const [name, value] of Object.entries(req.headers))
+        if (value !== undefined && !HOP_HEADERS.has(name)) headers[name] = value;
+      const auth = upstream ? proxyAuthorization(upstream) : undefined;
+      if (auth) headers['proxy-authorization'] = auth;
+      const forward = httpRequest(
+        upstream
+          ? {
+              host: upstream.hostname,
+              port: Number(upstream.port || 80),
+              path: url.href,
+              method: req.method,
+              headers,
+            }
+          : {
+              host: checked.ip,
+              port,
+              path: `${url.pathname}${url.search}`,
+              method: req.method,
+              headers: { ...headers, host: url.host },
+            },
+        (answer) => {
+          const out: Record<string, string | string[]> = {};
+          for (const [name, value] of Object.entries(answer.headers))
+            if (value !== undefined && !HOP_HEADERS.has(name)) out[name] = value;
+          res.writeHead(answer.statusCode ?? 502, out);
+          answer.pipe(res);
+        },
+      );
+      forward.on('error', () => {
+        if (!res.headersSent) res.writeHead(502);
+        res.end();
+      });
+      req.pipe(forward);
+    })();
+  };
+
+  const server: Server = createServer(onRequest);
+  server.on('connect', onConnect);
+  // Only this machine's connections (the sandbox's slirp4netns connects from here); nobody else's.
+  server.on('connection', (socket: Socket) => {
+    const from = (socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+    if (!own.has(from)) socket.destroy();
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(0, listen, () => ok());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://${listen.includes(':') ? `[${listen}]` : listen}:${port}`,
+    hosts: () => [...record.values()].map((h) => ({ ...h })),
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}
