@@ -25,6 +25,7 @@ import { RECIPE_DIR_NAME } from '../recipe/render-dockerfile.js';
 import { answeredFinding, type ReportTurn } from '../finalize/turns.js';
 import { turnsFromTrajectory, type ReportClaim } from './turns.js';
 import { harnessTimeWords, trajectorySection } from './trajectory.js';
+import { egressSection, hostNetworkLines } from './egress.js';
 
 export const RUNBOOK = 'RUNBOOK.md';
 
@@ -324,6 +325,7 @@ function environmentSection(input: ReportInput): string[] {
     `- Sandbox: ${SANDBOX_LABEL[result.sandbox.kind] ?? result.sandbox.kind}.`,
     `- Base image: ${result.sandbox.image ? code(result.sandbox.image) : 'unknown'}${result.recipe ? ' (the Dockerfile starts FROM it)' : ''}.`,
     ...isolationLines(result.sandbox.isolation),
+    ...hostNetworkLines(result.sandbox.isolation),
     ...(result.sandbox.buildCache
       ? [
           `- Build cache: ${code(result.sandbox.buildCache)} — package downloads (each sandbox uses only those its package index gives the hash of) and this repository's own ccache store, shared between its sandboxes (the replay's speed may come from it; the recipe does not need it).`,
@@ -675,6 +677,7 @@ export function renderRunbook(input: ReportInput): string {
     ...dependencySection(input, recipe),
     ...patchSection(input),
     ...historySection(input),
+    ...egressSection(input.result.sandbox.egress),
     ...trajectorySection(input.result),
     ...limitsSection(input),
     ...nextStepsSection(input, status),

@@ -123,7 +123,8 @@ export async function withHostNetwork(
   if (installProblem) notes.push(installProblem);
 
   const proxySettings = hostProxySettings(env);
-  const wantsRecorder = options.recordingProxy ?? inner.kind === 'rootfs';
+  const offline = inner.isolation?.network.mode === 'none';
+  const wantsRecorder = !offline && (options.recordingProxy ?? inner.kind === 'rootfs');
   let proxy: EgressProxy | undefined;
   if (wantsRecorder) {
     proxy = await startEgressProxy({
@@ -155,7 +156,7 @@ export async function withHostNetwork(
         ),
         ...bothSpellings(new Map([['NO_PROXY', noProxyInside(proxySettings.get('NO_PROXY'))]])),
       }
-    : proxySettings.size > 0
+    : proxySettings.size > 0 && !offline
       ? {
           ...bothSpellings(proxySettings),
           ...bothSpellings(new Map([['NO_PROXY', noProxyInside(proxySettings.get('NO_PROXY'))]])),
