@@ -26,11 +26,11 @@ export function hostNetworkLines(isolation: IsolationReport | undefined): string
     );
   if (net.proxyVariables.length > 0)
     parts.push(
-      net.egressProxy
+      net.recordingProxy
         ? `this machine's proxy (${net.proxyVariables.map(code).join(', ')}) used behind the recording proxy, its credentials kept outside`
         : `proxy variables passed: ${net.proxyVariables.map(code).join(', ')}`,
     );
-  if (net.egressProxy) parts.push('HTTP(S)_PROXY inside was buildbench’s recording proxy');
+  if (net.recordingProxy) parts.push('HTTP(S)_PROXY inside was buildbench’s recording proxy');
   if (parts.length === 0 && net.notes.length === 0) return [];
   return [
     `- Host network: ${parts.length > 0 ? parts.join('; ') : 'nothing passed'}.`,

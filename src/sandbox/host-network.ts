@@ -168,7 +168,7 @@ export async function withHostNetwork(
     caSources: trust.sources,
     caCertificates: trust.certificates.length,
     proxyVariables: [...proxySettings.keys()],
-    ...(proxy ? { egressProxy: proxy.url } : {}),
+    ...(proxy ? { recordingProxy: true } : {}),
     notes,
   };
   const isolation: IsolationReport | undefined = inner.isolation

@@ -54,8 +54,8 @@ export interface HostNetworkRecord {
   caCertificates: number;
   /** The proxy variables this machine set (the sandbox got them, or the recording proxy forwards to them). */
   proxyVariables: string[];
-  /** The recording proxy the sandbox's HTTP(S)_PROXY pointed at, when one served it. */
-  egressProxy?: string;
+  /** The sandbox's HTTP(S)_PROXY was the recording proxy (host-network.ts). */
+  recordingProxy?: boolean;
   notes: string[];
 }
 

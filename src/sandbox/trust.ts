@@ -111,29 +111,25 @@ export async function readHostTrust(
     const { text } = await readCaFile(file);
     for (const pem of pemCertificates(text ?? '')) publicKeys.add(certKey(pem));
   }
-  const named: { label: string; path: string }[] = [];
+  // Files in the order first named, each with the variables that name it (several often name one bundle).
+  const named = new Map<string, string[]>();
   for (const name of CA_VARIABLES) {
     const value = env[name];
-    if (value) named.push({ label: `${name} (${value})`, path: value });
+    if (value) named.set(value, [...(named.get(value) ?? []), name]);
   }
   for (const file of await crtFiles(options.localCaDir ?? LOCAL_CA_DIR))
-    named.push({ label: file, path: file });
+    if (!named.has(file)) named.set(file, []);
 
-  // Each file's certificates beyond the public roots, read once however many variables name it.
-  const extras = new Map<string, string[]>();
   const trust: HostTrust = { certificates: [], sources: [], notes: [] };
   const seen = new Set<string>();
-  for (const { label, path } of named) {
-    let pems = extras.get(path);
-    if (pems === undefined) {
-      const { text, why } = await readCaFile(path);
-      if (text === undefined) {
-        trust.notes.push(`${label}: not read (${why})`);
-        continue;
-      }
-      pems = pemCertificates(text).filter((pem) => !publicKeys.has(certKey(pem)));
-      extras.set(path, pems);
+  for (const [path, names] of named) {
+    const label = names.length > 0 ? `${names.join(', ')} (${path})` : path;
+    const { text, why } = await readCaFile(path);
+    if (text === undefined) {
+      trust.notes.push(`${label}: not read (${why})`);
+      continue;
     }
+    const pems = pemCertificates(text).filter((pem) => !publicKeys.has(certKey(pem)));
     if (pems.length === 0) continue;
     trust.sources.push(label);
     for (const pem of pems) {

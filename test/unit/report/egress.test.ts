@@ -16,7 +16,7 @@ const isolation: IsolationReport = {
     caSources: ['SSL_CERT_FILE (/etc/ssl/certs/ca-certificates.crt)'],
     caCertificates: 1,
     proxyVariables: ['HTTPS_PROXY', 'NO_PROXY'],
-    egressProxy: 'http://192.0.2.2:40000',
+    recordingProxy: true,
     notes: [],
   },
 };

@@ -55,8 +55,7 @@ describe('readHostTrust', () => {
     );
     expect(trust.certificates).toEqual([PROXY_CA, LOCAL_CA]);
     expect(trust.sources).toEqual([
-      `SSL_CERT_FILE (${bundle})`,
-      `REQUESTS_CA_BUNDLE (${bundle})`,
+      `SSL_CERT_FILE, REQUESTS_CA_BUNDLE (${bundle})`,
       path.join(localDir, 'corp', 'local.crt'),
     ]);
     expect(trust.notes).toEqual([expect.stringMatching(/^NODE_EXTRA_CA_CERTS \(.*missing\.pem\): not read/)]);
