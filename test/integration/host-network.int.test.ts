@@ -6,7 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { rm } from 'node:fs/promises';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 
+import { outwardAddress } from '../../src/sandbox/egress-proxy.js';
 import { createSandbox } from '../../src/sandbox/factory.js';
 import { createRootfsSandbox, ensureRootfsLayers } from '../../src/sandbox/rootfs.js';
 import { readHostTrust } from '../../src/sandbox/trust.js';
@@ -33,13 +35,36 @@ except Exception as e:
     print('error', e)
 PY`;
 
+/** CONNECT through the sandbox's HTTPS_PROXY to this machine's loopback and own address: prints each answer's status. */
+const ESCAPE = `python3 - <<'PY'
+import os, socket, urllib.parse
+proxy = urllib.parse.urlparse(os.environ['HTTPS_PROXY'])
+for host in ['127.0.0.1', os.environ['OWN'], 'localhost']:
+    s = socket.create_connection((proxy.hostname, proxy.port), timeout=10)
+    s.sendall(('CONNECT %s:%s HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n' % (host, os.environ['PORT'])).encode())
+    print(host, s.recv(200).decode().split(' ')[1])
+    s.close()
+PY`;
+
+let service: Server;
+let port = 0;
+let connections = 0;
+const own = outwardAddress() ?? '127.0.0.1';
+
 describeRootfs('the rootfs sandbox trusts what this machine trusts, and records its egress', () => {
   let repo: string;
   beforeAll(async () => {
+    service = createServer((socket) => {
+      connections++;
+      socket.end('HOST SERVICE\n');
+    });
+    await new Promise<void>((ok) => service.listen(0, '0.0.0.0', ok));
+    port = (service.address() as AddressInfo).port;
     repo = await makeFixtureRepo();
     await ensureRootfsLayers({ ...settings, onProgress: (m) => console.log(m) });
   }, LAYER_CREATION_TIMEOUT_MS);
   afterAll(async () => {
+    await new Promise<void>((ok) => service.close(() => ok()));
     if (repo) await rm(repo, { recursive: true, force: true });
   });
 
@@ -67,6 +92,10 @@ describeRootfs('the rootfs sandbox trusts what this machine trusts, and records 
         ports: [443],
         seenBy: expect.arrayContaining(['proxy']),
       });
+      // The recorder is no way around the isolation: this machine's loopback and own address are refused.
+      const escape = await sandbox.exec(ESCAPE, { timeoutMs: 60_000, env: { PORT: String(port), OWN: own } });
+      expect(escape.output).toBe(`127.0.0.1 403\n${own} 403\nlocalhost 403\n`);
+      expect(connections).toBe(0);
       expect(byHost.get('deb.debian.org')).toMatchObject({
         ports: [80],
         seenBy: expect.arrayContaining(['proxy']),
