@@ -62,6 +62,10 @@ export function describeDeployGoal(goal: DeployGoal, workdir: string): string {
   if (goal.paper)
     lines.push(`Paper: ${oneLine(goal.paper.title, 200)}${goal.paper.url ? ` (${goal.paper.url})` : ''}`);
   if (goal.requires.length > 0) lines.push(`The task needs: ${goal.requires.join(', ')}.`);
+  if (goal.guest)
+    lines.push(
+      `Guest: a ${goal.guest.kind} image at ${oneLine(goal.guest.image, 200)}${goal.guest.build ? `, built by \`${oneLine(goal.guest.build, 300)}\`` : ''}, booted under QEMU; its serial console must match /${oneLine(goal.guest.pattern, 200)}/ within ${seconds(goal.guest.withinMs)}.`,
+    );
   lines.push(registriesLine(goal));
   lines.push(
     `Environment file: ${workdir.replace(/\/+$/, '')}/${DEPLOY_ENV_FILE}. Scripts do not share variables, so append \`export\` lines to it for everything the target needs (a virtual environment's bin/ on PATH, PYTHONPATH, GOPATH, R_LIBS_USER, NODE_PATH, LD_LIBRARY_PATH, …); the harness sources it before the target and before every check. Create its folder first (mkdir -p) and source it yourself when a script needs what an earlier one set up.`,

@@ -107,6 +107,21 @@ describe('the deploy prompt', () => {
     expect(text).not.toContain('mirror.example'); // a mirror's value may carry credentials
   });
 
+  it('describes a guest to boot and what the task requires', () => {
+    const text = describeDeployGoal(
+      {
+        ...goal,
+        requires: ['kvm'],
+        guest: { kind: 'kernel', image: 'arch/x86/boot/bzImage', pattern: 'login:', withinMs: 120_000 },
+      },
+      '/workspace',
+    );
+    expect(text).toContain('The task needs: kvm.');
+    expect(text).toContain(
+      'Guest: a kernel image at arch/x86/boot/bzImage, booted under QEMU; its serial console must match /login:/ within 2 min.',
+    );
+  });
+
   it('lists the ecosystems as quoted repository data, dev dependencies left out', () => {
     const text = describeEcosystems(repo, 'full');
     expect(text).toMatch(/^<<<UNTRUSTED ecosystems/);
