@@ -145,13 +145,22 @@ export async function startEgressProxy(options: EgressProxyOptions = {}): Promis
     }
   };
   /** Checks the destination; returns the address to connect to, or why not. */
-  const destination = async (host: string): Promise<{ ip?: string; refused?: string }> => {
+  /**
+   * Checks the destination, also when this machine's proxy will connect (a proxy on this machine would
+   * otherwise reach its own loopback for the sandbox); a name this machine cannot resolve is refused when
+   * going direct, and left to the upstream proxy (which may resolve what this machine cannot) otherwise.
+   */
+  const destination = async (
+    host: string,
+    viaUpstream: boolean,
+  ): Promise<{ ip?: string; refused?: string }> => {
+    if (host === 'localhost' || host.endsWith('.localhost')) return { refused: 'loopback' };
     try {
       const ip = await resolve(host);
       const refused = policy(ip);
       return refused ? { refused } : { ip };
     } catch {
-      return { refused: 'name does not resolve' };
+      return viaUpstream ? {} : { refused: 'name does not resolve' };
     }
   };
 
@@ -164,7 +173,7 @@ export async function startEgressProxy(options: EgressProxyOptions = {}): Promis
     }
     void (async () => {
       const upstream = upstreamFor(target.host, 'https');
-      const checked = upstream ? {} : await destination(target.host);
+      const checked = await destination(target.host, upstream !== undefined);
       note(target.host, target.port, 'https', checked.refused);
       if (checked.refused) {
         client.end(`HTTP/1.1 403 Forbidden\r\n\r\nbuildbench egress proxy: ${checked.refused}\n`);
@@ -209,7 +218,7 @@ export async function startEgressProxy(options: EgressProxyOptions = {}): Promis
     const port = Number(url.port || 80);
     void (async () => {
       const upstream = upstreamFor(host, 'http');
-      const checked = upstream ? {} : await destination(host);
+      const checked = await destination(host, upstream !== undefined);
       note(host, port, 'http', checked.refused);
       if (checked.refused) {
         res.writeHead(403).end(`buildbench egress proxy: ${checked.refused}\n`);

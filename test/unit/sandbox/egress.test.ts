@@ -106,6 +106,25 @@ describe('the recording proxy', () => {
     } finally {
       await proxy.close();
     }
+    // Also behind this machine's proxy: a proxy on this machine must not reach its own loopback for the sandbox.
+    let upstreamSaw = 0;
+    const upstream = createServer(() => upstreamSaw++);
+    upstream.on('connect', (_req: IncomingMessage, socket: Socket) => {
+      upstreamSaw++;
+      socket.end('HTTP/1.1 200 OK\r\n\r\n');
+    });
+    await new Promise<void>((ok) => upstream.listen(0, '127.0.0.1', ok));
+    const at = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const chained = (await startEgressProxy({ listen: '127.0.0.1', upstream: { https: at, http: at } }))!;
+    try {
+      expect(await tunnel(chained, `127.0.0.1:${originPort}`)).toMatch(/^HTTP\/1\.1 403/);
+      expect(await tunnel(chained, `localhost:${originPort}`)).toMatch(/^HTTP\/1\.1 403/);
+      expect((await getVia(chained, `http://127.0.0.1:${originPort}/`)).status).toBe(403);
+      expect(upstreamSaw).toBe(0);
+    } finally {
+      await chained.close();
+      await new Promise<void>((ok) => upstream.close(() => ok()));
+    }
     const own = new Set(['192.0.2.2']);
     expect(refusedAddress('169.254.169.254', own)).toBe('link-local address');
     expect(refusedAddress('::ffff:127.0.0.1', own)).toBe('loopback');
