@@ -50,6 +50,21 @@ export function hostProxySettings(env: NodeJS.ProcessEnv): Map<string, string> {
   return out;
 }
 
+/**
+ * Why the recording proxy cannot stand in front of this machine's proxy (it chains to plain `http://`
+ * proxies only: not SOCKS, not TLS to the proxy), or undefined when it can.
+ */
+function unchainableProxy(vars: Map<string, string>): string | undefined {
+  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY'] as const) {
+    const value = vars.get(name);
+    if (!value) continue;
+    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase() ?? 'http';
+    if (scheme !== 'http')
+      return `the recording proxy forwards to http:// proxies only and this machine's ${name} is ${scheme}://: the variables were passed as they are, and the egress record comes from logs only`;
+  }
+  return undefined;
+}
+
 /** Both spellings of each variable, as tools differ in which they read. */
 function bothSpellings(vars: Map<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -124,19 +139,16 @@ export async function withHostNetwork(
 
   const proxySettings = hostProxySettings(env);
   const offline = inner.isolation?.network.mode === 'none';
-  const wantsRecorder = !offline && (options.recordingProxy ?? inner.kind === 'rootfs');
+  const unchainable = unchainableProxy(proxySettings);
+  if (unchainable) notes.push(unchainable);
+  const wantsRecorder = !offline && !unchainable && (options.recordingProxy ?? inner.kind === 'rootfs');
   let proxy: EgressProxy | undefined;
   if (wantsRecorder) {
+    const https = proxySettings.get('HTTPS_PROXY') ?? proxySettings.get('ALL_PROXY');
+    const http = proxySettings.get('HTTP_PROXY') ?? proxySettings.get('ALL_PROXY');
+    const noProxy = proxySettings.get('NO_PROXY');
     proxy = await startEgressProxy({
-      upstream: {
-        ...((proxySettings.get('HTTPS_PROXY') ?? proxySettings.get('ALL_PROXY'))
-          ? { https: proxySettings.get('HTTPS_PROXY') ?? proxySettings.get('ALL_PROXY') }
-          : {}),
-        ...((proxySettings.get('HTTP_PROXY') ?? proxySettings.get('ALL_PROXY'))
-          ? { http: proxySettings.get('HTTP_PROXY') ?? proxySettings.get('ALL_PROXY') }
-          : {}),
-        ...(proxySettings.get('NO_PROXY') ? { noProxy: proxySettings.get('NO_PROXY') } : {}),
-      },
+      upstream: { ...(https ? { https } : {}), ...(http ? { http } : {}), ...(noProxy ? { noProxy } : {}) },
     }).catch((error: unknown) => {
       notes.push(`the recording proxy did not start: ${errorMessage(error)}`);
       return undefined;

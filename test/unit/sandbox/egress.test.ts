@@ -291,6 +291,29 @@ describe('withHostNetwork', () => {
     ).rejects.toThrow();
   });
 
+  it('passes a SOCKS proxy through as it is (the recorder chains to http:// proxies only) and says so', async () => {
+    const envs: Record<string, string>[] = [];
+    const box = new FakeSandbox((_s, _n, options: ExecOptions) => {
+      envs.push(options.env ?? {});
+      return { exitCode: 0 };
+    });
+    const sandbox = await withHostNetwork(box, {
+      env: { ALL_PROXY: 'socks5h://proxy.corp.example:1080' },
+      trust: { certificates: [], sources: [], notes: [] },
+      recordingProxy: true,
+    });
+    await sandbox.exec('true', { timeoutMs: 1000 });
+    expect(envs[0]).toMatchObject({
+      ALL_PROXY: 'socks5h://proxy.corp.example:1080',
+      all_proxy: 'socks5h://proxy.corp.example:1080',
+    });
+    expect(envs[0]!.HTTPS_PROXY).toBeUndefined();
+    const record = sandbox.egress();
+    expect(record.method).toBe('logs');
+    expect(record.notes).toEqual([expect.stringContaining("this machine's ALL_PROXY is socks5h://")]);
+    await sandbox.dispose();
+  });
+
   it('reads the proxy settings of this machine, lower case first', () => {
     expect([
       ...hostProxySettings({ http_proxy: 'http://a:1', HTTP_PROXY: 'http://b:2', no_proxy: 'x' }),
