@@ -147,7 +147,8 @@ function decideDeploy(end: LoopEnd, deploy: DeployFacts): StatusDecision {
       reason: `the target experiment ran and left its evidence (${deploy.target!.detail}), and the verifier passed (${checks} ${checks === 1 ? 'check' : 'checks'})`,
     };
   }
-  const ended = end.kind === 'verified' ? '' : `; the run ended: ${end.reason}`;
+  // A limit or a stuck loop says why there was no further try; a claim's own words repeat the failure.
+  const ended = end.kind === 'limit' || end.kind === 'stuck' ? `; the run ended: ${end.reason}` : '';
   if (deploy.setupRan || deploy.target?.passed === true) {
     return { status: 'partial', reason: `the setup ran through, but ${failure}${ended}` };
   }

@@ -73,7 +73,8 @@ export function deployEvidenceSection(deploy: DeployResult): string[] {
       `| verifier${verifier.spec ? ` (${cell(code(verifier.spec))})` : ''} | **not run** | the run ended before the verifier ran |`,
     );
   }
-  for (const check of verifier.checks) out.push(checkRow({ ...check, name: `verifier: ${check.name}` }));
+  for (const check of verifier.checks)
+    out.push(checkRow({ ...check, name: `verifier: ${check.name.replace(/^spec: /, '')}` }));
   out.push(
     '',
     `The setup ${deploy.setupRan ? 'ran through (a setup script ended with exit 0)' : 'never ran through (no setup script ended with exit 0)'}.`,
@@ -212,7 +213,8 @@ export function deployNextSteps(
     items.push(
       `Give the run more room (${code('--max-turns')}, ${code('--timeout')}, ${code('--turn-timeout')}).`,
     );
-  if (deploy.goal.registries.mode !== 'online')
+  const registryDependencies = deploy.ecosystems.some((e) => e.kind !== 'c-cpp' && e.dependencies > 0);
+  if (deploy.goal.registries.mode !== 'online' && registryDependencies)
     items.push(
       `With registries reachable, ${code('--registries online')} installs the versions the manifests pin instead of the distribution’s.`,
     );

@@ -261,7 +261,7 @@ export function judgeMetric(
   text: string | undefined,
 ): { passed: boolean; detail: string } {
   const where = `${metric.file}: ${metric.key}`;
-  if (text === undefined) return { passed: false, detail: `${metric.file} does not exist` };
+  if (text === undefined) return { passed: false, detail: `${where}: not read (no such file)` };
   let data: unknown;
   try {
     data = JSON.parse(text);
