@@ -273,7 +273,7 @@ export function judgeMetric(
   if (typeof value !== 'number' || !Number.isFinite(value))
     return {
       passed: false,
-      detail: `${where} is ${clip(JSON.stringify(value) ?? String(value), 40)}, not a number`,
+      detail: `${where} is ${clip(JSON.stringify(value), 40)}, not a number`,
     };
   const bounds = [
     ...(metric.min !== undefined ? [`≥ ${metric.min}`] : []),

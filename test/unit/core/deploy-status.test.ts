@@ -64,10 +64,9 @@ describe('a deploy’s status', () => {
   });
 
   it('counts a target that ran as a setup that ran through, even when every setup script failed', () => {
-    expect(decide(turnsOut, { setupRan: false, target, verifier: failingVerifier })).toMatchObject({
-      status: 'partial',
-      reason: expect.stringMatching(/the run ended: the turn limit \(3\) was reached$/) as string,
-    });
+    const d = decide(turnsOut, { setupRan: false, target, verifier: failingVerifier });
+    expect(d.status).toBe('partial');
+    expect(d.reason).toMatch(/the run ended: the turn limit \(3\) was reached$/);
   });
 
   it('is FAILED when the setup never ran through, with the first failing evidence and why the run ended', () => {
