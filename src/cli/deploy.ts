@@ -22,7 +22,8 @@ Turns a fresh sandbox into one where a paper's target experiment runs: the same 
 goal. After every script the target runs from its folder within its time limit and must leave its evidence
 (files written during the run, output patterns, metrics in a results file); the task's verifier, hidden from
 the strategy by default, runs once at the end. The task format is tasks/README.md (kind: deploy); a task's
-budgets win over the flags below, as in \`buildbench bench\`.
+budgets win over the flags below, as in \`buildbench bench\`. The repository deployed is <path|git-url> (the
+task's own \`repository\` is what \`buildbench bench\` checks out).
 
 Status: SUCCESS only when the target and the verifier both passed; PARTIAL when the setup ran through but the
 target or the verifier failed (the failing check and its output are in result.json and RUNBOOK.md); FAILED
