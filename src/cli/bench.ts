@@ -9,6 +9,7 @@ import path from 'node:path';
 import { ConfigError } from '../base/errors.js';
 import { createBenchProgress } from '../bench/progress.js';
 import { runBenchmark, type BenchmarkOutcome, type BenchSettings } from '../core/run-bench.js';
+import { registrySettingsFrom } from '../core/deploy-goal.js';
 import { parsePositiveInt, resolveRunSettings, CLI_DOOR } from '../core/settings.js';
 import { parseCliArgs, RUN_FLAGS, sandboxFromFlags } from './args.js';
 
@@ -43,6 +44,8 @@ bench options:
                        each run's limits, as for build (default 10, 1h, 30m); a task's budgets win
   --sandbox <kind>     auto | rootfs | docker | host (default: auto); --image, --build-cache, --network,
                        --memory, --pids, --secret-env, --max-log-size as for build
+  --registries <mode>  deploy tasks: auto | online | offline, and the mirrors of the environment, as for
+                       deploy (default: auto)
   --json               print the outcome as JSON on stdout instead of a summary
 
 Tasks: see tasks/README.md (build tasks name the expected binaries; deploy tasks a verifier spec).
@@ -79,6 +82,7 @@ export function parseBenchArgs(
       resume: { type: 'boolean' },
       'repos-dir': { type: 'string' },
       json: { type: 'boolean' },
+      registries: { type: 'string' },
       ...RUN_FLAGS,
     },
     { prefix: 'bench: ', hint: 'see buildbench bench --help' },
@@ -104,6 +108,7 @@ export function parseBenchArgs(
       ...run,
       secretEnv,
       sandbox: sandboxFromFlags(values, io),
+      registries: registrySettingsFrom(values.registries, io.env).registries,
     },
   };
 }

@@ -8,8 +8,6 @@ import path from 'node:path';
 import { repoNameOf, resolveRunSettings, CLI_DOOR, type BuildSettings } from '../core/settings.js';
 import { ConfigError, errorMessage } from '../base/errors.js';
 import { runBuild } from '../core/run-build.js';
-import { createProgressPrinter } from '../core/progress.js';
-import type { BuildResult } from '../report/result.js';
 import { VERSION } from '../core/version.js';
 import { runVerifyCommand } from './verify.js';
 import { runMatrixCommand } from './matrix.js';
@@ -17,7 +15,9 @@ import { runBenchCommand } from './bench.js';
 import { runCompareCommand, runLeaderboardCommand } from './compare.js';
 import { runDiagnoseCommand } from './diagnose.js';
 import { parseCliArgs, RUN_FLAGS, sandboxFromFlags } from './args.js';
-import { renderSummary, reportInputFor, writeRunbook } from '../report/runbook.js';
+import { renderSummary, writeRunbook } from '../report/runbook.js';
+import { runDeployCommand } from './deploy.js';
+import { exitCodeFor, runWithSignals, summaryFor } from './engine.js';
 
 /** The build command's options, environment and exit status: the end of USAGE, and all of `build --help`. */
 const BUILD_OPTIONS = `build options:
@@ -68,6 +68,8 @@ export const USAGE = `buildbench ${VERSION} — builds other people's software i
 
 Usage:
   buildbench build <path|git-url> [options]
+  buildbench deploy <path|git-url> --task <deploy-task.yml> [options]
+                                   make a paper's target experiment run; a hidden verifier judges it (see deploy --help)
   buildbench report <out-dir>      re-render RUNBOOK.md and print the summary from result.json + trajectory.jsonl
   buildbench verify <out-dir|build-tree> [--spec file.yml] [--expect names] [--sandbox auto|rootfs|host|none] [--json]
                                    re-run the verifiers on a kept (--keep) or hand-made build; exit 0 all pass, 1 not
@@ -154,18 +156,7 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
   };
 }
 
-/** What `build` prints: the summary `buildbench report` prints for the same output folder. */
-export async function summaryFor(result: BuildResult, outDir: string): Promise<string> {
-  return renderSummary(await reportInputFor(result, outDir), outDir);
-}
-
-export function exitCodeFor(result: BuildResult): number {
-  if (result.status === 'success') return 0;
-  if (result.status === 'cancelled') return 130;
-  // The sandbox could not be started (no Docker engine, no rootfs) or failed: the build itself did not fail.
-  if (result.status === 'sandbox_error') return 3;
-  return 1;
-}
+export { exitCodeFor, summaryFor };
 
 /** The CLI's one error boundary: one clear line and a non-zero exit, never a stack trace. */
 export async function run(argv: string[], io: CliIo = defaultIo): Promise<number> {
@@ -186,17 +177,22 @@ export async function run(argv: string[], io: CliIo = defaultIo): Promise<number
     if (command === 'leaderboard') return await runLeaderboardCommand(rest, io);
     if (command === 'compare') return await runCompareCommand(rest, io);
     if (command === 'diagnose') return await runDiagnoseCommand(rest, io);
+    if (command === 'deploy') return await runDeployCommand(rest, io);
     if (command !== 'build')
       throw new ConfigError(
         `unknown command '${command}'`,
-        'expected build, report, verify, bench, matrix, leaderboard, compare or diagnose; see buildbench --help',
+        'expected build, deploy, report, verify, bench, matrix, leaderboard, compare or diagnose; see buildbench --help',
       );
     if (rest.includes('--help') || rest.includes('-h')) {
       io.stdout(BUILD_HELP);
       return 0;
     }
     const settings = parseBuildArgs(rest, io);
-    return await runWithSignals(settings, io);
+    return await runWithSignals(
+      io,
+      { json: settings.json, outDir: settings.outDir, what: 'build' },
+      (options) => runBuild(settings, options),
+    );
   } catch (error) {
     io.stderr(`buildbench: ${errorMessage(error)}\n`);
     return error instanceof ConfigError ? 2 : 1;
@@ -217,33 +213,4 @@ async function runReport(args: string[], io: CliIo): Promise<number> {
   const input = await writeRunbook(outDir);
   io.stdout(renderSummary(input, outDir));
   return 0;
-}
-
-async function runWithSignals(settings: BuildSettings, io: CliIo): Promise<number> {
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    interrupts++;
-    if (interrupts === 1) {
-      io.stderr(
-        `\nbuildbench: ${signal} received — stopping the build and cleaning up (press Ctrl-C again to force)\n`,
-      );
-      controller.abort();
-    } else {
-      process.exit(130);
-    }
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    const printer = createProgressPrinter((line) => io.stderr(line + '\n'));
-    const result = await runBuild(settings, { signal: controller.signal, listeners: [printer] });
-    io.stdout(
-      settings.json ? JSON.stringify(result, null, 2) + '\n' : await summaryFor(result, settings.outDir),
-    );
-    return exitCodeFor(result);
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
 }

@@ -6,7 +6,14 @@ import path from 'node:path';
 
 import type { LoopOutcome } from '../agent/loop.js';
 import type { TurnRecord } from '../agent/types.js';
-import { RESULT_SCHEMA, type BuildResult, type TurnSummary } from '../report/result.js';
+import { DEPLOY_ENV_FILE } from '../deploy/types.js';
+import {
+  RESULT_SCHEMA,
+  type BuildResult,
+  type DeployInstall,
+  type DeployResult,
+  type TurnSummary,
+} from '../report/result.js';
 import { analyzeTrajectory, type TrajectoryAnalysis } from '../trajectory/analysis.js';
 import { SNAPSHOT_FILE } from '../verify/baseline.js';
 import type { RunState } from './stages/state.js';
@@ -75,6 +82,83 @@ function rootCausePart(rc: LoopOutcome['rootCause']): BuildResult['rootCause'] {
 }
 
 /**
+ * What a deploy's setup installed and ran, and why, from the turns' recipes up to the turn that passed (every
+ * turn when none did): repair packages with the repair's reason, the packages that provide the commands the
+ * setup runs, and the setup's own dependency steps (a virtual environment, `pip install`, `cargo fetch`) with
+ * the recipe they belong to. Free-form scripts (a model's) have no recipe and are listed by the turn table.
+ */
+export function deployInstalls(history: readonly TurnRecord[], upTo?: number): DeployInstall[] {
+  const out: DeployInstall[] = [];
+  const seen = new Set<string>();
+  const add = (item: DeployInstall): void => {
+    const key = `${item.kind}:${item.what}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(item);
+  };
+  for (const record of history) {
+    if (upTo !== undefined && record.turn > upTo) break;
+    const { action } = record;
+    if (action.kind !== 'run' || !action.recipe || !record.observation) continue;
+    const { recipe } = action;
+    for (const pkg of recipe.packages)
+      add({ kind: 'package', what: pkg, why: action.reason, turn: record.turn });
+    for (const tool of recipe.tools) {
+      add({
+        kind: 'tool',
+        what: tool.pkg,
+        why: `provides ${tool.command}, which the setup runs`,
+        turn: record.turn,
+      });
+    }
+    for (const step of recipe.steps.filter((st) => st.purpose === 'dependencies')) {
+      add({
+        kind: 'step',
+        what: step.command,
+        why: `${action.purpose}: ${action.reason}`,
+        turn: record.turn,
+      });
+    }
+  }
+  return out;
+}
+
+/** result.json's `deploy` section, from the goal, the inspection, the turns and the final checks. */
+function deployPart(state: RunState): DeployResult | undefined {
+  const goal = state.settings.deploy;
+  if (!goal) return undefined;
+  const facts = state.deployFacts;
+  const end = state.outcome?.end;
+  const verifierChecks = facts?.verifier ?? [];
+  return {
+    goal: {
+      target: goal.target,
+      requires: goal.requires,
+      registries: goal.registries,
+      ...(goal.paper ? { paper: goal.paper } : {}),
+      ...(goal.taskFile ? { taskFile: goal.taskFile } : {}),
+    },
+    ecosystems: (state.repo?.ecosystems ?? []).map((e) => ({
+      kind: e.kind,
+      manifests: e.manifests,
+      dependencies: e.dependencies.length,
+      ...(e.runtime ? { runtime: e.runtime } : {}),
+      notes: e.notes,
+    })),
+    installed: deployInstalls(state.outcome?.history ?? [], end?.kind === 'verified' ? end.turn : undefined),
+    setupRan: facts?.setupRan ?? false,
+    ...(facts?.target ? { target: facts.target } : {}),
+    verifier: {
+      ...(state.settings.spec ? { spec: state.settings.spec } : {}),
+      hidden: state.spec.hiddenFile !== undefined,
+      passed: verifierChecks.length > 0 && verifierChecks.every((c) => c.passed),
+      checks: verifierChecks,
+    },
+    envFile: DEPLOY_ENV_FILE,
+  };
+}
+
+/**
  * The trajectory analysis of the run: every script it ran, the strategy's own finish claims (not the stops
  * the harness made for a spent budget or a failed provider) and the verifiers' final word.
  */
@@ -131,6 +215,7 @@ export function toBuildResult(
   const verdict = outcome?.verdict;
   const { status } = decision;
   const failure = state.events.failure();
+  const deploy = deployPart(state);
   return {
     schema: RESULT_SCHEMA,
     tool: { name: 'buildbench', version: VERSION },
@@ -168,6 +253,7 @@ export function toBuildResult(
     verification: verifier?.report(state.claims),
     recipe: state.finalized?.recipe,
     patches: state.finalized?.patches,
+    ...(deploy ? { deploy } : {}),
     ...(analysis ? { analysis } : {}),
     ...(failure ? { observerFailure: failure } : {}),
   };

@@ -21,13 +21,18 @@ import type { Task } from '../bench/types.js';
 import type { BuildResult } from '../report/result.js';
 import { loadSpec } from '../verify/spec.js';
 import { runBuild, type RunBuildDeps } from './run-build.js';
+import type { RegistrySettings } from '../deploy/types.js';
+import { deployGoalOf } from './deploy-goal.js';
 import { parseDuration, type BuildSettings } from './settings.js';
 
-/** What every run of a benchmark shares (the tasks' own budgets replace the budget fields per task). */
+/**
+ * What every run of a benchmark shares (the tasks' own budgets replace the budget fields per task);
+ * `registries`: how a deploy task's setups reach language registries (default auto, no mirrors).
+ */
 export type SharedBuildSettings = Omit<
   BuildSettings,
-  'source' | 'outDir' | 'expect' | 'spec' | 'json' | 'keep'
->;
+  'source' | 'outDir' | 'expect' | 'spec' | 'json' | 'keep' | 'deploy'
+> & { registries?: RegistrySettings };
 
 /** Everything one `buildbench bench` needs, validated by the front door. */
 export interface BenchSettings {
@@ -62,8 +67,9 @@ export function systemOf(build: SharedBuildSettings): { strategy: string; model?
 
 /**
  * One run's settings: the shared ones, the task's budgets over the bench's flags, a build task's expected
- * names, a deploy task's verifier spec (its `hidden` flag is honoured by the engine), the checkout as the
- * source and the run folder as `--out`.
+ * names, a deploy task's goal (core/deploy-goal.ts: the target experiment, which makes `runBuild` a deploy
+ * run) and verifier spec (its `hidden` flag is honoured by the engine), the checkout as the source and the
+ * run folder as `--out`. `buildbench deploy` and the Action's task mode make their settings here too.
  */
 export function taskBuildSettings(
   task: Task,
@@ -72,6 +78,7 @@ export function taskBuildSettings(
   repoDir: string,
 ): BuildSettings {
   const { budgets } = task;
+  const { registries, ...common } = shared;
   const field = (name: string): string => `${task.file}: budgets.${name}`;
   const timeoutMs = budgets.timeout ? parseDuration(budgets.timeout, field('timeout')) : shared.timeoutMs;
   const turnTimeoutMs = budgets.turnTimeout
@@ -83,7 +90,7 @@ export function taskBuildSettings(
     ...(budgets.maxCost !== undefined ? { maxCostUsd: budgets.maxCost } : {}),
   };
   return {
-    ...shared,
+    ...common,
     source: repoDir,
     outDir: runDir,
     maxTurns: budgets.maxTurns ?? shared.maxTurns,
@@ -93,7 +100,12 @@ export function taskBuildSettings(
     json: false,
     keep: false,
     ...(model ? { model } : {}),
-    ...(task.kind === 'deploy' ? { spec: task.verifier.spec } : {}),
+    ...(task.kind === 'deploy'
+      ? {
+          spec: task.verifier.spec,
+          deploy: deployGoalOf(task, registries ?? { mode: 'auto', mirrors: {} }),
+        }
+      : {}),
   };
 }
 

@@ -4,6 +4,10 @@
  * (hidden spec, probes), the stop-gate's claims, and an error caught on the way. The loop reports why it
  * stopped, the verifiers report what passed; neither decides the status. Finalize and the report never change
  * it (the runbook's SUCCESS/PARTIAL/FAILED label is a display of it beside the evidence).
+ *
+ * A deploy run (facts.deploy) is judged DeployBench's way: SUCCESS only when the target experiment and the
+ * task's verifier both passed; PARTIAL when the setup ran through but one of them failed; FAILED when the setup
+ * never ran through. A weaker check passing (a package imports, `--help` answers) is never a SUCCESS.
  */
 import type { LoopEnd } from '../agent/loop.js';
 import { ConfigError, SandboxError, errorMessage } from '../base/errors.js';
@@ -22,6 +26,26 @@ export interface StatusFacts {
    * whether the sandbox existed yet.
    */
   caught?: { error: unknown; aborted: boolean; beforeSandbox?: boolean };
+  /** A deploy run's facts; absent for a build. */
+  deploy?: DeployFacts;
+}
+
+/** One check of a deploy run as the status and result.json record it. */
+export interface DeployCheckFact {
+  name: string;
+  passed: boolean;
+  detail: string;
+  /** The last lines its command printed, when it failed. */
+  outputTail?: string;
+}
+
+export interface DeployFacts {
+  /** Some turn's setup script ran to its end (exit 0 within its time limit). */
+  setupRan: boolean;
+  /** The target experiment's check, the last time it ran; undefined when it never ran. */
+  target?: DeployCheckFact;
+  /** The task's verifier checks (a hidden verifier runs once, after the loop); empty when none ran. */
+  verifier: DeployCheckFact[];
 }
 
 export interface StatusDecision {
@@ -72,6 +96,7 @@ export function decideStatus(facts: StatusFacts): StatusDecision {
     };
   }
   if (!facts.end) return { status: 'failed', reason: 'the run ended before the agent loop did' };
+  if (facts.deploy) return decideDeploy(facts.end, facts.deploy);
   const status = statusOfEnd(facts.end);
   const reason = facts.end.reason;
   const final = facts.final;
@@ -91,4 +116,41 @@ export function decideStatus(facts: StatusFacts): StatusDecision {
     };
   }
   return { status, reason };
+}
+
+/** Ends that are about the run, not the deployment: they keep their own status. */
+const DEPLOY_KEEPS: readonly LoopEnd['kind'][] = ['cancelled', 'sandbox_error', 'provider_error'];
+
+/** The first thing that keeps a deploy from SUCCESS, as evidence: the check's name and what it showed. */
+function deployFailure(deploy: DeployFacts): string | undefined {
+  const { target, verifier } = deploy;
+  if (!target) return 'the target experiment never ran';
+  if (!target.passed) return `the target experiment failed: ${target.detail}`;
+  if (verifier.length === 0) return 'the verifier did not run';
+  const failing = verifier.find((c) => !c.passed);
+  return failing ? `the verifier failed: ${failing.name}: ${failing.detail}` : undefined;
+}
+
+/**
+ * A deploy's status: SUCCESS when the target and every verifier check passed; otherwise PARTIAL when the setup
+ * ran through (a setup script ended with exit 0, or the target itself ran, which shows an environment was
+ * there) and FAILED when it never did, each with the failing evidence. Cancelled, sandbox and provider errors
+ * keep their status: they say why the run stopped, not what the deployment did.
+ */
+function decideDeploy(end: LoopEnd, deploy: DeployFacts): StatusDecision {
+  if (DEPLOY_KEEPS.includes(end.kind)) return { status: statusOfEnd(end), reason: end.reason };
+  const failure = deployFailure(deploy);
+  if (failure === undefined) {
+    const checks = deploy.verifier.length;
+    return {
+      status: 'success',
+      reason: `the target experiment ran and left its evidence (${deploy.target!.detail}), and the verifier passed (${checks} ${checks === 1 ? 'check' : 'checks'})`,
+    };
+  }
+  // A limit or a stuck loop says why there was no further try; a claim's own words repeat the failure.
+  const ended = end.kind === 'limit' || end.kind === 'stuck' ? `; the run ended: ${end.reason}` : '';
+  if (deploy.setupRan || deploy.target?.passed === true) {
+    return { status: 'partial', reason: `the setup ran through, but ${failure}${ended}` };
+  }
+  return { status: 'failed', reason: `the setup never ran through: ${failure}${ended}` };
 }

@@ -17,6 +17,8 @@ import type { ResultRecipe } from '../finalize/finalize.js';
 import type { ResultPatch } from '../finalize/patches.js';
 import type { ListenerFailure } from '../agent/events.js';
 import type { TrajectoryAnalysis } from '../trajectory/analysis.js';
+import type { DeployTarget, RegistrySettings, Requirement } from '../deploy/types.js';
+import type { EcosystemKind } from '../repo/types.js';
 
 export const RESULT_SCHEMA = 'buildbench.result/v1';
 
@@ -34,6 +36,59 @@ export interface TurnSummary {
   logBytes?: number;
   /** True when the log kept only its head and tail (a marker line shows where bytes were dropped). */
   logTruncated?: boolean;
+}
+
+/** One check of a deploy (the target, a verifier check) with its evidence. */
+export interface DeployCheckEvidence {
+  /** `spec: target experiment`, `spec: the benchmark runs and sorts`. */
+  name: string;
+  passed: boolean;
+  /** What it showed: the failures, or what passed. */
+  detail: string;
+  /** When it failed: the last lines its command printed (stdout, then stderr). */
+  outputTail?: string;
+}
+
+/** Something the setup installed or ran to make the environment, and why (from the turns' recipes). */
+export interface DeployInstall {
+  /** `package` (a distribution package), `tool` (a package providing a command the setup runs), `step` (a setup command). */
+  kind: 'package' | 'tool' | 'step';
+  /** The package name(s) or the command. */
+  what: string;
+  why: string;
+  /** The turn that first did it. */
+  turn: number;
+}
+
+/**
+ * A deploy run's part of result.json: the goal as the strategy saw it (never the hidden verifier's checks),
+ * the ecosystems inspection found, what the setup installed and why, whether it ran through, the target's
+ * evidence and the verifier's result.
+ */
+export interface DeployResult {
+  goal: {
+    target: DeployTarget;
+    requires: Requirement[];
+    registries: RegistrySettings;
+    paper?: { title: string; url?: string };
+    taskFile?: string;
+  };
+  ecosystems: {
+    kind: EcosystemKind;
+    manifests: string[];
+    dependencies: number;
+    runtime?: { name: string; version?: string; why: string };
+    notes: string[];
+  }[];
+  installed: DeployInstall[];
+  /** Some setup script ran to its end (exit 0 within its time limit). */
+  setupRan: boolean;
+  /** The target experiment's check, the last time it ran; absent when it never ran. */
+  target?: DeployCheckEvidence;
+  /** The task's verifier: its spec file, whether it was hidden, whether it passed, and each check. */
+  verifier: { spec?: string; hidden: boolean; passed: boolean; checks: DeployCheckEvidence[] };
+  /** The environment file the setup wrote and every check sourced (relative to the repository root). */
+  envFile: string;
 }
 
 /**
@@ -111,6 +166,8 @@ export interface BuildResult {
   llm?: { model: string } & Record<string, unknown>;
   /** Where the build instructions came from (scored against BUILD-BENCH's labelled instruction URLs). */
   retrieval?: { mode: string; sufficient: boolean; rounds: number; sources: unknown[]; notes: string[] };
+  /** A deploy run's goal, setup and evidence (`buildbench deploy`, a deploy task); absent for a build. */
+  deploy?: DeployResult;
   /** Trajectory analysis: sub-commands per phase, recoveries after failed turns, self-stops (trajectory/analysis.ts). */
   analysis?: TrajectoryAnalysis;
   /**
@@ -208,6 +265,25 @@ export function checkBuildResult(value: unknown, file: string, options: ReadResu
   if (value.artifacts !== undefined || required.has('artifacts')) {
     if (!Array.isArray(value.artifacts) || !value.artifacts.every(isObject))
       throw wrong('artifacts', value.artifacts, 'a list of binaries');
+  }
+  if (value.deploy !== undefined) {
+    const deploy = value.deploy;
+    if (!isObject(deploy)) throw wrong('deploy', deploy, 'an object (the deploy section)');
+    if (!isObject(deploy.goal) || !isObject(deploy.goal.target))
+      throw wrong(
+        'deploy.goal.target',
+        isObject(deploy.goal) ? deploy.goal.target : deploy.goal,
+        'an object',
+      );
+    if (typeof deploy.goal.target.command !== 'string')
+      throw wrong('deploy.goal.target.command', deploy.goal.target.command, 'a string');
+    if (typeof deploy.setupRan !== 'boolean')
+      throw wrong('deploy.setupRan', deploy.setupRan, 'true or false');
+    if (!Array.isArray(deploy.installed)) throw wrong('deploy.installed', deploy.installed, 'a list');
+    if (!isObject(deploy.verifier) || !Array.isArray(deploy.verifier.checks))
+      throw wrong('deploy.verifier', deploy.verifier, 'an object with its checks');
+    if (deploy.target !== undefined && !isObject(deploy.target))
+      throw wrong('deploy.target', deploy.target, 'an object (the target check)');
   }
   if (value.analysis !== undefined) {
     const analysis = value.analysis;

@@ -26,6 +26,16 @@ import { answeredFinding, type ReportTurn } from '../finalize/turns.js';
 import { turnsFromTrajectory, type ReportClaim } from './turns.js';
 import { harnessTimeWords, trajectorySection } from './trajectory.js';
 import { egressSection, hostNetworkLines } from './egress.js';
+import { block, bytes, cell, code, plural, seconds, yes } from './markdown.js';
+import {
+  deployEnvironmentLines,
+  deployEvidenceSection,
+  deployInstalledSection,
+  deployNextSteps,
+  deployRunSection,
+  deployStatus,
+} from './deploy-runbook.js';
+import type { DeployResult } from './result.js';
 
 export const RUNBOOK = 'RUNBOOK.md';
 
@@ -47,8 +57,12 @@ export interface ReportStatus {
   note?: string;
 }
 
-/** SUCCESS only when result.json says success and the verifier evidence is there beside it. */
+/**
+ * SUCCESS only when result.json says success and the verifier evidence is there beside it (for a deploy, the
+ * passing target and verifier checks: deploy-runbook.ts).
+ */
 export function reportStatus(result: BuildResult): ReportStatus {
+  if (result.deploy) return deployStatus(result, result.deploy);
   const evidence =
     result.metrics.completion &&
     result.artifacts.length > 0 &&
@@ -111,47 +125,6 @@ export async function reportInputFor(result: BuildResult, outDir: string): Promi
   } catch (error) {
     return { result, turns: [], claims: [], trajectoryProblem: errorMessage(error) };
   }
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Markdown helpers
-
-/** Inline code that survives backticks in the text. */
-function code(text: string): string {
-  const flat = text.replace(/\s*\n\s*/g, ' ');
-  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((m) => m.length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${flat}${pad}${fence}`;
-}
-
-/** A table cell: one line, pipes escaped. */
-function cell(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
-}
-
-/** A fenced block that survives fences in the text. */
-function block(text: string, lang = ''): string[] {
-  const longest = Math.max(2, ...(text.match(/`{3,}/g) ?? []).map((m) => m.length));
-  const fence = '`'.repeat(longest + 1);
-  return [`${fence}${lang}`, text.replace(/\n+$/, ''), fence];
-}
-
-const yes = (b: boolean): string => (b ? 'yes' : 'no');
-
-function seconds(ms: number | undefined): string {
-  if (ms === undefined) return '—';
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const s = Math.round(ms / 1000);
-  return `${Math.floor(s / 60)} min ${s % 60} s`;
-}
-
-function bytes(n: number): string {
-  return `${n.toLocaleString('en-US')} bytes`;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 const KIND_LABEL: Record<string, string> = {
@@ -314,7 +287,7 @@ function isolationLines(isolation: IsolationReport | undefined): string[] {
   return [`- Isolation: ${parts.join('; ')}.`, ...isolation.notes.map((note) => `  - ${note}`)];
 }
 
-function environmentSection(input: ReportInput): string[] {
+function environmentSection(input: ReportInput, extra: readonly string[] = []): string[] {
   const { result } = input;
   const compiler = result.recipe?.replay.compiler ?? result.recipe?.minimalReplay?.compiler;
   const systems =
@@ -341,6 +314,7 @@ function environmentSection(input: ReportInput): string[] {
     `- Repository: ${code(result.repo.source)}${result.repo.commit ? ` at commit ${code(result.repo.commit)}` : ''}.`,
     `- Strategy: ${result.strategy}; ${plural(result.turns.length, 'script')} run; total time ${seconds(result.timings.totalMs)}${harnessTimeWords(result.timings)}.`,
     `- buildbench ${result.tool.version}, finished ${result.timings.finishedAt}.`,
+    ...extra,
     '',
   ];
   return out;
@@ -581,10 +555,10 @@ function limitsSection(input: ReportInput): string[] {
   return ['## Limits reached', '', ...items.map((i) => `- ${i[0]!.toUpperCase()}${i.slice(1)}.`), ''];
 }
 
-function nextStepsSection(input: ReportInput, status: ReportStatus): string[] {
-  if (status.label === 'SUCCESS') return [];
+/** The root cause of a run that did not succeed (from result.json and its turn), or what is known instead. */
+function rootCauseLines(input: ReportInput): string[] {
   const { result } = input;
-  const out = ['## Root cause and what to try next', ''];
+  const out: string[] = [];
   const rc = result.rootCause;
   if (rc) {
     const hint = input.turns.find((t) => t.turn === rc.turn)?.rootCause?.hint;
@@ -612,6 +586,13 @@ function nextStepsSection(input: ReportInput, status: ReportStatus): string[] {
       out.push(`No known error signature matched the logs. The run ended because: ${result.reason}.`, '');
     }
   }
+  return out;
+}
+
+function nextStepsSection(input: ReportInput, status: ReportStatus): string[] {
+  if (status.label === 'SUCCESS') return [];
+  const { result } = input;
+  const out = ['## Root cause and what to try next', '', ...rootCauseLines(input)];
   const extra: string[] = [];
   if (result.expected.missing.length > 0 && result.expected.names.length > 0) {
     extra.push(
@@ -663,8 +644,60 @@ function filesSection(input: ReportInput): string[] {
   return out;
 }
 
+/** The status line of a deploy, its note, and the paper or task it deploys. */
+function deployStatusLines(input: ReportInput, status: ReportStatus, deploy: DeployResult): string[] {
+  const { result } = input;
+  const raw = result.status === status.label.toLowerCase() ? '' : ` (run status: ${result.status})`;
+  const out = [`**Status: ${status.label}**${raw} — ${result.reason}`, ''];
+  if (status.note) out.push(`> **Note:** ${status.note}.`, '');
+  const { paper, taskFile, target } = deploy.goal;
+  if (paper) out.push(`Paper: ${paper.title}${paper.url ? ` (<${paper.url}>)` : ''}.`);
+  out.push(
+    `Target experiment: ${code(target.command)}${target.cwd && target.cwd !== '.' ? ` in ${code(target.cwd)}` : ''}${taskFile ? `, from the task ${code(taskFile)}` : ''}.`,
+    '',
+  );
+  return out;
+}
+
+/** RUNBOOK.md of a deploy (DeployBench's shape; deploy-runbook.ts has its own sections). */
+function deployRunbook(input: ReportInput, deploy: DeployResult): string[] {
+  const { result } = input;
+  const status = reportStatus(result);
+  const failed =
+    status.label === 'SUCCESS'
+      ? []
+      : [
+          '## What failed and what to try next',
+          '',
+          ...rootCauseLines(input),
+          ...deployNextSteps(result, deploy, input.turns),
+        ];
+  return [
+    `# ${result.repo.name}: deploy runbook`,
+    '',
+    ...deployStatusLines(input, status, deploy),
+    ...deployEvidenceSection(deploy),
+    ...environmentSection(input, deployEnvironmentLines(deploy)),
+    ...deployInstalledSection(deploy),
+    ...deployRunSection(result, deploy),
+    ...patchSection(input),
+    ...historySection(input),
+    ...egressSection(result.sandbox.egress),
+    ...trajectorySection(result),
+    ...limitsSection(input),
+    ...failed,
+    ...filesSection(input),
+  ];
+}
+
 /** RUNBOOK.md for a run. Pure: the same input gives the same text. */
 export function renderRunbook(input: ReportInput): string {
+  if (input.result.deploy) {
+    return deployRunbook(input, input.result.deploy)
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .replace(/\n*$/, '\n');
+  }
   const status = reportStatus(input.result);
   const recipe = recipeOf(input);
   const out = [
@@ -702,10 +735,13 @@ export function renderSummary(input: ReportInput, outDir: string): string {
     `${status.label}${status.label.toLowerCase() === result.status ? '' : ` (${result.status})`}: ${result.reason}`,
   ];
   if (status.note) lines.push(`  note: ${status.note}`);
-  lines.push(
-    `  completion ${yes(result.metrics.completion)}  strict ${named(result.metrics.strict)}  flexible ${named(result.metrics.flexible)}` +
-      `  (expected ${result.expected.names.length > 0 ? result.expected.names.join(', ') : 'any new binary'}; ${result.expected.source})`,
-  );
+  if (result.deploy) {
+    lines.push(...deploySummaryLines(result.deploy));
+  } else
+    lines.push(
+      `  completion ${yes(result.metrics.completion)}  strict ${named(result.metrics.strict)}  flexible ${named(result.metrics.flexible)}` +
+        `  (expected ${result.expected.names.length > 0 ? result.expected.names.join(', ') : 'any new binary'}; ${result.expected.source})`,
+    );
   if (result.artifacts.length > 0) {
     const shown = result.artifacts.slice(0, 5).map((a) => a.path);
     lines.push(
@@ -729,6 +765,22 @@ export function renderSummary(input: ReportInput, outDir: string): string {
   if (result.sandbox.keptAt) lines.push(`  build tree kept at ${result.sandbox.keptAt}`);
   lines.push(`  runbook: ${path.join(outDir, RUNBOOK)}`);
   return lines.join('\n') + '\n';
+}
+
+/** A deploy's lines of the summary: the target's and the verifier's verdicts. */
+function deploySummaryLines(deploy: DeployResult): string[] {
+  const { target, verifier } = deploy;
+  const failing = verifier.checks.find((c) => !c.passed);
+  return [
+    `  target: ${target ? `${target.passed ? 'passed' : 'FAILED'} — ${target.detail}` : 'never ran'}`,
+    `  verifier${verifier.hidden ? ' (hidden)' : ''}: ${
+      verifier.checks.length === 0
+        ? 'not run'
+        : verifier.passed
+          ? `passed (${plural(verifier.checks.length, 'check')})`
+          : `FAILED — ${failing ? `${failing.name}: ${failing.detail}` : 'no check passed'}`
+    }`,
+  ];
 }
 
 /** Renders RUNBOOK.md into `outDir` from its result.json and trajectory.jsonl; returns what it read. */

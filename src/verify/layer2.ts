@@ -7,12 +7,14 @@
  * TCP port (bash's `/dev/tcp`) and polls the serial log, because background processes do not survive
  * between exec calls; then it stops what is still running, asks `nvidia-smi -L` for a device when GPU
  * evidence is expected and tests the expected files (`-e`, `-s`, `find -newer` a marker written when the
- * check started). Its results go to a scratch folder in the working copy (`.buildbench/checks/<id>/`,
+ * check started) and copies each metrics file into the scratch folder (read inside the sandbox, so a link the
+ * build planted is followed there, never on this machine). Its results go to a scratch folder in the working copy (`.buildbench/checks/<id>/`,
  * visible on this machine at `hostWorkdir`), are judged here — regular expressions in JavaScript syntax,
  * against the full captured streams — and the folder is removed.
  *
  * Hidden specs are run by the harness after the strategy finished (see spec.ts); this module does not know
- * or care which kind it runs.
+ * or care which kind it runs. A deploy run passes `envFile` (its `.buildbench/deploy-env.sh`): sourced, when it
+ * exists, before every check's command, so the checks run in the environment the setup made.
  */
 import { randomBytes } from 'node:crypto';
 import { rm, rmdir } from 'node:fs/promises';
@@ -20,7 +22,7 @@ import path from 'node:path';
 
 import { mkdirUnder, openUnder, writeFileUnder } from '../base/safe-fs.js';
 import type { Sandbox } from '../sandbox/types.js';
-import type { Layer2Spec, SpecCheck } from './spec.js';
+import type { Layer2Spec, SpecCheck, SpecMetric } from './spec.js';
 import { shellQuote } from '../base/shell.js';
 
 export interface ExpectationResult {
@@ -39,6 +41,8 @@ export interface CheckOutcome {
   exitCode: number | null;
   durationMs: number;
   results: ExpectationResult[];
+  /** When the check failed: the last lines of what its command printed (stdout, then stderr). */
+  outputTail?: string;
 }
 
 export interface Layer2Result {
@@ -51,6 +55,11 @@ export interface Layer2Result {
 
 export interface RunSpecOptions {
   signal?: AbortSignal;
+  /**
+   * A shell file (relative to the repository root) sourced before every command when it exists: a deploy
+   * run's environment (`DEPLOY_ENV_FILE`), so the checks see the tools its setup installed.
+   */
+  envFile?: string;
 }
 
 /** Scratch folder, relative to the repository root, for checks and probes. */
@@ -58,6 +67,10 @@ export const SCRATCH_DIR = '.buildbench';
 /** Bytes of each stream read back for pattern matching (the tail, when a stream is longer). */
 const MAX_STREAM_BYTES = 8 * 1024 * 1024;
 const MAX_DETAIL = 600;
+/** Bytes of a metrics file copied back (a results file, not a dataset). */
+const MAX_METRICS_BYTES = 4 * 1024 * 1024;
+/** Lines of each stream kept as a failed check's output tail. */
+const TAIL_LINES = 15;
 
 const seconds = (ms: number): string => String(Math.round(ms) / 1000);
 
@@ -132,6 +145,12 @@ export function checkScript(check: SpecCheck, dir: string): string {
       'fi',
     );
   }
+  e.metrics.forEach((metric, i) => {
+    lines.push(
+      `f=${shellQuote(metric.file)}`,
+      `if [ -f "$f" ]; then head -c ${MAX_METRICS_BYTES} -- "$f" > "$D/metric-${i}" 2> /dev/null; record "metric ${i} 1"; else record "metric ${i} 0"; fi`,
+    );
+  });
   e.files.forEach((file, i) => {
     lines.push(
       `f=${shellQuote(file.path)}; x=0; s=0; n=0`,
@@ -151,11 +170,13 @@ interface ScriptResults {
   serial?: { ok: boolean; ms: number };
   gpu?: number;
   files: Map<number, { exists: boolean; nonEmpty: boolean; newer: boolean }>;
+  /** Metrics file index → it existed (and was copied to `metric-<i>`). */
+  metrics: Map<number, boolean>;
   done: boolean;
 }
 
 export function parseResults(text: string): ScriptResults {
-  const results: ScriptResults = { files: new Map(), done: false };
+  const results: ScriptResults = { files: new Map(), metrics: new Map(), done: false };
   for (const line of text.split('\n')) {
     const [kind, ...rest] = line.trim().split(/\s+/);
     const n = rest.map(Number);
@@ -170,7 +191,8 @@ export function parseResults(text: string): ScriptResults {
         nonEmpty: flags[1] === '1',
         newer: flags[2] === '1',
       });
-    } else if (kind === 'done') results.done = true;
+    } else if (kind === 'metric' && n.length >= 2) results.metrics.set(n[0]!, n[1] === 1);
+    else if (kind === 'done') results.done = true;
   }
   return results;
 }
@@ -217,6 +239,61 @@ interface Captured {
   stderr: string;
   serial: string;
   gpu: string;
+  /** Each metrics file's text as copied inside the sandbox ('' when it was missing). */
+  metrics?: string[];
+}
+
+/** The value at a dotted path (`eval.top1`, `runs.0.loss`) of parsed JSON; undefined when it is not there. */
+export function valueAt(data: unknown, key: string): unknown {
+  let node: unknown = data;
+  for (const segment of key.split('.')) {
+    if (Array.isArray(node) && /^\d+$/.test(segment)) node = node[Number(segment)];
+    else if (node !== null && typeof node === 'object' && Object.hasOwn(node, segment))
+      node = (node as Record<string, unknown>)[segment];
+    else return undefined;
+  }
+  return node;
+}
+
+/** One metric's verdict from the text of its file. Pure. */
+export function judgeMetric(
+  metric: SpecMetric,
+  text: string | undefined,
+): { passed: boolean; detail: string } {
+  const where = `${metric.file}: ${metric.key}`;
+  if (text === undefined) return { passed: false, detail: `${where}: not read (no such file)` };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { passed: false, detail: `${metric.file} is not valid JSON` };
+  }
+  const value = valueAt(data, metric.key);
+  if (value === undefined) return { passed: false, detail: `${where} is missing` };
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    return {
+      passed: false,
+      detail: `${where} is ${clip(JSON.stringify(value), 40)}, not a number`,
+    };
+  const bounds = [
+    ...(metric.min !== undefined ? [`≥ ${metric.min}`] : []),
+    ...(metric.max !== undefined ? [`≤ ${metric.max}`] : []),
+  ].join(' and ');
+  const low = metric.min !== undefined && value < metric.min;
+  const high = metric.max !== undefined && value > metric.max;
+  if (low || high) return { passed: false, detail: `${where} = ${value}, expected ${bounds}` };
+  return { passed: true, detail: `${where} = ${value}${bounds ? ` (${bounds})` : ''}` };
+}
+
+/** The last lines of what a command printed, stdout then stderr, for a failed check's evidence. */
+export function outputTail(stdout: string, stderr: string, lines = TAIL_LINES): string {
+  const last = (text: string): string => text.trimEnd().split('\n').slice(-lines).join('\n');
+  const parts = [
+    ...(stdout.trim() ? [`stdout:\n${last(stdout)}`] : []),
+    ...(stderr.trim() ? [`stderr:\n${last(stderr)}`] : []),
+  ];
+  const text = parts.join('\n');
+  return text.length > 4000 ? `…${text.slice(-3999)}` : text;
 }
 
 /** Judges one check from what its script recorded. Pure; exported for tests. */
@@ -319,6 +396,11 @@ export function judgeCheck(
       );
     }
   }
+  e.metrics.forEach((metric, i) => {
+    const copied = results.metrics.get(i) === true;
+    const verdict = judgeMetric(metric, copied ? (captured.metrics?.[i] ?? '') : undefined);
+    add(`metrics[${i}]`, verdict.passed, verdict.detail);
+  });
   if (e.serialLog) {
     const log = e.serialLog;
     const line = matchLine(captured.serial, log.pattern);
@@ -333,7 +415,9 @@ export function judgeCheck(
           : `${log.path} has no match for /${log.pattern}/ within ${seconds(log.withinMs)} s`,
     );
   }
-  return finishOutcome(check, out, running ? null : code, ms);
+  const outcome = finishOutcome(check, out, running ? null : code, ms);
+  const tail = outcome.passed ? '' : outputTail(captured.stdout, captured.stderr);
+  return tail ? { ...outcome, outputTail: tail } : outcome;
 }
 
 function finishOutcome(
@@ -389,11 +473,8 @@ export async function runCheck(
   const root = sandbox.hostWorkdir;
   try {
     // Through the no-follow writer: a process the build left running could swap the scratch folder.
-    await writeFileUnder(
-      root,
-      `${rel}/cmd.sh`,
-      check.command.endsWith('\n') ? check.command : `${check.command}\n`,
-    );
+    const command = check.command.endsWith('\n') ? check.command : `${check.command}\n`;
+    await writeFileUnder(root, `${rel}/cmd.sh`, envPrelude(sandbox, options.envFile) + command);
     if (check.expect.serialLog)
       await writeFileUnder(root, `${rel}/serial.pat`, `${check.expect.serialLog.pattern}\n`);
     const e = check.expect;
@@ -410,11 +491,24 @@ export async function runCheck(
       stderr: await readTail(root, `${rel}/stderr`),
       serial: await readTail(root, `${rel}/serial.log`),
       gpu: await readTail(root, `${rel}/gpu`, 64 * 1024),
+      metrics: await Promise.all(
+        check.expect.metrics.map((_, i) => readTail(root, `${rel}/metric-${i}`, MAX_METRICS_BYTES)),
+      ),
     };
     return judgeCheck(check, results, captured, exec);
   } finally {
     await removeScratch(sandbox.hostWorkdir, hostDir);
   }
+}
+
+/**
+ * The lines put before a check's command to source `envFile` (relative to the repository root) when it
+ * exists, keeping the check's working directory whatever the file does; '' without one.
+ */
+export function envPrelude(sandbox: Pick<Sandbox, 'workdir'>, envFile: string | undefined): string {
+  if (envFile === undefined) return '';
+  const file = shellQuote(path.posix.join(sandbox.workdir, envFile));
+  return `if [ -f ${file} ]; then bb_cwd="$PWD"; . ${file}; cd "$bb_cwd" || exit 1; fi\n`;
 }
 
 /** Removes a scratch folder and its parents up to `.buildbench` when they are empty. */

@@ -25,6 +25,8 @@
  *       port: { port: 8080, host: 127.0.0.1, within: 20s }
  *       gpu: { pattern: 'cuda:0' }      # nvidia-smi lists a device; the pattern in stdout/stderr
  *       serial_log: { path: guest.log, pattern: 'login:', within: 2m }
+ *       metrics:                        # numbers in a JSON file the command wrote (relative to cwd)
+ *         - { file: results.json, key: eval.accuracy, min: 0.9, max: 1 }
  * ```
  *
  * Hidden specs: a spec with `hidden: true` is validated when the run starts (so a typo fails fast) but
@@ -74,6 +76,19 @@ export interface SpecExpect {
   /** nvidia-smi lists a device; `pattern`, when given, must match the command's stdout or stderr. */
   gpu?: { pattern?: string };
   serialLog?: SpecSerialLog;
+  /** Numbers in JSON files the command left (read inside the sandbox after it ended). */
+  metrics: SpecMetric[];
+}
+
+/**
+ * A number in a JSON results file: `file` relative to the check's cwd, `key` a dotted path (`eval.top1`,
+ * `runs.0.loss`: a number segment indexes a list), and the bounds it must lie within (inclusive).
+ */
+export interface SpecMetric {
+  file: string;
+  key: string;
+  min?: number;
+  max?: number;
 }
 
 export interface SpecCheck {
@@ -144,11 +159,13 @@ export const SPEC_KEYS = {
     'port',
     'gpu',
     'serial_log',
+    'metrics',
   ],
   file: ['path', 'non_empty', 'newer_than_start'],
   port: ['port', 'host', 'within'],
   gpu: ['pattern'],
   serial_log: ['path', 'pattern', 'within'],
+  metric: ['file', 'key', 'min', 'max'],
 } as const;
 
 /** Parses `90`, `90s`, `500ms`, `2m`, `1h30m` (a bare number is seconds); undefined when it is not one. */
@@ -250,6 +267,15 @@ class SpecReader {
     const value = this.scalar(node);
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
       this.fail(node, field, `expected an integer from ${min} to ${max}`);
+      return undefined;
+    }
+    return value;
+  }
+
+  number(node: Node | null, field: string): number | undefined {
+    const value = this.scalar(node);
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      this.fail(node, field, 'expected a number');
       return undefined;
     }
     return value;
@@ -384,6 +410,41 @@ function readSerialLog(r: SpecReader, node: Node | null, field: string): SpecSer
     : { path, pattern, withinMs };
 }
 
+const METRIC_KEY = /^[^.\s]+(?:\.[^.\s]+)*$/;
+
+function readMetric(r: SpecReader, node: Node | null, field: string): SpecMetric | undefined {
+  const entries = r.map(node, field, SPEC_KEYS.metric, '{ file, key, min, max }');
+  if (!entries) return undefined;
+  let ok = true;
+  for (const key of ['file', 'key'] as const) {
+    if (!entries.has(key)) {
+      r.fail(node, `${field}.${key}`, 'required field missing');
+      ok = false;
+    }
+  }
+  if (!ok) return undefined;
+  const file = r.string(entries.get('file')!.value, `${field}.file`, { nonEmpty: true });
+  const keyNode = entries.get('key')!.value;
+  let key = r.string(keyNode, `${field}.key`, { nonEmpty: true });
+  if (key !== undefined && !METRIC_KEY.test(key)) {
+    r.fail(keyNode, `${field}.key`, "expected a dotted path such as 'eval.accuracy' or 'runs.0.loss'");
+    key = undefined;
+  }
+  const bound = (name: 'min' | 'max'): number | undefined | 'invalid' => {
+    const entry = entries.get(name);
+    if (!entry) return undefined;
+    return r.number(entry.value, `${field}.${name}`) ?? 'invalid';
+  };
+  const min = bound('min');
+  const max = bound('max');
+  if (typeof min === 'number' && typeof max === 'number' && min > max) {
+    r.fail(entries.get('min')!.value, `${field}.min`, `min (${min}) is greater than max (${max})`);
+    return undefined;
+  }
+  if (file === undefined || key === undefined || min === 'invalid' || max === 'invalid') return undefined;
+  return { file, key, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
+}
+
 function readExitCode(r: SpecReader, node: Node | null, field: string): number[] | undefined | 'invalid' {
   const message = "expected an integer from 0 to 255, a list of them, or 'any'";
   if (isScalar(node) && node.value === 'any') return undefined;
@@ -413,6 +474,7 @@ function readExpect(r: SpecReader, node: Node | null | undefined, field: string)
     stderrNot: [],
     output: [],
     outputNot: [],
+    metrics: [],
   };
   const entries =
     node === undefined ? undefined : r.map(node, field, SPEC_KEYS.expect, 'the expectations of the check');
@@ -460,6 +522,16 @@ function readExpect(r: SpecReader, node: Node | null | undefined, field: string)
           break;
         case 'serial_log':
           expect.serialLog = readSerialLog(r, value, path);
+          break;
+        case 'metrics':
+          if (isSeq(value)) {
+            value.items.forEach((item, i) => {
+              const metric = readMetric(r, item as Node | null, `${path}[${i}]`);
+              if (metric) expect.metrics.push(metric);
+            });
+          } else {
+            r.fail(value, path, 'expected a list of { file, key, min, max }', r.line(entries.get(key)?.key));
+          }
           break;
       }
     }

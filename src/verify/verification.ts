@@ -20,6 +20,8 @@ export interface VerificationCheck {
   required: boolean;
   /** From a hidden spec (run after the strategy finished). */
   hidden?: boolean;
+  /** A failed spec check: the last lines its command printed (layer2.ts `outputTail`). */
+  outputTail?: string;
 }
 
 export interface ClaimRecord {

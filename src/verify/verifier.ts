@@ -53,6 +53,8 @@ export interface VerifierOptions {
   exclude?: ExcludeFn;
   /** Most executables started by the advisory run probe. Default 8. */
   probeLimit?: number;
+  /** Sourced (when it exists) before every spec command: a deploy run's environment file (layer2.ts). */
+  envFile?: string;
 }
 
 /** Most binaries read for the debug-info probe. */
@@ -173,13 +175,16 @@ export class BuildVerifier {
   }
 
   private async specChecks(spec: Layer2Spec): Promise<VerificationCheck[]> {
-    const { sandbox, signal } = this.options;
+    const { sandbox, signal, envFile } = this.options;
     const checks: VerificationCheck[] = [];
     if (spec.checks.length > 0) {
       if (!sandbox) {
         checks.push(...notRun(spec, 'not run: no sandbox to run it in (scan only)'));
       } else {
-        const result = await runSpec(spec, sandbox, signal ? { signal } : {});
+        const result = await runSpec(spec, sandbox, {
+          ...(signal ? { signal } : {}),
+          ...(envFile !== undefined ? { envFile } : {}),
+        });
         for (const c of result.checks) {
           checks.push({
             name: `spec: ${c.name}`,
@@ -187,6 +192,7 @@ export class BuildVerifier {
             detail: c.detail,
             source: 'spec',
             required: true,
+            ...(c.outputTail ? { outputTail: c.outputTail } : {}),
           });
         }
         for (const c of spec.checks.slice(result.checks.length)) {

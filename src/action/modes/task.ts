@@ -1,5 +1,6 @@
 /**
- * Mode `task`: one run of one benchmark task (input `task`, its file; input `run`, which run) — the job a
+ * Mode `task`: one run of one benchmark task (a build task, or a deploy task: the same engine with the
+ * task's target experiment as its goal, core/deploy-goal.ts) (input `task`, its file; input `run`, which run) — the job a
  * matrix entry becomes. The run goes through the bench runner's `runTask` (bench/runner.ts) with the engine
  * core/run-bench.ts builds from `runBuild`, exactly as `buildbench bench` runs it: the task's repository
  * checked out, one fresh sandbox, the task's budgets and expected binaries, and run.json written last in
@@ -27,6 +28,7 @@ import { loadTasks } from '../../bench/load.js';
 import { runDirFor, runTask } from '../../bench/runner.js';
 import type { RunRecord, Task } from '../../bench/types.js';
 import { createProgressPrinter } from '../../core/progress.js';
+import { registrySettingsFrom } from '../../core/deploy-goal.js';
 import { buildEngine, systemOf, type SharedBuildSettings } from '../../core/run-bench.js';
 import type { BuildSettings } from '../../core/settings.js';
 import type { BuildResult } from '../../report/result.js';
@@ -43,7 +45,11 @@ export async function runTaskMode(settings: ActionSettings, deps: ModeDeps): Pro
   await mkdir(benchDir, { recursive: true });
   const workRoot = await mkdtemp(path.join(path.dirname(benchDir), 'buildbench-work-'));
   core.saveState(STATE_WORK_ROOT, workRoot); // the post step removes the sandboxes a killed step left
-  const shared = sharedSettings(toBuildSettings(settings, deps.env, workRoot));
+  const shared = {
+    ...sharedSettings(toBuildSettings(settings, deps.env, workRoot)),
+    // A deploy task's setups reach the registries (with the mirrors the job's environment names) or fall back.
+    registries: registrySettingsFrom('auto', deps.env).registries,
+  };
   const system = systemOf(shared);
   core.info(
     `buildbench: task ${task.id} (${path.relative(workspaceOf(deps.env), task.file) || task.file}), run ${run}, ${system.strategy} strategy${system.model ? ` with ${system.model}` : ''}`,

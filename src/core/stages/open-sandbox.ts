@@ -1,5 +1,6 @@
 import path from 'node:path';
 
+import { DEPLOY_ENV_FILE } from '../../deploy/types.js';
 import type { Sandbox } from '../../sandbox/types.js';
 import { snapshotTree } from '../../verify/artifacts.js';
 import { saveSnapshot, SNAPSHOT_FILE } from '../../verify/baseline.js';
@@ -49,6 +50,8 @@ export async function openSandbox(state: RunState, { source, repo }: Prepared): 
       sandbox,
       spec: spec.visible,
       signal: options.signal,
+      // A deploy run's checks (the target, the verifier, in the replay too) run in the environment its setup made.
+      ...(settings.deploy ? { envFile: DEPLOY_ENV_FILE } : {}),
     });
   const verifier = verifierFor(box, before);
   state.verifier = verifier;

@@ -1,16 +1,21 @@
 import { errorMessage } from '../../base/errors.js';
+import { deployVisibleSpec } from '../../deploy/target.js';
+import type { DeployGoal } from '../../deploy/types.js';
 import type { LlmProvider } from '../../llm/types.js';
 import { inspectRepo } from '../../repo/inspect.js';
 import { retrieveInstructions } from '../../retrieval/index.js';
-import { expectedFrom } from '../../verify/scoring.js';
-import { prepareSpec } from '../../verify/spec.js';
+import { expectedFrom, type IgnoredName } from '../../verify/scoring.js';
+import { prepareSpec, type Layer2Spec } from '../../verify/spec.js';
+import type { Expected } from '../../verify/types.js';
 import { resolveSource } from '../source.js';
 import { say, type Prepared, type RunState } from './state.js';
 
 /**
  * Stage 1: the source (a local folder, or a clone), what its file tree and build files say, what the build
  * is expected to produce, and the spec (a hidden spec is validated now and loaded after the loop). Without a
- * model the documentation is ranked for build instructions now (free, recorded).
+ * model the documentation is ranked for build instructions now (free, recorded). A deploy run expects no
+ * binaries: its visible spec is the target experiment (plus a visible spec the user gave), so the target's
+ * verdict decides every turn; its task's verifier stays hidden until the loop has ended.
  */
 export async function prepare(state: RunState): Promise<Prepared> {
   const { settings, options } = state;
@@ -20,9 +25,19 @@ export async function prepare(state: RunState): Promise<Prepared> {
   say(state, 'inspect', 'reading the file tree and build files');
   const info = await inspectRepo(source.dir);
   state.repo = info;
-  const expected = expectedFrom(settings, info);
+  const goal = settings.deploy;
+  const expected = goal ? noBinaries() : expectedFrom(settings, info);
   state.expected = expected;
-  state.spec = await prepareSpec(settings.spec);
+  const spec = await prepareSpec(settings.spec);
+  state.spec = goal ? deploySpec(goal, spec) : spec;
+  if (goal) {
+    const ecosystems = (info.ecosystems ?? []).map((e) => e.kind).join(', ');
+    say(
+      state,
+      'inspect',
+      `deploy target: ${goal.target.command}; ecosystems: ${ecosystems || 'none detected'}`,
+    );
+  }
   const systems = info.buildSystems.map((b) => `${b.kind}${b.dir ? ` (${b.dir}/)` : ''}`).join(', ');
   state.events.emit({
     type: 'phase',
@@ -34,6 +49,22 @@ export async function prepare(state: RunState): Promise<Prepared> {
   });
   if (!state.session) await retrieve(state, undefined);
   return { source, repo: info };
+}
+
+/** What a deploy run expects of the artifact scan: nothing (the target's evidence decides). */
+function noBinaries(): Expected & { ignored: IgnoredName[] } {
+  return { names: [], source: 'none', ignored: [] };
+}
+
+/** A deploy run's spec: the target (visible) with the user's visible spec; a hidden one stays named only. */
+function deploySpec(
+  goal: DeployGoal,
+  spec: { visible?: Layer2Spec; hiddenFile?: string },
+): { visible: Layer2Spec; hiddenFile?: string } {
+  return {
+    visible: deployVisibleSpec(goal, spec.visible),
+    ...(spec.hiddenFile !== undefined ? { hiddenFile: spec.hiddenFile } : {}),
+  };
 }
 
 /**

@@ -102,6 +102,8 @@ export interface RunState {
   copied: CopiedArtifact[];
   /** What the final checks said; undefined when they did not run. */
   final?: StatusFacts['final'];
+  /** A deploy run's target and verifier checks and whether its setup ran through (the final checks). */
+  deployFacts?: StatusFacts['deploy'];
   decision: StatusDecision;
   finalized?: FinalizeOutput;
   /** Where the kept sandbox is (`--keep`). */

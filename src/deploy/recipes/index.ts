@@ -8,10 +8,11 @@
 import type { Recipe } from '../../recipe/model.js';
 import type { RepoInfo } from '../../repo/types.js';
 import type { DeployGoal } from '../types.js';
+import { cCppSetup } from './c-cpp.js';
 import type { EcosystemSetup } from './setup.js';
 
 /** Every ecosystem's setup knowledge (one file each). */
-export const SETUPS: readonly EcosystemSetup[] = [];
+export const SETUPS: readonly EcosystemSetup[] = [cCppSetup];
 
 /** One recipe from the parts: tools in union, steps in order, labels and evidence joined. */
 export function combineRecipes(parts: readonly Recipe[]): Recipe {

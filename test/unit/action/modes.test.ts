@@ -215,6 +215,35 @@ describe('mode task', () => {
     expect(env.state().workRoot).toBe(settings.sandbox.workRoot);
   });
 
+  it('runs a deploy task as a deploy: the goal, the verifier spec and the registries of the job', async () => {
+    env = setUpActionEnv({
+      inputs: { mode: 'task', task: 'tasks/demo/hello.yml' },
+      env: { GOPROXY: 'https://goproxy.corp' },
+    });
+    const spec = path.join(env.workspace, 'tasks', 'demo', 'hello.spec.yml');
+    taskIn(
+      env.workspace,
+      [
+        'kind: deploy',
+        `repository: ${path.join(ROOT, 'tasks/examples/sort-benchmark')}`,
+        'target: { command: make && ./sortbench 10, timeout: 2m, evidence: { files: [results.json] } }',
+        'verifier: { spec: hello.spec.yml }',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(spec, 'hidden: true\nchecks:\n  - command: ./sortbench 5\n');
+    const fake = writingEngine(fakeResult());
+    await run(deps(fake.engine));
+    expect(env.errors()).toEqual([]);
+    const settings = fake.calls[0]!;
+    expect(settings.spec).toBe(spec);
+    expect(settings.expect).toEqual([]);
+    expect(settings.deploy).toMatchObject({
+      target: { command: 'make && ./sortbench 10', cwd: '', timeoutMs: 120_000 },
+      registries: { mode: 'auto', mirrors: { GOPROXY: 'https://goproxy.corp' } },
+    });
+  });
+
   it('a build that fails is a result, not a failed step; a repository that cannot be had is warned', async () => {
     env = setUpActionEnv({ inputs: { mode: 'task', task: 'tasks/demo/hello.yml' } });
     taskIn(env.workspace);

@@ -27,7 +27,7 @@ describe('cli', () => {
     const a = io();
     expect(await run(['frobnicate'], a.io)).toBe(2);
     expect(a.err.join('')).toBe(
-      "buildbench: unknown command 'frobnicate' (expected build, report, verify, bench, matrix, leaderboard, compare or diagnose; see buildbench --help)\n",
+      "buildbench: unknown command 'frobnicate' (expected build, deploy, report, verify, bench, matrix, leaderboard, compare or diagnose; see buildbench --help)\n",
     );
   });
 

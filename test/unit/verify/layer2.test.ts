@@ -9,7 +9,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createHostSandbox } from '../../../src/sandbox/host.js';
 import type { Sandbox } from '../../../src/sandbox/types.js';
-import { judgeCheck, parseResults, runSpec } from '../../../src/verify/layer2.js';
+import {
+  envPrelude,
+  judgeCheck,
+  judgeMetric,
+  outputTail,
+  parseResults,
+  runSpec,
+  valueAt,
+} from '../../../src/verify/layer2.js';
 import { parseSpec, type SpecCheck } from '../../../src/verify/spec.js';
 import { sandboxTestSettings } from '../../helpers/sandbox.js';
 
@@ -187,5 +195,126 @@ describe('running checks in the host sandbox', () => {
     expect(gpu?.detail).toMatch(
       hasGpu ? /nvidia-smi lists GPU 0/ : /nvidia-smi (is not available|lists no device)/,
     );
+  });
+});
+
+describe('metrics expectations and a deploy environment file', () => {
+  it('reads a number at a dotted key and judges it against its bounds', () => {
+    const data = { eval: { top1: 0.81 }, runs: [{ loss: 0.2 }], label: 'x' };
+    expect(valueAt(data, 'eval.top1')).toBe(0.81);
+    expect(valueAt(data, 'runs.0.loss')).toBe(0.2);
+    expect(valueAt(data, 'runs.1.loss')).toBeUndefined();
+    expect(valueAt(data, 'eval.top5')).toBeUndefined();
+    // Only own keys: a path through the prototype is not a value of the file.
+    expect(valueAt(data, 'constructor')).toBeUndefined();
+    const text = JSON.stringify(data);
+    const metric = { file: 'r.json', key: 'eval.top1' };
+    expect(judgeMetric({ ...metric, min: 0.8, max: 1 }, text)).toEqual({
+      passed: true,
+      detail: 'r.json: eval.top1 = 0.81 (≥ 0.8 and ≤ 1)',
+    });
+    expect(judgeMetric({ ...metric, min: 0.9 }, text)).toEqual({
+      passed: false,
+      detail: 'r.json: eval.top1 = 0.81, expected ≥ 0.9',
+    });
+    expect(judgeMetric({ ...metric, max: 0.5 }, text).passed).toBe(false);
+    expect(judgeMetric(metric, text)).toEqual({ passed: true, detail: 'r.json: eval.top1 = 0.81' });
+    expect(judgeMetric({ file: 'r.json', key: 'label' }, text)).toEqual({
+      passed: false,
+      detail: 'r.json: label is "x", not a number',
+    });
+    expect(judgeMetric({ file: 'r.json', key: 'eval.top5' }, text).detail).toBe(
+      'r.json: eval.top5 is missing',
+    );
+    expect(judgeMetric(metric, '{ not json').detail).toBe('r.json is not valid JSON');
+    expect(judgeMetric(metric, undefined).detail).toBe('r.json: eval.top1: not read (no such file)');
+  });
+
+  it('keeps a failed check’s last output lines as its evidence', () => {
+    const c = check(
+      '  - name: a\n    command: x\n    expect: { metrics: [{ file: r.json, key: n, min: 1 }] }\n',
+    );
+    const captured = {
+      stdout: 'line 1\nline 2\n',
+      stderr: 'Traceback\nValueError: bad\n',
+      serial: '',
+      gpu: '',
+    };
+    const exec = { exitCode: 0, timedOut: false, output: '' };
+    const failed = judgeCheck(c, parseResults('exit 0 5 0\nmetric 0 0\ndone\n'), captured, exec);
+    expect(failed).toMatchObject({ passed: false, detail: 'r.json: n: not read (no such file)' });
+    expect(failed.outputTail).toBe('stdout:\nline 1\nline 2\nstderr:\nTraceback\nValueError: bad');
+    const passed = judgeCheck(
+      c,
+      parseResults('exit 0 5 0\nmetric 0 1\ndone\n'),
+      { ...captured, metrics: ['{"n": 3}'] },
+      exec,
+    );
+    expect(passed).toMatchObject({ passed: true, detail: 'exit 0; r.json: n = 3 (≥ 1)' });
+    expect(passed.outputTail).toBeUndefined();
+    expect(outputTail('', '')).toBe('');
+    expect(outputTail(Array.from({ length: 40 }, (_, i) => `l${i}`).join('\n'), '', 3)).toBe(
+      'stdout:\nl37\nl38\nl39',
+    );
+  });
+
+  it('sources the environment file before the command, keeping the check’s folder', () => {
+    expect(envPrelude({ workdir: '/work/repo' }, undefined)).toBe('');
+    expect(envPrelude({ workdir: '/work/repo' }, '.buildbench/deploy-env.sh')).toBe(
+      `if [ -f '/work/repo/.buildbench/deploy-env.sh' ]; then bb_cwd="$PWD"; . '/work/repo/.buildbench/deploy-env.sh'; cd "$bb_cwd" || exit 1; fi\n`,
+    );
+  });
+
+  describe('in the host sandbox', () => {
+    let sandbox: Sandbox;
+    const temps: string[] = [];
+
+    beforeAll(async () => {
+      const repo = mkdtempSync(path.join(tmpdir(), 'bb-layer2-metrics-'));
+      execFileSync('mkdir', ['-p', path.join(repo, 'exp')]);
+      const workRoot = mkdtempSync(path.join(tmpdir(), 'bb-layer2-metrics-work-'));
+      temps.push(repo, workRoot);
+      sandbox = await createHostSandbox(sandboxTestSettings('host', { allowHost: true, workRoot }), {
+        repoDir: repo,
+        name: 'layer2-metrics',
+      });
+    });
+    afterAll(async () => {
+      await sandbox.dispose();
+      for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('reads metrics from the file the command wrote in its folder, in the environment the file sets', async () => {
+      writeFileSync(
+        path.join(sandbox.hostWorkdir, '.buildbench-env.sh'),
+        'export PAPER_SCALE=7\ncd /\n', // a `cd` in the file must not move the check
+      );
+      const spec = parseSpec(
+        [
+          'checks:',
+          '  - name: scaled',
+          '    cwd: exp',
+          '    command: |',
+          '      printf \'{"eval": {"score": %s}}\\n\' "$PAPER_SCALE" > r.json',
+          '    expect:',
+          '      metrics:',
+          '        - { file: r.json, key: eval.score, min: 7, max: 7 }',
+          '  - name: missing',
+          '    command: "true"',
+          '    expect:',
+          '      metrics: [{ file: none.json, key: a }]',
+        ].join('\n'),
+        'spec.yml',
+      );
+      const withEnv = await runSpec(spec, sandbox, { envFile: '.buildbench-env.sh' });
+      expect(withEnv.checks.map((c) => [c.name, c.passed, c.detail])).toEqual([
+        ['scaled', true, 'exit 0; r.json: eval.score = 7 (≥ 7 and ≤ 7)'],
+        ['missing', false, 'none.json: a: not read (no such file)'],
+      ]);
+      // Without the file, the variable is not there: the metric is not a number.
+      const without = await runSpec(spec, sandbox);
+      expect(without.checks[0]).toMatchObject({ passed: false });
+      expect(without.checks[0]!.detail).toMatch(/r\.json is not valid JSON/);
+    });
   });
 });

@@ -154,6 +154,51 @@ describe('layer-2 spec', () => {
     await expect(prepareSpec(path.join(dir, 'missing.yml'))).rejects.toThrow(/--spec: cannot read/);
   });
 
+  it('reads metrics expectations: a JSON file, a dotted key, optional bounds', () => {
+    const spec = parseSpec(
+      [
+        'checks:',
+        '  - command: ./run',
+        '    expect:',
+        '      metrics:',
+        '        - { file: out/results.json, key: eval.top1, min: 0.7, max: 1 }',
+        '        - { file: r.json, key: runs.0.loss }',
+      ].join('\n'),
+      'spec.yml',
+    );
+    expect(spec.checks[0]!.expect.metrics).toEqual([
+      { file: 'out/results.json', key: 'eval.top1', min: 0.7, max: 1 },
+      { file: 'r.json', key: 'runs.0.loss' },
+    ]);
+    expect(parseSpec('checks:\n  - command: x\n', 'spec.yml').checks[0]!.expect.metrics).toEqual([]);
+  });
+
+  it('names the file, the line and the field of a bad metrics expectation', () => {
+    expect(
+      issuesOf(
+        [
+          'checks:',
+          '  - command: ./run',
+          '    expect:',
+          '      metrics:',
+          '        - { file: r.json, key: a, min: 2, max: 1 }',
+          '        - { key: a }',
+          "        - { file: r.json, key: 'a..b', mx: 1 }",
+          '        - { file: r.json, key: a, min: high }',
+        ].join('\n'),
+      ),
+    ).toEqual([
+      'spec.yml:5: checks[0].expect.metrics[0].min: min (2) is greater than max (1)',
+      'spec.yml:6: checks[0].expect.metrics[1].file: required field missing',
+      "spec.yml:7: checks[0].expect.metrics[2].mx: unknown field (did you mean 'max'?)",
+      "spec.yml:7: checks[0].expect.metrics[2].key: expected a dotted path such as 'eval.accuracy' or 'runs.0.loss'",
+      'spec.yml:8: checks[0].expect.metrics[3].min: expected a number',
+    ]);
+    expect(issuesOf('checks:\n  - command: x\n    expect:\n      metrics: { file: r.json }\n')).toEqual([
+      'spec.yml:4: checks[0].expect.metrics: expected a list of { file, key, min, max }',
+    ]);
+  });
+
   it('accepts the same fields as the JSON schema in verifiers/', () => {
     const schema = JSON.parse(readFileSync('verifiers/layer2-spec.schema.json', 'utf8')) as {
       properties: Record<string, { properties?: Record<string, unknown> }>;
@@ -183,5 +228,6 @@ describe('layer-2 spec', () => {
     expect(keys(expectation.port!.oneOf![1]!.properties)).toEqual(sorted(SPEC_KEYS.port));
     expect(keys(expectation.gpu!.oneOf![1]!.properties)).toEqual(sorted(SPEC_KEYS.gpu));
     expect(keys(schema.$defs.file!.oneOf![1]!.properties)).toEqual(sorted(SPEC_KEYS.file));
+    expect(keys(schema.$defs.metric!.properties)).toEqual(sorted(SPEC_KEYS.metric));
   });
 });
