@@ -112,13 +112,20 @@ describe('the GPU check on a simulated machine', () => {
   it('only warns when a newer minor CUDA relies on minor version compatibility', () => {
     const { code, output } = runCheck({ devices: [H200], driverCuda: '12.0', torch: CUDA_TORCH });
     expect(code).toBe(0);
-    expect(output).toContain('warning: torch 2.3.1+cu121 was built for CUDA 12.1 and the driver supports CUDA up to 12.0');
+    expect(output).toContain(
+      'warning: torch 2.3.1+cu121 was built for CUDA 12.1 and the driver supports CUDA up to 12.0',
+    );
   });
 
   it('fails when torch has no kernels for the compute capability', () => {
     const { code, output } = runCheck({
       devices: [H200],
-      torch: { ...CUDA_TORCH, version: '1.7.1+cu110', cuda: '11.0', arch: ['sm_37', 'sm_50', 'sm_60', 'sm_70', 'sm_80'] },
+      torch: {
+        ...CUDA_TORCH,
+        version: '1.7.1+cu110',
+        cuda: '11.0',
+        arch: ['sm_37', 'sm_50', 'sm_60', 'sm_70', 'sm_80'],
+      },
     });
     expect(code).toBe(1);
     expect(output).toContain(
@@ -136,7 +143,10 @@ describe('the GPU check on a simulated machine', () => {
   it('prints the loader error of a missing libcudnn when torch does not import', () => {
     const { code, output } = runCheck({
       devices: [H200],
-      torch: { ...CUDA_TORCH, importError: 'libcudnn.so.8: cannot open shared object file: No such file or directory' },
+      torch: {
+        ...CUDA_TORCH,
+        importError: 'libcudnn.so.8: cannot open shared object file: No such file or directory',
+      },
     });
     expect(code).toBe(1);
     expect(output).toContain(
@@ -147,7 +157,9 @@ describe('the GPU check on a simulated machine', () => {
   it('fails when libcuda.so.1 does not load although a device is listed', () => {
     const { code, output } = runCheck({ devices: [H200], libcuda: false });
     expect(code).toBe(1);
-    expect(output).toMatch(/error: the CUDA driver library does not load: libcuda\.so\.1: cannot open shared object file/);
+    expect(output).toMatch(
+      /error: the CUDA driver library does not load: libcuda\.so\.1: cannot open shared object file/,
+    );
   });
 
   it('says clearly that a required GPU is not visible, and only notes it when not required', () => {
@@ -169,7 +181,10 @@ describe('the GPU check on a simulated machine', () => {
 
   it('reads an old driver without the compute_cap field, and report mode never fails', () => {
     const { code, output } = runCheck(
-      { devices: [{ name: 'Tesla K80', memoryMiB: 11441 }], torch: { version: '2.3.1+cpu', cuda: null, available: false } },
+      {
+        devices: [{ name: 'Tesla K80', memoryMiB: 11441 }],
+        torch: { version: '2.3.1+cpu', cuda: null, available: false },
+      },
       { mode: 'report' },
     );
     expect(code).toBe(0);
