@@ -22,6 +22,18 @@ export interface ResourceLimits {
   pids?: number;
 }
 
+/**
+ * What a sandbox was given of a device the task asked for (`CreateSandboxRequest.devices`), in the isolation
+ * record: passed or not, and how in words (`docker --gpus all`, `bound /dev/nvidia0, … read-only`).
+ */
+export interface PassedDevice {
+  device: 'gpu' | 'kvm';
+  passed: boolean;
+  how: string;
+  /** The device nodes and files passed into the sandbox (rootfs), as the sandbox sees them. */
+  paths?: string[];
+}
+
 /** What one sandbox achieved: recorded in result.json (`sandbox.isolation`), stated in the RUNBOOK. */
 export interface IsolationReport {
   /**
@@ -43,6 +55,8 @@ export interface IsolationReport {
   limits: ResourceLimits & { enforced: boolean; how?: string };
   /** What fell short of the request, and why (in words). */
   notes: string[];
+  /** Devices the task required (a GPU, /dev/kvm) and what the sandbox was given of each. */
+  devices?: PassedDevice[];
 }
 
 export const DEFAULT_PIDS_LIMIT = 16384;
