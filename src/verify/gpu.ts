@@ -366,3 +366,108 @@ export function describeGpuEnvironment(env: GpuEnvironment): string {
   ].filter((p): p is string => p !== undefined);
   return parts.join('; ');
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Evidence that a target used the GPU (layer-2 `gpu:` expectation, layer2.ts)
+
+/** The nvidia-smi query a check samples while its command runs. */
+export const COMPUTE_APPS_QUERY = [
+  '--query-compute-apps=pid,process_name,used_memory',
+  '--format=csv,noheader',
+] as const;
+/** …and the device memory, for when the driver hides other pid namespaces' processes. */
+export const MEMORY_QUERY = ['--query-gpu=index,memory.used', '--format=csv,noheader,nounits'] as const;
+
+export interface ComputeApp {
+  pid: number;
+  name: string;
+  memory: string;
+}
+
+export interface GpuUseEvidence {
+  /** Samples taken while the command ran. */
+  samples: number;
+  /** The strongest evidence in words, or undefined when there is none. */
+  shown?: string;
+  /** How strong: the target's own pid, its process name, or only device memory rising. */
+  kind?: 'pid' | 'name' | 'memory';
+}
+
+function parseApp(line: string): ComputeApp | undefined {
+  const m = /^\s*(\d+),\s*(.*?),\s*(\S.*?)\s*$/.exec(line);
+  return m ? { pid: Number(m[1]), name: m[2]!, memory: m[3]! } : undefined;
+}
+
+/**
+ * The sampler's file (layer2.ts's check script): `# sample <ms>` starts a sample, then nvidia-smi's compute-apps
+ * lines, `mem <index>, <MiB>` lines of device memory, and `proc <pid> <comm>` lines for the command's own
+ * processes (its process group, as the sandbox's pid namespace sees them). `before` is the compute-apps and
+ * `mem` lines taken just before the command started.
+ */
+export function gpuUseEvidence(samplesText: string, before: string): GpuUseEvidence {
+  const beforeApps = new Set(
+    before
+      .split('\n')
+      .map(parseApp)
+      .filter((a): a is ComputeApp => a !== undefined)
+      .map((a) => a.pid),
+  );
+  const memBefore = new Map<string, number>();
+  for (const m of before.matchAll(/^mem (\d+),\s*(\d+)\s*$/gm)) memBefore.set(m[1]!, Number(m[2]));
+  const samples: { apps: ComputeApp[]; procs: Map<number, string>; mem: Map<string, number> }[] = [];
+  for (const line of samplesText.split('\n')) {
+    if (line.startsWith('# sample')) {
+      samples.push({ apps: [], procs: new Map(), mem: new Map() });
+      continue;
+    }
+    const current = samples[samples.length - 1];
+    if (!current) continue;
+    const proc = /^proc (\d+) (.*)$/.exec(line);
+    const mem = /^mem (\d+),\s*(\d+)\s*$/.exec(line);
+    if (proc) current.procs.set(Number(proc[1]), proc[2]!);
+    else if (mem) current.mem.set(mem[1]!, Number(mem[2]));
+    else {
+      const app = parseApp(line);
+      if (app) current.apps.push(app);
+    }
+  }
+  const count = samples.length;
+  const inSamples = (n: number): string => `in ${n} of ${count} sample${count === 1 ? '' : 's'}`;
+  const own = samples.flatMap((s) => s.apps.filter((a) => s.procs.has(a.pid)));
+  if (own.length > 0) {
+    const first = own[0]!;
+    const hits = samples.filter((s) => s.apps.some((a) => s.procs.has(a.pid))).length;
+    return {
+      samples: count,
+      kind: 'pid',
+      shown: `the target's process ${first.pid} (${first.name}) was a compute process on the GPU (${first.memory}) ${inSamples(hits)}`,
+    };
+  }
+  const baseName = (name: string): string => (name.split('/').pop() ?? name).slice(0, 15);
+  const named = samples.flatMap((s) =>
+    s.apps.filter((a) => !beforeApps.has(a.pid) && [...s.procs.values()].includes(baseName(a.name))),
+  );
+  if (named.length > 0) {
+    const first = named[0]!;
+    return {
+      samples: count,
+      kind: 'name',
+      shown: `a compute process named ${first.name} (${first.memory}; pid ${first.pid} as the driver reports it) appeared while the target ran a process of that name (matched by name: the sandbox's pid namespace hides the driver's pids)`,
+    };
+  }
+  if (samples.every((s) => s.apps.length === 0)) {
+    for (const s of samples) {
+      for (const [index, used] of s.mem) {
+        const was = memBefore.get(index);
+        if (was !== undefined && used - was >= 64) {
+          return {
+            samples: count,
+            kind: 'memory',
+            shown: `GPU ${index}'s memory in use rose from ${was} to ${used} MiB while the target ran (weaker evidence: nvidia-smi shows no compute processes in this sandbox, so the process is not identified)`,
+          };
+        }
+      }
+    }
+  }
+  return { samples: count };
+}

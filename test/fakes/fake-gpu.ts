@@ -61,29 +61,48 @@ export interface FakeGpu {
   cleanup(): void;
 }
 
-const smiScript = (dir: string): string => `#!/bin/bash
-D=${JSON.stringify(dir)}
-if [ -s "$D/smi-failure" ]; then cat "$D/smi-failure"; exit 9; fi
+/** A here-document that prints `text` exactly (the delimiter cannot occur in nvidia-smi's output). */
+function heredoc(text: string): string {
+  return `cat <<'FAKE_SMI_EOF'\n${text}FAKE_SMI_EOF\n`;
+}
+
+/**
+ * The fake nvidia-smi: self-contained (its outputs are written into it), so it also works when it is bound
+ * into a sandbox that cannot see this machine's temp folder. Compute apps: the fixed lines, plus every
+ * running process named `computeAppNamed` (by its pid as this pid namespace sees it), like a real driver.
+ */
+function smiScript(o: {
+  failure?: string;
+  noComputeCap: boolean;
+  queryCap: string;
+  query: string;
+  list: string;
+  header: string;
+  apps: string;
+  appName?: string;
+}): string {
+  return `#!/bin/bash
+${o.failure ? `echo ${JSON.stringify(o.failure)}; exit 9` : ''}
 case "$*" in
   *--query-gpu=*compute_cap*)
-    if [ -e "$D/no-compute-cap" ]; then echo 'Field "compute_cap" is not a valid field to query.'; exit 2; fi
-    cat "$D/query-cap" ;;
-  *--query-gpu=*) cat "$D/query" ;;
+    ${o.noComputeCap ? `echo 'Field "compute_cap" is not a valid field to query.'; exit 2` : heredoc(o.queryCap)} ;;
+  *--query-gpu=*) ${heredoc(o.query)} ;;
   *--query-compute-apps=*)
-    cat "$D/apps" 2> /dev/null
-    if [ -s "$D/app-name" ]; then
-      want=$(cat "$D/app-name")
+    ${heredoc(o.apps)}
+    want=${JSON.stringify(o.appName ?? '')}
+    if [ -n "$want" ]; then
       for s in /proc/[0-9]*/comm; do
         read -r c < "$s" 2> /dev/null || continue
         [ "$c" = "$want" ] || continue
         p=\${s#/proc/}; echo "\${p%/comm}, $c, 512 MiB"
       done
     fi ;;
-  -L) cat "$D/list" ;;
-  '') cat "$D/header" ;;
+  -L) ${heredoc(o.list)} ;;
+  '') ${heredoc(o.header)} ;;
   *) echo "fake nvidia-smi: unknown arguments $*"; exit 2 ;;
 esac
 `;
+}
 
 const TORCH_INIT = `import json as _json, os as _os, sys as _sys, types as _types
 _c = _json.loads(_os.environ["FAKE_TORCH"])
@@ -117,43 +136,34 @@ export function createFakeGpu(options: FakeGpuOptions = {}): FakeGpu {
   mkdirSync(path.join(py, 'torch'), { recursive: true });
   const devices = options.devices ?? [];
   const driver = options.driver ?? '550.54.15';
-  if (!options.noSmi) {
-    writeFileSync(path.join(bin, 'nvidia-smi'), smiScript(dir));
-    chmodSync(path.join(bin, 'nvidia-smi'), 0o755);
-  }
   const nvcc = options.nvcc ?? '12.1';
   writeFileSync(
     path.join(bin, 'nvcc'),
     `#!/bin/sh\necho 'nvcc: NVIDIA (R) Cuda compiler driver'\necho 'Cuda compilation tools, release ${nvcc}, V${nvcc}.105'\n`,
   );
   chmodSync(path.join(bin, 'nvcc'), 0o755);
-  if (options.smiFailure) writeFileSync(path.join(dir, 'smi-failure'), `${options.smiFailure}\n`);
-  if (devices.some((d) => d.computeCapability === undefined))
-    writeFileSync(path.join(dir, 'no-compute-cap'), '');
-  writeFileSync(
-    path.join(dir, 'query-cap'),
-    devices.map((d) => `${d.name}, ${driver}, ${d.memoryMiB} MiB, ${d.computeCapability ?? ''}\n`).join(''),
-  );
-  writeFileSync(
-    path.join(dir, 'query'),
-    devices.map((d) => `${d.name}, ${driver}, ${d.memoryMiB} MiB\n`).join(''),
-  );
-  writeFileSync(
-    path.join(dir, 'list'),
-    devices.map((d, i) => `GPU ${i}: ${d.name} (UUID: GPU-0000000${i}-fake)\n`).join(''),
-  );
-  writeFileSync(
-    path.join(dir, 'header'),
-    [
-      'Tue Dec  1 19:00:00 2026',
-      '+-----------------------------------------------------------------------------------------+',
-      `| NVIDIA-SMI ${driver}              Driver Version: ${driver}      CUDA Version: ${options.driverCuda ?? '12.4'}     |`,
-      '|-----------------------------------------+------------------------+----------------------+',
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(path.join(dir, 'apps'), (options.computeApps ?? []).map((l) => `${l}\n`).join(''));
-  if (options.computeAppNamed) writeFileSync(path.join(dir, 'app-name'), options.computeAppNamed);
+  if (!options.noSmi) {
+    const smi = smiScript({
+      ...(options.smiFailure ? { failure: options.smiFailure } : {}),
+      noComputeCap: devices.some((d) => d.computeCapability === undefined),
+      queryCap: devices
+        .map((d) => `${d.name}, ${driver}, ${d.memoryMiB} MiB, ${d.computeCapability ?? ''}\n`)
+        .join(''),
+      query: devices.map((d) => `${d.name}, ${driver}, ${d.memoryMiB} MiB\n`).join(''),
+      list: devices.map((d, i) => `GPU ${i}: ${d.name} (UUID: GPU-0000000${i}-fake)\n`).join(''),
+      header: [
+        'Tue Dec  1 19:00:00 2026',
+        '+-----------------------------------------------------------------------------------------+',
+        `| NVIDIA-SMI ${driver}              Driver Version: ${driver}      CUDA Version: ${options.driverCuda ?? '12.4'}     |`,
+        '|-----------------------------------------+------------------------+----------------------+',
+        '',
+      ].join('\n'),
+      apps: (options.computeApps ?? []).map((l) => `${l}\n`).join(''),
+      ...(options.computeAppNamed ? { appName: options.computeAppNamed } : {}),
+    });
+    writeFileSync(path.join(bin, 'nvidia-smi'), smi);
+    chmodSync(path.join(bin, 'nvidia-smi'), 0o755);
+  }
   const procVersion = path.join(dir, 'nvidia-version');
   writeFileSync(
     procVersion,
