@@ -17,6 +17,7 @@ import type { ResultRecipe } from '../finalize/finalize.js';
 import type { ResultPatch } from '../finalize/patches.js';
 import type { ListenerFailure } from '../agent/events.js';
 import type { TrajectoryAnalysis } from '../trajectory/analysis.js';
+import type { GpuEnvironment } from '../verify/gpu.js';
 
 export const RESULT_SCHEMA = 'buildbench.result/v1';
 
@@ -73,6 +74,11 @@ export interface BuildResult {
     /** What the sandbox isolated: namespaces, capabilities, seccomp, network, limits (see sandbox/isolation.ts). */
     isolation?: IsolationReport;
   };
+  /**
+   * What the final environment offers beyond the sandbox: for a task that requires a GPU, the devices, the
+   * driver and CUDA versions, the toolkit and the framework's CUDA build, read in the sandbox after the setup.
+   */
+  environment?: { gpu?: GpuEnvironment };
   buildSystems: Pick<BuildSystem, 'kind' | 'dir' | 'file'>[];
   rootCause?: Pick<Finding, 'id' | 'category' | 'message' | 'line' | 'excerpt' | 'captures'> & {
     turn: number;
