@@ -6,6 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 
 import { analyzeLog } from '../../../../src/knowledge/diagnose/log-parser.js';
+import { diagnoseLog } from '../../../../src/knowledge/diagnose/diagnosis.js';
 import { RuleKnowledge } from '../../../../src/knowledge/repair/rules/index.js';
 import { cudaFromDriverApi, gpuFacts, torchCudaBuild } from '../../../../src/knowledge/repair/rules/gpu.js';
 import { DEFAULT_GPU_TABLES_URL, parseGpuTables } from '../../../../src/knowledge/repair/gpu-tables.js';
@@ -236,5 +237,26 @@ describe('GPU facts and tables', () => {
       /pytorch_cuda_builds\.2\.1: "cu118" is not a CUDA version/,
     );
     expect(() => parseGpuTables(`${text}\nextra: 1\n`)).toThrow(/unknown section "extra"/);
+  });
+});
+
+describe('buildbench diagnose on a GPU log', () => {
+  it('suggests the PyTorch CUDA build the driver supports, from the lines around the finding', () => {
+    const log = [
+      'Successfully installed torch-2.3.1+cpu',
+      '[buildbench gpu] device 0: NVIDIA H200, 143771 MiB, compute capability 9.0',
+      '[buildbench gpu] driver 550.54.15 (supports CUDA up to 12.4)',
+      '[buildbench gpu] error: torch 2.3.1+cpu is a CPU-only build (torch.version.cuda is None, torch.cuda.is_available() is False) on a machine with a GPU (NVIDIA H200)',
+    ].join('\n');
+    expect(diagnoseLog(log)).toMatchObject({
+      rootCause: { id: 'gpu-cpu-only-framework' },
+      fix: {
+        kind: 'commands',
+        summary: 'install PyTorch 2.3.1 built for CUDA 12.1 (the driver supports CUDA up to 12.4)',
+        commands: [
+          "python3 -m pip install --force-reinstall --no-deps 'torch==2.3.1+cu121' --index-url https://download.pytorch.org/whl/cu121",
+        ],
+      },
+    });
   });
 });
