@@ -238,6 +238,7 @@ export function toBuildResult(
     claim: outcome?.claim,
     strategy: settings.strategy,
     ...optionalParts(state),
+    ...(state.gpu ? { environment: { gpu: state.gpu } } : {}),
     sandbox: sandboxPart(state),
     buildSystems: (state.repo?.buildSystems ?? []).map((b) => ({ kind: b.kind, dir: b.dir, file: b.file })),
     rootCause: status !== 'success' ? rootCausePart(outcome?.rootCause) : undefined,

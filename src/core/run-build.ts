@@ -10,6 +10,7 @@ import { ConfigError } from '../base/errors.js';
 import type { BuildResult } from '../report/result.js';
 import type { BuildSettings } from './settings.js';
 import { collect } from './stages/collect.js';
+import { recordEnvironment } from './stages/environment.js';
 import { finishChecks } from './stages/final-checks.js';
 import { finalize } from './stages/finalize.js';
 import { runLoop } from './stages/loop.js';
@@ -39,6 +40,7 @@ export async function runBuild(
     const opened = await openSandbox(state, prepared);
     const outcome = await runLoop(state, prepared, opened);
     await collect(state, opened, outcome);
+    await recordEnvironment(state, opened);
     await finishChecks(state, opened, outcome);
     await finalize(state, prepared, opened, outcome);
   } catch (error) {

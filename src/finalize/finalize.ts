@@ -58,6 +58,8 @@ export interface FinalizeInput {
   originalDir: string;
   /** The repository's identity, so the replay gets the run's ccache store (`CreateSandboxRequest.cacheKey`). */
   cacheKey?: string;
+  /** Devices the run's sandbox was given (`CreateSandboxRequest.devices`); the replays get them too. */
+  devices?: CreateSandboxRequest['devices'];
   /** The run sandbox's working copy after the loop; undefined when no sandbox was created. */
   workDir?: string;
   /** The kind and image of the run's sandbox: the replay uses the same kind; the Dockerfile starts FROM the image. */
@@ -220,6 +222,7 @@ async function replayWritten(plan: ReplayPlan, recipe: FinalRecipe, logName: str
     repoDir: input.originalDir,
     ...(input.cacheKey !== undefined ? { cacheKey: input.cacheKey } : {}),
     name: input.repo,
+    ...(input.devices ? { devices: input.devices } : {}),
     buildSh,
     files: recipe.mode === 'minimal' ? plan.patchFiles : [],
     expected: input.expected,

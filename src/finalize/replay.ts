@@ -70,6 +70,8 @@ export interface ReplayRequest {
   cacheKey?: string;
   /** Short name for the sandbox id. */
   name: string;
+  /** Devices the run's sandbox was given (a GPU task's GPU): the replay's gets them too. */
+  devices?: CreateSandboxRequest['devices'];
   /** build.sh's text and the patch files it applies (relative paths as build.sh names them). */
   buildSh: string;
   files: { path: string; content: string }[];
@@ -153,6 +155,7 @@ function openReplaySandbox(request: ReplayRequest): Promise<Sandbox> {
     repoDir: request.repoDir,
     ...(request.cacheKey !== undefined ? { cacheKey: request.cacheKey } : {}),
     name: `${request.name}-replay`,
+    ...(request.devices ? { devices: request.devices } : {}),
     signal: request.signal,
     onProgress: request.onProgress,
   });

@@ -19,6 +19,7 @@ import type { ListenerFailure } from '../agent/events.js';
 import type { TrajectoryAnalysis } from '../trajectory/analysis.js';
 import type { DeployTarget, RegistrySettings, Requirement } from '../deploy/types.js';
 import type { EcosystemKind } from '../repo/types.js';
+import type { GpuEnvironment } from '../verify/gpu.js';
 
 export const RESULT_SCHEMA = 'buildbench.result/v1';
 
@@ -130,6 +131,11 @@ export interface BuildResult {
     /** Every host the build, the target and the checks contacted, and how each was seen (sandbox/host-network.ts). */
     egress?: EgressRecord;
   };
+  /**
+   * What the final environment offers beyond the sandbox: for a task that requires a GPU, the devices, the
+   * driver and CUDA versions, the toolkit and the framework's CUDA build, read in the sandbox after the setup.
+   */
+  environment?: { gpu?: GpuEnvironment };
   buildSystems: Pick<BuildSystem, 'kind' | 'dir' | 'file'>[];
   rootCause?: Pick<Finding, 'id' | 'category' | 'message' | 'line' | 'excerpt' | 'captures'> & {
     turn: number;

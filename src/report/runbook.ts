@@ -12,6 +12,7 @@
  * result.json says success AND the verifier evidence is there beside it.
  */
 import type { IsolationReport } from '../sandbox/isolation.js';
+import { describeGpuEnvironment, type GpuEnvironment } from '../verify/gpu.js';
 import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -284,7 +285,24 @@ function isolationLines(isolation: IsolationReport | undefined): string[] {
             ? `limits ${limits.join(', ')}${isolation.limits.enforced ? ` (${isolation.limits.how ?? 'enforced'})` : ' (not enforced)'}`
             : 'no resource limits',
         ];
-  return [`- Isolation: ${parts.join('; ')}.`, ...isolation.notes.map((note) => `  - ${note}`)];
+  return [
+    `- Isolation: ${parts.join('; ')}.`,
+    ...isolation.notes.map((note) => `  - ${note}`),
+    ...(isolation.devices ?? []).map(
+      (d) => `- Device ${d.device.toUpperCase()}: ${d.passed ? 'passed' : 'NOT passed'} — ${d.how}.`,
+    ),
+  ];
+}
+
+/** The GPU the final environment offered (result.json `environment.gpu`), with what stops a GPU run. */
+function gpuLines(gpu: GpuEnvironment | undefined): string[] {
+  if (!gpu) return [];
+  return [
+    `- GPU: ${describeGpuEnvironment(gpu)}.`,
+    ...(gpu.kernelModule ? [`  - Kernel module: ${code(gpu.kernelModule)}.`] : []),
+    ...gpu.problems.map((p) => `  - Problem: ${p}.`),
+    ...gpu.notes.map((n) => `  - Note: ${n}.`),
+  ];
 }
 
 function environmentSection(input: ReportInput, extra: readonly string[] = []): string[] {
@@ -299,6 +317,7 @@ function environmentSection(input: ReportInput, extra: readonly string[] = []): 
     `- Base image: ${result.sandbox.image ? code(result.sandbox.image) : 'unknown'}${result.recipe ? ' (the Dockerfile starts FROM it)' : ''}.`,
     ...isolationLines(result.sandbox.isolation),
     ...hostNetworkLines(result.sandbox.isolation),
+    ...gpuLines(result.environment?.gpu),
     ...(result.sandbox.buildCache
       ? [
           `- Build cache: ${code(result.sandbox.buildCache)} — package downloads (each sandbox uses only those its package index gives the hash of) and this repository's own ccache store, shared between its sandboxes (the replay's speed may come from it; the recipe does not need it).`,

@@ -33,6 +33,7 @@ import {
 import { dockerIsolation, dockerIsolationArgs, type IsolationReport } from './isolation.js';
 import { runProcess, TIMEOUT_EXIT_CODE } from '../base/process.js';
 import { ensureRootfsLayers, rootfsPaths } from './rootfs.js';
+import { dockerGpuArgs, findCdiSpec, hostHasGpu } from './gpu.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
 
 /** Grace between `timeout`'s TERM and KILL inside the container, in seconds. */
@@ -254,6 +255,8 @@ export async function createDockerSandbox(
     }));
   }
   const sandbox = new DockerSandbox(id, settings.image, join(settings.workRoot, id), buildCache, cacheMounts);
+  const gpu = request.devices?.gpu ? dockerGpuRequest() : undefined;
+  if (gpu) progress?.(gpu.record.passed ? `GPU: ${gpu.record.how}` : `warning: ${gpu.record.how}`);
   try {
     await writeOwnerRecord(sandbox.buildDir, 'docker');
     await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal, request.onCopied);
@@ -266,6 +269,7 @@ export async function createDockerSandbox(
       '--label',
       `buildbench.sandbox=${id}`,
       ...dockerIsolationArgs(settings),
+      ...(gpu?.args ?? []),
       ...sandbox.mounts().flatMap((m) => ['-v', m]),
       '-w',
       '/workspace',
@@ -282,10 +286,13 @@ export async function createDockerSandbox(
     }
     if (run.cancelled) throw new CancelledError('starting the container was cancelled');
     sandbox.isolation = dockerIsolation(settings);
+    if (gpu) sandbox.isolation.devices = [gpu.record];
     if (run.exitCode !== 0) {
       throw new SandboxError(
         `could not start a container from ${settings.image}:\n${tail(run.output)}`,
-        'check `docker ps -a` and the engine log; the image must contain `sleep`, `timeout` and `bash`',
+        gpu?.record.passed && /could not select device driver|nvidia|CDI|unresolvable/i.test(run.output)
+          ? 'the GPU could not be passed: install the NVIDIA Container Toolkit and restart the engine (or `nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml`), or use --sandbox rootfs or host'
+          : 'check `docker ps -a` and the engine log; the image must contain `sleep`, `timeout` and `bash`',
       );
     }
     if (buildCache) await setUpBuildCache(sandbox, request);
@@ -395,4 +402,10 @@ export async function importRootfsImage(
     // rmdir, never a recursive remove: if anything were still mounted there it must not be deleted.
     await rmdir(mountPoint).catch(() => undefined);
   }
+}
+
+/** How this machine passes its GPU to a container: CDI when the toolkit wrote a spec, else `--gpus all`. */
+function dockerGpuRequest(): ReturnType<typeof dockerGpuArgs> {
+  const cdiSpec = findCdiSpec();
+  return dockerGpuArgs({ present: hostHasGpu(), ...(cdiSpec ? { cdiSpec } : {}), env: process.env });
 }

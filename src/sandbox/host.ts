@@ -21,7 +21,8 @@ import {
 } from './common.js';
 import { QueuedSandbox } from './queued.js';
 import { writeOwnerRecord } from './work-dirs.js';
-import { HOST_ISOLATION } from './isolation.js';
+import { HOST_ISOLATION, type IsolationReport } from './isolation.js';
+import { hostGpuRecord } from './gpu.js';
 import { runProcess } from '../base/process.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
 import { readIfExistsSync } from '../base/safe-fs.js';
@@ -39,12 +40,14 @@ export function hostImageName(osRelease?: string): string {
 
 export class HostSandbox extends QueuedSandbox implements Sandbox {
   readonly kind = 'host' as const;
-  readonly isolation = HOST_ISOLATION;
   readonly image = hostImageName();
 
   constructor(
     readonly id: string,
     readonly buildDir: string,
+    readonly isolation: IsolationReport = HOST_ISOLATION,
+    /** Variables of this machine kept through the cleared environment (a GPU task's device selection). */
+    private readonly keptEnv: Record<string, string> = {},
   ) {
     super();
   }
@@ -68,7 +71,10 @@ export class HostSandbox extends QueuedSandbox implements Sandbox {
         : posix.join(this.hostWorkdir, options.cwd)
       : this.hostWorkdir;
     const path = process.env.PATH ?? SANDBOX_PATH;
-    const env = sandboxEnvAssignments(options.env, baseSandboxEnv({ PATH: path, HOME: homedir() }));
+    const env = sandboxEnvAssignments(options.env, {
+      ...baseSandboxEnv({ PATH: path, HOME: homedir() }),
+      ...this.keptEnv,
+    });
     const scriptPath = join(this.buildDir, 'cmd', 'cmd.sh');
     await writeFile(scriptPath, script.endsWith('\n') ? script : `${script}\n`);
     const [command, args] = await dieWithParent('env', [
@@ -106,7 +112,14 @@ export async function createHostSandbox(
     );
   }
   const id = makeSandboxId(request.name);
-  const sandbox = new HostSandbox(id, join(settings.workRoot, id));
+  const gpu = request.devices?.gpu ? hostGpuRecord() : undefined;
+  if (gpu) request.onProgress?.(gpu.record.passed ? `GPU: ${gpu.record.how}` : `warning: ${gpu.record.how}`);
+  const sandbox = new HostSandbox(
+    id,
+    join(settings.workRoot, id),
+    gpu ? { ...HOST_ISOLATION, devices: [gpu.record] } : HOST_ISOLATION,
+    gpu?.env ?? {},
+  );
   try {
     await writeOwnerRecord(sandbox.buildDir, 'host');
     await mkdir(join(sandbox.buildDir, 'cmd'), { recursive: true });

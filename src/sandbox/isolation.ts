@@ -22,6 +22,18 @@ export interface ResourceLimits {
   pids?: number;
 }
 
+/**
+ * What a sandbox was given of a device the task asked for (`CreateSandboxRequest.devices`), in the isolation
+ * record: passed or not, and how in words (`docker --gpus all`, `bound /dev/nvidia0, … read-only`).
+ */
+export interface PassedDevice {
+  device: 'gpu' | 'kvm';
+  passed: boolean;
+  how: string;
+  /** The device nodes and files passed into the sandbox (rootfs), as the sandbox sees them. */
+  paths?: string[];
+}
+
 /** What one sandbox achieved: recorded in result.json (`sandbox.isolation`), stated in the RUNBOOK. */
 export interface IsolationReport {
   /**
@@ -45,6 +57,8 @@ export interface IsolationReport {
   notes: string[];
   /** This machine's CA certificates and proxy variables passed in (host-network.ts); names, never values. */
   hostNetwork?: HostNetworkRecord;
+  /** Devices the task required (a GPU, /dev/kvm) and what the sandbox was given of each. */
+  devices?: PassedDevice[];
 }
 
 /** What a sandbox got of this machine's network setup (see host-network.ts): names, never values. */

@@ -43,6 +43,13 @@ import {
 } from './isolation.js';
 import { runProcess } from '../base/process.js';
 import { buildSeccompFilter, DENIED_SYSCALLS, seccompArch } from './seccomp.js';
+import {
+  gpuBwrapArgs,
+  rootfsGpuEnv,
+  rootfsGpuPassThrough,
+  type GpuHostProbe,
+  type GpuPassThrough,
+} from './gpu.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
 import { readIfExists } from '../base/safe-fs.js';
 
@@ -573,6 +580,8 @@ interface BwrapPlan {
   envAssignments: string[];
   network: NetworkMode;
   mounts: readonly SandboxMount[];
+  /** Devices passed in (`--dev-bind` of a GPU's nodes, its libraries read-only: `gpuBwrapArgs`). */
+  deviceArgs?: readonly string[];
   seccomp: boolean;
 }
 
@@ -591,6 +600,7 @@ export function bwrapArguments(plan: BwrapPlan): string[] {
   args.push('--bind', plan.workspace, '/workspace');
   for (const mount of plan.mounts)
     args.push(mount.readOnly ? '--ro-bind' : '--bind', mount.host, mount.target);
+  args.push(...(plan.deviceArgs ?? []));
   args.push('--ro-bind', join(cmd, 'script'), SCRIPT_DIR);
   args.push('--ro-bind', join(cmd, 'resolv.conf'), '/etc/resolv.conf');
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
@@ -634,6 +644,8 @@ interface OverlayRun {
   network: NetworkMode;
   /** Bind mounts besides the workspace (the build cache). */
   mounts: readonly SandboxMount[];
+  /** Devices passed in (bubblewrap arguments). */
+  deviceArgs?: readonly string[];
   /** `cgroup.procs` files the command joins before bubblewrap starts. */
   cgroupProcs: string[];
   signal?: AbortSignal;
@@ -799,6 +811,8 @@ export interface RootfsSandboxOptions {
   toolchain?: boolean;
   /** Check that the sandbox can be entered before returning it (default true). */
   probe?: boolean;
+  /** Where a GPU task's devices, driver libraries and nvidia-smi are found (tests pass a fake /dev tree). */
+  gpuProbe?: GpuHostProbe;
 }
 
 export class RootfsSandbox extends QueuedSandbox implements Sandbox {
@@ -824,6 +838,8 @@ export class RootfsSandbox extends QueuedSandbox implements Sandbox {
     private readonly cgroups?: SandboxCgroups,
     /** What the sandbox mounts of the build cache (`buildCacheMounts`). */
     private readonly mounts: readonly SandboxMount[] = [],
+    /** The GPU passed in when the task requires one (gpu.ts). */
+    readonly gpu?: GpuPassThrough,
   ) {
     super();
     this.image = `debian:${layers.suite}`;
@@ -840,17 +856,20 @@ export class RootfsSandbox extends QueuedSandbox implements Sandbox {
   protected async execNow(script: string, options: ExecOptions, signal: AbortSignal): Promise<ExecResult> {
     const cwd = resolveSandboxCwd(this.workdir, options.cwd);
     const cgroupProcs = await this.ensureCgroups();
+    const base = sandboxBaseEnv(this.buildCache);
+    const gpuEnv = this.gpu ? rootfsGpuEnv(this.gpu, base.PATH ?? '') : {};
     const run = (): ReturnType<typeof runInOverlay> =>
       runInOverlay({
         lowerdirs: this.layers.lowerdirs,
         buildDir: this.buildDir,
         workspace: this.hostWorkdir,
         cwd,
-        envAssignments: sandboxEnvAssignments(options.env, sandboxBaseEnv(this.buildCache)),
+        envAssignments: sandboxEnvAssignments(options.env, { ...base, ...gpuEnv }),
         script,
         timeoutMs: options.timeoutMs,
         network: this.isolation.network.mode,
         mounts: this.mounts,
+        deviceArgs: this.gpu?.present ? gpuBwrapArgs(this.gpu.binds) : [],
         cgroupProcs,
         signal,
         ...passThroughOptions(options),
@@ -954,7 +973,12 @@ export async function createRootfsSandbox(
     },
     notes,
   );
-  const sandbox = new RootfsSandbox(id, buildDir, layers, buildCache, isolation, cgroups, cacheMounts);
+  const gpu = request.devices?.gpu ? await rootfsGpuPassThrough(options.gpuProbe) : undefined;
+  if (gpu) {
+    isolation.devices = [...(isolation.devices ?? []), gpu.record];
+    request.onProgress?.(gpu.present ? `GPU: ${gpu.record.how}` : `warning: ${gpu.record.how}`);
+  }
+  const sandbox = new RootfsSandbox(id, buildDir, layers, buildCache, isolation, cgroups, cacheMounts, gpu);
   try {
     await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal, request.onCopied);
     if (options.probe ?? true) {

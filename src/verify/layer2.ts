@@ -5,7 +5,8 @@
  * Each check is one `sandbox.exec` of a generated bash script: the check's command runs in the background
  * under `timeout` with stdout and stderr going to separate files; in the same exec the script probes the
  * TCP port (bash's `/dev/tcp`) and polls the serial log, because background processes do not survive
- * between exec calls; then it stops what is still running, asks `nvidia-smi -L` for a device when GPU
+ * between exec calls (and, when GPU evidence is expected, samples nvidia-smi's compute processes while the
+ * command runs); then it stops what is still running, asks `nvidia-smi -L` for a device when GPU
  * evidence is expected and tests the expected files (`-e`, `-s`, `find -newer` a marker written when the
  * check started) and copies each metrics file into the scratch folder (read inside the sandbox, so a link the
  * build planted is followed there, never on this machine). Its results go to a scratch folder in the working copy (`.buildbench/checks/<id>/`,
@@ -24,6 +25,7 @@ import { mkdirUnder, openUnder, writeFileUnder } from '../base/safe-fs.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Layer2Spec, SpecCheck, SpecMetric } from './spec.js';
 import { shellQuote } from '../base/shell.js';
+import { COMPUTE_APPS_QUERY, gpuUseEvidence, MEMORY_QUERY } from './gpu.js';
 
 export interface ExpectationResult {
   /** `exit_code`, `files[0]`, `stdout`, `port`, `gpu`, `serial_log`, … */
@@ -74,6 +76,48 @@ const TAIL_LINES = 15;
 
 const seconds = (ms: number): string => String(Math.round(ms) / 1000);
 
+const smiArgs = (args: readonly string[]): string => args.map(shellQuote).join(' ');
+
+/** Before a GPU check's command: the compute processes and device memory already there. */
+function gpuBaseline(): string[] {
+  return [
+    'smi=$(command -v nvidia-smi 2> /dev/null)',
+    'if [ -n "$smi" ]; then',
+    `  timeout 20 "$smi" ${smiArgs(COMPUTE_APPS_QUERY)} > "$D/gpu-before" 2> /dev/null`,
+    `  timeout 20 "$smi" ${smiArgs(MEMORY_QUERY)} 2> /dev/null | sed 's/^/mem /' >> "$D/gpu-before"`,
+    'fi',
+  ];
+}
+
+/**
+ * While a GPU check's command runs: every half second, nvidia-smi's compute processes and device memory, and
+ * the command's own processes (its process group, which `timeout` leads) from /proc — so the judge can tell
+ * the target's use of the GPU from a GPU that merely exists (see `gpuUseEvidence` in gpu.ts).
+ */
+function gpuSampler(): string[] {
+  return [
+    'sampler=',
+    'if [ -n "$smi" ]; then',
+    '  (',
+    '    while kill -0 "$pid" 2> /dev/null; do',
+    '      echo "# sample $(now_ms)"',
+    `      timeout 20 "$smi" ${smiArgs(COMPUTE_APPS_QUERY)} 2> /dev/null`,
+    `      timeout 20 "$smi" ${smiArgs(MEMORY_QUERY)} 2> /dev/null | sed 's/^/mem /'`,
+    '      for s in /proc/[0-9]*/stat; do',
+    '        read -r l < "$s" 2> /dev/null || continue',
+    '        r=${l##*) }; set -- $r',
+    '        [ "${3:-}" = "$pid" ] || continue',
+    '        c=${l#*(}; c=${c%)*}; p=${s#/proc/}',
+    '        echo "proc ${p%/stat} $c"',
+    '      done',
+    '      sleep 0.5',
+    '    done',
+    '  ) >> "$D/gpu-samples" 2> /dev/null &',
+    '  sampler=$!',
+    'fi',
+  ];
+}
+
 /**
  * The script for one check. `dir` is the check's scratch folder as the sandbox sees it; the command itself
  * is in `<dir>/cmd.sh` and the serial-log pattern in `<dir>/serial.pat` (written by the caller), so nothing
@@ -93,8 +137,10 @@ export function checkScript(check: SpecCheck, dir: string): string {
     ': > "$D/start"',
     'sleep 0.05',
     't0=$(now_ms)',
+    ...(e.gpu ? gpuBaseline() : []),
     `timeout -k 5 ${seconds(check.timeoutMs)} bash "$D/cmd.sh" > "$D/stdout" 2> "$D/stderr" < /dev/null &`,
     'pid=$!',
+    ...(e.gpu ? gpuSampler() : []),
   ];
   if (e.port) {
     lines.push(
@@ -131,6 +177,9 @@ export function checkScript(check: SpecCheck, dir: string): string {
   lines.push(
     'wait "$pid"',
     'rc=$?',
+    ...(e.gpu
+      ? ['[ -n "${sampler:-}" ] && { kill "$sampler" 2> /dev/null; wait "$sampler" 2> /dev/null; }']
+      : []),
     'record "exit $rc $(( $(now_ms) - t0 )) $running"',
     // timeout made its own process group: whatever the command left running in it goes now.
     'kill -KILL -- -"$pid" 2> /dev/null',
@@ -241,6 +290,9 @@ interface Captured {
   gpu: string;
   /** Each metrics file's text as copied inside the sandbox ('' when it was missing). */
   metrics?: string[];
+  /** What the GPU sampler recorded while the command ran, and just before (absent: not sampled). */
+  gpuSamples?: string;
+  gpuBefore?: string;
 }
 
 /** The value at a dotted path (`eval.top1`, `runs.0.loss`) of parsed JSON; undefined when it is not there. */
@@ -385,8 +437,8 @@ export function judgeCheck(
     else if (results.gpu !== 0 || !device)
       add('gpu', false, `nvidia-smi lists no device (exit ${results.gpu ?? '?'}: ${lastLine(captured.gpu)})`);
     else add('gpu', true, `nvidia-smi lists ${clip(device, 80)}`);
+    const line = e.gpu.pattern !== undefined ? matchLine(both, e.gpu.pattern) : undefined;
     if (e.gpu.pattern !== undefined) {
-      const line = matchLine(both, e.gpu.pattern);
       add(
         'gpu.pattern',
         line !== undefined,
@@ -394,6 +446,19 @@ export function judgeCheck(
           ? `GPU use shown: ${line}`
           : `no output matches /${e.gpu.pattern}/ (GPU use not shown)`,
       );
+    }
+    // A GPU that exists is not a GPU that was used: the target's process among the compute processes, or
+    // the framework's own report of the device (the pattern), is.
+    if (results.gpu === 0 && device) {
+      const use = gpuUseEvidence(captured.gpuSamples ?? '', captured.gpuBefore ?? '');
+      if (use.shown) add('gpu.used', true, use.shown);
+      else if (line !== undefined) add('gpu.used', true, `the output reports the device: ${line}`);
+      else
+        add(
+          'gpu.used',
+          false,
+          `no evidence that the target used the GPU: none of its processes was a compute process in ${use.samples} nvidia-smi sample${use.samples === 1 ? '' : 's'}${e.gpu.pattern !== undefined ? '' : ', and no gpu.pattern names the line where it reports the device'}`,
+        );
     }
   }
   e.metrics.forEach((metric, i) => {
@@ -494,6 +559,12 @@ export async function runCheck(
       metrics: await Promise.all(
         check.expect.metrics.map((_, i) => readTail(root, `${rel}/metric-${i}`, MAX_METRICS_BYTES)),
       ),
+      ...(check.expect.gpu
+        ? {
+            gpuSamples: await readTail(root, `${rel}/gpu-samples`, 4 * 1024 * 1024),
+            gpuBefore: await readTail(root, `${rel}/gpu-before`, 256 * 1024),
+          }
+        : {}),
     };
     return judgeCheck(check, results, captured, exec);
   } finally {

@@ -23,7 +23,8 @@
  *       stdout: ['hello, world']        # JavaScript regular expressions (multiline), all must match
  *       stderr_not: ['(?:error|warning):']
  *       port: { port: 8080, host: 127.0.0.1, within: 20s }
- *       gpu: { pattern: 'cuda:0' }      # nvidia-smi lists a device; the pattern in stdout/stderr
+ *       gpu: { pattern: 'cuda:0' }      # a device is listed AND the target used it: its process among
+ *                                       # nvidia-smi's compute apps while it ran, or the pattern in its output
  *       serial_log: { path: guest.log, pattern: 'login:', within: 2m }
  *       metrics:                        # numbers in a JSON file the command wrote (relative to cwd)
  *         - { file: results.json, key: eval.accuracy, min: 0.9, max: 1 }
@@ -73,7 +74,11 @@ export interface SpecExpect {
   output: string[];
   outputNot: string[];
   port?: SpecPort;
-  /** nvidia-smi lists a device; `pattern`, when given, must match the command's stdout or stderr. */
+  /**
+   * nvidia-smi lists a device, and the command used it: one of its processes was among nvidia-smi's compute
+   * processes while it ran (sampled), or its output matches `pattern` (the framework naming the device it ran
+   * on). `pattern`, when given, must match the command's stdout or stderr in any case.
+   */
   gpu?: { pattern?: string };
   serialLog?: SpecSerialLog;
   /** Numbers in JSON files the command left (read inside the sandbox after it ended). */

@@ -5,6 +5,7 @@ import type { LoopOutcome } from '../../agent/loop.js';
 import { errorMessage } from '../../base/errors.js';
 import { BUILD_SH, DOCKERFILE, finalizeRun, type FinalizeOutput } from '../../finalize/finalize.js';
 import { VERSION } from '../version.js';
+import { requestedDevices } from './open-sandbox.js';
 import { say, type Opened, type Prepared, type RunState } from './state.js';
 
 /**
@@ -26,6 +27,7 @@ export async function finalize(
       repo: state.name,
       originalDir: source.dir,
       cacheKey: source.identity,
+      ...requestedDevices(settings),
       workDir: box.hostWorkdir,
       sandboxKind: box.kind,
       baseImage: box.image,

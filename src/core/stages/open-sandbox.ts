@@ -1,7 +1,8 @@
 import path from 'node:path';
 
 import { DEPLOY_ENV_FILE } from '../../deploy/types.js';
-import type { Sandbox } from '../../sandbox/types.js';
+import type { CreateSandboxRequest, Sandbox } from '../../sandbox/types.js';
+import type { BuildSettings } from '../settings.js';
 import { snapshotTree } from '../../verify/artifacts.js';
 import { saveSnapshot, SNAPSHOT_FILE } from '../../verify/baseline.js';
 import { excludeBuildScratch } from '../../verify/exclude.js';
@@ -9,6 +10,15 @@ import { scoringPolicyFor } from '../../verify/policy.js';
 import type { TreeSnapshot } from '../../verify/types.js';
 import { BuildVerifier } from '../../verify/verifier.js';
 import { say, type Opened, type Prepared, type RunState } from './state.js';
+
+/** The devices a deploy run's `requires` asks every sandbox of the run for (the replays' too). */
+export function requestedDevices(
+  settings: Pick<BuildSettings, 'deploy'>,
+): Pick<CreateSandboxRequest, 'devices'> {
+  const requires = settings.deploy?.requires ?? [];
+  if (requires.length === 0) return {};
+  return { devices: { gpu: requires.includes('gpu'), kvm: requires.includes('kvm') } };
+}
 
 /**
  * Stage 2: the run's sandbox with its copy of the repository, the snapshot of that copy before the build
@@ -23,14 +33,7 @@ export async function openSandbox(state: RunState, { source, repo }: Prepared): 
     name: state.name,
     cacheKey: source.identity,
     signal: options.signal,
-    ...(settings.deploy && settings.deploy.requires.length > 0
-      ? {
-          devices: {
-            gpu: settings.deploy.requires.includes('gpu'),
-            kvm: settings.deploy.requires.includes('kvm'),
-          },
-        }
-      : {}),
+    ...requestedDevices(settings),
     onProgress: (message: string) => say(state, 'sandbox', message),
   });
   state.sandbox = box;

@@ -4,6 +4,7 @@
  * spec or a missing key is a ConfigError before anything is written), the output folder, the redactor every
  * sandbox output goes through, the event bus with the trajectory recorder and the stop-gate's claim audit.
  */
+import type { GpuEnvironment } from '../../verify/gpu.js';
 import path from 'node:path';
 
 import { EventBus, modelCallEvent, type RunEvent } from '../../agent/events.js';
@@ -108,6 +109,8 @@ export interface RunState {
   finalized?: FinalizeOutput;
   /** Where the kept sandbox is (`--keep`). */
   keptAt?: string;
+  /** A GPU task's environment as the sandbox showed it after the loop (stages/environment.ts). */
+  gpu?: GpuEnvironment;
 }
 
 /**

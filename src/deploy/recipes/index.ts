@@ -9,6 +9,7 @@ import type { Recipe } from '../../recipe/model.js';
 import type { RepoInfo } from '../../repo/types.js';
 import type { DeployGoal } from '../types.js';
 import { cCppSetup } from './c-cpp.js';
+import { withGpuCheck } from '../gpu.js';
 import type { EcosystemSetup } from './setup.js';
 
 /** Every ecosystem's setup knowledge (one file each). */
@@ -29,8 +30,16 @@ export function combineRecipes(parts: readonly Recipe[]): Recipe {
   };
 }
 
-/** The setup recipes for a deploy run, best first; never empty. */
+/** The setup recipes for a deploy run, best first; never empty. A GPU task's end with the GPU check (gpu.ts). */
 export function deployRecipes(
+  repo: RepoInfo,
+  goal: DeployGoal,
+  setups: readonly EcosystemSetup[] = SETUPS,
+): Recipe[] {
+  return setupRecipes(repo, goal, setups).map((recipe) => withGpuCheck(recipe, goal));
+}
+
+function setupRecipes(
   repo: RepoInfo,
   goal: DeployGoal,
   setups: readonly EcosystemSetup[] = SETUPS,

@@ -11,6 +11,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { createRedactor, type Redactor } from '../../trajectory/redact.js';
 import { defaultFallbackTable, loadFallbackTable, type FallbackTable } from '../repair/package-fallback.js';
 import { needFromFinding, type Need } from '../repair/needs.js';
+import { torchFixCommand } from '../repair/rules/gpu.js';
 import { defaultRepairTables, firstMatch, type RepairTables } from '../repair/tables.js';
 import { LogAnalyzer, type LogAnalysisDetail } from './log-parser.js';
 import { defaultSignatureCatalog, type SignatureCatalog } from './signatures.js';
@@ -299,6 +300,8 @@ function fixFor(finding: Finding, options: DiagnoseOptions): SuggestedFix | unde
   const files = options.files ?? [];
   const tables = options.packageTables ?? [defaultFallbackTable(), commonPackageTable()];
   const repair = options.repairTables ?? defaultRepairTables();
+  const torch = torchFixCommand(finding);
+  if (torch) return { kind: 'commands', summary: torch.summary, commands: [torch.command] };
   const need = needFromFinding(finding);
   if (need) {
     const found = lookupPackages(need, tables);

@@ -52,6 +52,8 @@ const NO_PACKAGE_IDS: ReadonlySet<string> = new Set([
   'glibc-xlocale-removed',
   'glibc-stropts-removed',
   'forgot-include-note',
+  // a CUDA library: the driver's comes from the host, the toolkit's from NVIDIA (rules/gpu.ts), not apt
+  'cuda-library-missing',
 ]);
 
 const COMPILERS: Readonly<Record<string, string>> = {

@@ -21,6 +21,8 @@ describe('the committed task suites', () => {
     expect(fixed).toEqual({
       'build-bench/test': 149,
       'build-bench/validation': 70,
+      // needs a GPU: the matrix sends it to a GPU runner; scripts/gpu-device-check.sh runs it by hand
+      'deploy-fixtures/torch-gpu-check': 1,
       examples: 3,
       fixtures: 5,
     });

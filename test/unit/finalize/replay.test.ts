@@ -11,7 +11,7 @@ import {
   type ReplayRequest,
 } from '../../../src/finalize/replay.js';
 import { defaultSandboxSettings } from '../../../src/sandbox/factory.js';
-import type { ExecOptions, ExecResult, Sandbox } from '../../../src/sandbox/types.js';
+import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox } from '../../../src/sandbox/types.js';
 import type { Artifact, Verdict } from '../../../src/verify/types.js';
 
 /** A sandbox whose one exec returns what the test says. */
@@ -102,6 +102,21 @@ describe('replayRecipe', () => {
     });
     expect(box.disposed).toBe(true);
     expect(replayOutcome(result)).not.toHaveProperty('artifactList');
+  });
+
+  it('gives the replay’s sandbox the devices the run’s had (a GPU task’s GPU)', async () => {
+    const asked: CreateSandboxRequest[] = [];
+    const box = new ExecFake({});
+    await replayRecipe(
+      request(box, {
+        devices: { gpu: true, kvm: false },
+        createSandbox: (_settings, req) => {
+          asked.push(req);
+          return Promise.resolve(box);
+        },
+      }),
+    );
+    expect(asked[0]?.devices).toEqual({ gpu: true, kvm: false });
   });
 
   it('a non-zero exit fails unless the original turn exited non-zero too', async () => {

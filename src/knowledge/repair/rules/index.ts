@@ -1,5 +1,5 @@
 /**
- * The repair rules, assembled: each family file (packages, cmake, autotools, flags, glibc, layout, prose)
+ * The repair rules, assembled: each family file (packages, cmake, autotools, flags, glibc, gpu, layout, prose)
  * exports a `Rule[]` naming the signature ids it answers; this index joins them into one table by id (an id
  * claimed twice is an error) and applies it to a failure.
  */
@@ -9,6 +9,7 @@ import { AUTOTOOLS_RULES } from './autotools.js';
 import { CMAKE_RULES } from './cmake.js';
 import { FLAG_RULES } from './flags.js';
 import { GLIBC_RULES } from './glibc.js';
+import { GPU_RULES } from './gpu.js';
 import { LAYOUT_RULES } from './layout.js';
 import { PACKAGE_RULES } from './packages.js';
 import { PROSE_RULES } from './prose.js';
@@ -21,6 +22,7 @@ export const RULES: readonly Rule[] = [
   ...AUTOTOOLS_RULES,
   ...FLAG_RULES,
   ...GLIBC_RULES,
+  ...GPU_RULES,
   ...LAYOUT_RULES,
   ...PROSE_RULES,
 ];

@@ -807,6 +807,76 @@ export const SIGNATURE_CASES: SignatureCase[] = [
     id: 'cuda-no-kernel-image',
     line: 'RuntimeError: CUDA error: no kernel image is available for execution on the device',
   },
+  { id: 'cuda-out-of-memory', line: 'RuntimeError: CUDA driver error: CUDA_ERROR_OUT_OF_MEMORY' },
+  {
+    id: 'cuda-out-of-memory',
+    line: 'jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.',
+  },
+  {
+    id: 'cuda-out-of-memory',
+    line: 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 79.15 GiB of which 6.69 MiB is free. Including non-PyTorch memory, this process has 79.13 GiB memory in use. Of the allocated memory 78.46 GiB is allocated by PyTorch, and 124.70 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.',
+  },
+  {
+    id: 'gpu-required-none-visible',
+    line: "[buildbench gpu] error: the task requires a GPU and no GPU is visible in the sandbox (nvidia-smi failed: NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.; kernel module: none loaded)",
+  },
+  {
+    id: 'gpu-cpu-only-framework',
+    line: '[buildbench gpu] error: torch 2.3.1+cpu is a CPU-only build (torch.version.cuda is None, torch.cuda.is_available() is False) on a machine with a GPU (NVIDIA H200)',
+    captures: { framework: 'torch', version: '2.3.1+cpu' },
+  },
+  { id: 'torch-not-compiled-with-cuda', line: 'AssertionError: Torch not compiled with CUDA enabled' },
+  {
+    id: 'gpu-driver-too-old',
+    line: '[buildbench gpu] error: the NVIDIA driver 470.82.01 supports CUDA up to 11.4, older than CUDA 12.1 that torch 2.3.1+cu121 was built for',
+    captures: {
+      driver: '470.82.01',
+      driver_cuda: '11.4',
+      runtime_cuda: '12.1',
+      framework: 'torch',
+      version: '2.3.1+cu121',
+    },
+  },
+  {
+    id: 'torch-driver-too-old',
+    line: 'RuntimeError: The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver by downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx Alternatively, go to: https://pytorch.org to install a PyTorch version that has been compiled with your version of the CUDA driver.',
+    captures: { found: '11040' },
+  },
+  {
+    id: 'cuda-library-missing',
+    line: 'ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory',
+    captures: { library: 'libcudnn.so.8' },
+  },
+  {
+    id: 'cuda-library-missing',
+    line: "2024-03-01 10:00:00.000000: W tensorflow/compiler/xla/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file or directory",
+    captures: { library: 'libcudart.so.11.0' },
+  },
+  {
+    id: 'cuda-library-missing',
+    line: 'Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_cnn_infer.so.8: cannot open shared object file: No such file or directory',
+    captures: { library: 'libcudnn_cnn_infer.so.8' },
+  },
+  {
+    id: 'cuda-library-missing',
+    line: '[buildbench gpu] error: the CUDA driver library does not load: libcuda.so.1: cannot open shared object file: No such file or directory',
+    captures: { library: 'libcuda.so.1' },
+  },
+  {
+    id: 'cuda-library-missing',
+    line: './train: error while loading shared libraries: libcublas.so.12: cannot open shared object file: No such file or directory',
+    captures: { library: 'libcublas.so.12' },
+  },
+  {
+    id: 'gpu-no-kernels-for-capability',
+    line: '[buildbench gpu] error: torch 1.7.1+cu110 has no kernels for NVIDIA H200 (compute capability 9.0, sm_90): it was built for sm_37 sm_50 sm_60 sm_70 sm_80',
+    captures: { framework: 'torch', version: '1.7.1+cu110', capability: '9.0', arch: 'sm_90' },
+  },
+  {
+    id: 'torch-capability-not-compatible',
+    line: 'NVIDIA H100 80GB HBM3 with CUDA capability sm_90 is not compatible with the current PyTorch installation.',
+    captures: { arch: 'sm_90' },
+  },
   // network
   {
     id: 'could-not-resolve-host',
