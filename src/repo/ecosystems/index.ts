@@ -5,6 +5,10 @@
  * fail on an odd manifest: a manifest that cannot be parsed is a note, not an error.
  */
 import type { EcosystemInfo, EcosystemKind } from '../types.js';
+import { javascriptDetector } from './javascript.js';
+import { juliaDetector } from './julia.js';
+import { pythonDetector } from './python.js';
+import { rDetector } from './r.js';
 
 export interface EcosystemDetector {
   kind: EcosystemKind;
@@ -16,7 +20,12 @@ export interface EcosystemDetector {
 }
 
 /** Every detector, in the order their ecosystems are set up (a runtime before the bindings built on it). */
-export const DETECTORS: readonly EcosystemDetector[] = [];
+export const DETECTORS: readonly EcosystemDetector[] = [
+  pythonDetector,
+  rDetector,
+  juliaDetector,
+  javascriptDetector,
+];
 
 /** The ecosystems present, in DETECTORS order; a detector that throws is skipped with a note on stderr. */
 export async function detectEcosystems(root: string, files: readonly string[]): Promise<EcosystemInfo[]> {
