@@ -8,10 +8,15 @@
 import type { Recipe } from '../../recipe/model.js';
 import type { RepoInfo } from '../../repo/types.js';
 import type { DeployGoal } from '../types.js';
+import { javascriptSetup } from './javascript.js';
+import { juliaSetup } from './julia.js';
+import { pythonSetup } from './python.js';
+import { rSetup } from './r.js';
 import type { EcosystemSetup } from './setup.js';
+import { withTargetRun } from './target-run.js';
 
 /** Every ecosystem's setup knowledge (one file each). */
-export const SETUPS: readonly EcosystemSetup[] = [];
+export const SETUPS: readonly EcosystemSetup[] = [pythonSetup, rSetup, juliaSetup, javascriptSetup];
 
 /** One recipe from the parts: tools in union, steps in order, labels and evidence joined. */
 export function combineRecipes(parts: readonly Recipe[]): Recipe {
@@ -37,7 +42,7 @@ export function deployRecipes(
   const parts = (repo.ecosystems ?? [])
     .map((eco) => setups.find((s) => s.kind === eco.kind)?.recipes(eco, { repo, goal }) ?? [])
     .filter((recipes) => recipes.length > 0);
-  if (parts.length === 0) return [bareRecipe()];
+  if (parts.length === 0) return [withTargetRun(bareRecipe(), goal)];
   const best = parts.map((recipes) => recipes[0]!);
   const out = [combineRecipes(best)];
   parts.forEach((recipes, i) => {
@@ -46,7 +51,7 @@ export function deployRecipes(
     }
   });
   const ids = new Set<string>();
-  return out.filter((r) => !ids.has(r.id) && ids.add(r.id));
+  return out.filter((r) => !ids.has(r.id) && ids.add(r.id)).map((r) => withTargetRun(r, goal));
 }
 
 /** No setup knowledge applies: the target runs in the environment as it is. */

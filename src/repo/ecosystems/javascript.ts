@@ -4,7 +4,6 @@
  * Only the root package.json counts: deeper ones are examples, workspaces or vendored tools (noted).
  */
 import type { DeclaredDependency, EcosystemInfo } from '../types.js';
-import type { EcosystemDetector } from './index.js';
 import { readManifest } from './read.js';
 
 export const JS_LOCK_FILES = [
@@ -21,9 +20,10 @@ function depsOf(value: unknown): [string, string | undefined][] {
   return Object.entries(value as Deps).map(([name, v]) => [name, typeof v === 'string' ? v : undefined]);
 }
 
-export const javascriptDetector: EcosystemDetector = {
-  kind: 'javascript',
-  async detect(root, files) {
+/** Structurally an `EcosystemDetector` (index.ts), which lists it; not imported from there to keep files acyclic. */
+export const javascriptDetector = {
+  kind: 'javascript' as const,
+  async detect(root: string, files: readonly string[]): Promise<EcosystemInfo | undefined> {
     if (!files.includes('package.json')) return undefined;
     const info: EcosystemInfo = {
       kind: 'javascript',

@@ -3,7 +3,6 @@
  * versions resolved, and the Julia version that made it).
  */
 import type { EcosystemInfo } from '../types.js';
-import type { EcosystemDetector } from './index.js';
 import { readManifest } from './read.js';
 import { parseToml, tomlGet, tomlTable, type TomlTable } from './toml-reader.js';
 
@@ -59,9 +58,10 @@ async function readToml(root: string, rel: string, notes: string[]): Promise<Tom
   }
 }
 
-export const juliaDetector: EcosystemDetector = {
-  kind: 'julia',
-  async detect(root, files) {
+/** Structurally an `EcosystemDetector` (index.ts), which lists it; not imported from there to keep files acyclic. */
+export const juliaDetector = {
+  kind: 'julia' as const,
+  async detect(root: string, files: readonly string[]): Promise<EcosystemInfo | undefined> {
     const project = ['JuliaProject.toml', 'Project.toml'].find((f) => files.includes(f));
     const manifest = ['JuliaManifest.toml', 'Manifest.toml'].find((f) => files.includes(f));
     const sources = files.filter((f) => f.endsWith('.jl')).length;

@@ -8,7 +8,6 @@
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { DeclaredDependency, EcosystemInfo } from '../types.js';
-import type { EcosystemDetector } from './index.js';
 import { defaultPythonTable, oldPinNote, type PythonTable } from './python-table.js';
 import { depthOf, dirOf, readManifest } from './read.js';
 import { parseToml, tomlGet, tomlTable, type TomlTable } from './toml-reader.js';
@@ -483,9 +482,10 @@ function manifestsIn(files: readonly string[]): { file: string; read: typeof rea
   ].sort((a, b) => rank(a.file) - rank(b.file));
 }
 
-export const pythonDetector: EcosystemDetector = {
-  kind: 'python',
-  async detect(root, files) {
+/** Structurally an `EcosystemDetector` (index.ts), which lists it; not imported from there to keep files acyclic. */
+export const pythonDetector = {
+  kind: 'python' as const,
+  async detect(root: string, files: readonly string[]): Promise<EcosystemInfo | undefined> {
     const table = defaultPythonTable();
     const requirementFiles = files
       .filter((f) => depthOf(f) <= MAX_DEPTH && REQUIREMENTS.test(f))

@@ -4,7 +4,6 @@
  * version a DESCRIPTION or lock file asks for is the runtime.
  */
 import type { DeclaredDependency, EcosystemInfo } from '../types.js';
-import type { EcosystemDetector } from './index.js';
 import { depthOf, readManifest } from './read.js';
 
 /** Packages that come with R itself (never installed separately). */
@@ -68,9 +67,10 @@ export function scriptPackages(text: string): string[] {
   return [...names].filter((n) => !R_BASE_PACKAGES.has(n));
 }
 
-export const rDetector: EcosystemDetector = {
-  kind: 'r',
-  async detect(root, files) {
+/** Structurally an `EcosystemDetector` (index.ts), which lists it; not imported from there to keep files acyclic. */
+export const rDetector = {
+  kind: 'r' as const,
+  async detect(root: string, files: readonly string[]): Promise<EcosystemInfo | undefined> {
     const description = files.find((f) => f === 'DESCRIPTION');
     const lock = files.find((f) => f === 'renv.lock');
     const scripts = files.filter((f) => /\.(?:R|r|Rmd)$/.test(f) && depthOf(f) <= 3);
