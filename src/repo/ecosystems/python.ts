@@ -218,7 +218,7 @@ function addPoetry(found: Found, deps: TomlTable | undefined, manifest: string, 
           : undefined;
     const constraint = typeof version === 'string' && version !== '*' ? version : undefined;
     if (name.toLowerCase() === 'python') {
-      if (constraint) found.python = { constraint, where: `${manifest} (tool.poetry.dependencies.python)` };
+      if (constraint) found.python ??= { constraint, where: `${manifest} (tool.poetry.dependencies.python)` };
       continue;
     }
     const optional = typeof spec === 'object' && !Array.isArray(spec) && spec.optional === true;
@@ -483,13 +483,18 @@ function manifestsIn(files: readonly string[]): { file: string; read: typeof rea
 }
 
 /** Structurally an `EcosystemDetector` (index.ts), which lists it; not imported from there to keep files acyclic. */
+/** `requirements.txt` first, then the other requirement files, shallow before deep. */
+function requirementRank(file: string): number {
+  return depthOf(file) * 2 + (/(?:^|\/)requirements\.txt$/i.test(file) ? 0 : 1);
+}
+
 export const pythonDetector = {
   kind: 'python' as const,
   async detect(root: string, files: readonly string[]): Promise<EcosystemInfo | undefined> {
     const table = defaultPythonTable();
     const requirementFiles = files
       .filter((f) => depthOf(f) <= MAX_DEPTH && REQUIREMENTS.test(f))
-      .sort((a, b) => depthOf(a) - depthOf(b) || a.localeCompare(b));
+      .sort((a, b) => requirementRank(a) - requirementRank(b) || a.localeCompare(b));
     const others = manifestsIn(files);
     const pySources = files.filter((f) => f.endsWith('.py')).length;
     if (requirementFiles.length === 0 && others.length === 0 && pySources === 0) return undefined;

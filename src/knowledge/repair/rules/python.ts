@@ -27,7 +27,7 @@ export function migrationRepair(module: string, name: string, table: readonly Py
       key: `migrate:${found.map((m) => m.id).join('+')}`,
       reason,
       prelude: [migrationEdit(found)],
-      patches: [{ file: `Python files using removed ${module} names`, reason }],
+      patches: [{ file: `*.py files using removed ${module} names`, reason }],
     },
   ];
 }
