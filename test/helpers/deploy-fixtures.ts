@@ -16,7 +16,7 @@ import { parseSpecDuration } from '../../src/verify/spec.js';
 export const DEPLOY_FIXTURES = path.resolve('tasks/deploy-fixtures');
 
 export async function loadDeployFixture(name: string): Promise<DeployTask> {
-  const [task] = await loadTasks([path.join(DEPLOY_FIXTURES, name, `${name}.yml`)]);
+  const [task] = await loadTasks([path.join(DEPLOY_FIXTURES, `${name}.yml`)]);
   if (task?.kind !== 'deploy') throw new Error(`${name}: not a deploy task`);
   return task;
 }

@@ -22,7 +22,7 @@ async function deploy(name: string, registries: RegistrySettings): Promise<Build
   const task = await loadDeployFixture(name);
   const goal = goalOf(task, registries);
   return {
-    source: path.join(DEPLOY_FIXTURES, name, 'repo'),
+    source: path.join(DEPLOY_FIXTURES, name),
     outDir: path.join(outRoot, `${name}-${registries.mode}`),
     strategy: 'rules',
     maxTurns: 4,

@@ -12,6 +12,7 @@ import type { EcosystemSetup, SetupContext } from './setup.js';
 import {
   APT_LISTS_READY,
   DEPLOY_RECORD_DIR,
+  aptInstall,
   aptInstallWords,
   appendEnvLine,
   exportLines,
@@ -30,8 +31,20 @@ type Source = 'auto' | 'registry' | 'debian';
 
 function npmInstall(eco: EcosystemInfo): string {
   const lock = eco.manifests.some((m) => m === 'package-lock.json' || m === 'npm-shrinkwrap.json');
-  return lock ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund';
+  const install = lock ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund';
+  return `if ! command -v npm >/dev/null 2>&1; then ${aptInstall(['npm'])}; fi\n${install}`;
 }
+
+/**
+ * Whether the registry (the mirror when one was passed) answers, asked with node itself: npm is only
+ * installed when it is needed (Debian's npm brings some 350 packages), and a dead registry costs seconds.
+ */
+const REGISTRY_PROBE = `node -e ${shq(
+  "const u = process.env.npm_config_registry || process.env.NPM_CONFIG_REGISTRY || 'https://registry.npmjs.org/';" +
+    "require('https').get(u, (r) => process.exit(r.statusCode < 500 ? 0 : 1))" +
+    ".on('error', (e) => { console.log('buildbench: the npm registry ' + u + ' is not reachable (' + e.message + ')'); process.exit(1); })" +
+    '.setTimeout(15000, function () { this.destroy(new Error("no answer in 15 s")); });',
+)}`;
 
 function debianInstall(eco: EcosystemInfo): string {
   const deps = eco.dependencies.filter((d) => !d.dev);
@@ -59,10 +72,10 @@ function dependencyStep(eco: EcosystemInfo, source: Source, context: SetupContex
   else if (source === 'registry') lines.push(npmInstall(eco));
   else {
     lines.push(
-      'if timeout 60 npm ping >/dev/null 2>&1; then',
+      `if ${REGISTRY_PROBE}; then`,
       npmInstall(eco),
       'else',
-      say('the npm registry is not reachable (npm ping failed); installing Debian node-* packages instead'),
+      say('installing Debian node-* packages instead of the npm registry'),
       debianInstall(eco),
       'fi',
     );
@@ -84,10 +97,7 @@ function recipe(eco: EcosystemInfo, source: Source, context: SetupContext): Reci
     label,
     evidence: `${eco.manifests.join(', ')}: ${eco.dependencies.filter((d) => !d.dev).length} dependencies; ${eco.runtime?.why ?? ''}`,
     dir: '',
-    tools: [
-      { command: 'node', pkg: 'nodejs' },
-      ...(source === 'debian' ? [] : [{ command: 'npm', pkg: 'npm' }]),
-    ],
+    tools: [{ command: 'node', pkg: 'nodejs' }],
     steps: [
       { purpose: 'dependencies', command: dependencyStep(eco, source, context) },
       { purpose: 'dependencies', command: RECORD },
