@@ -42,7 +42,7 @@ function npmInstall(eco: EcosystemInfo): string {
 const REGISTRY_PROBE = `node -e ${shq(
   "const u = process.env.npm_config_registry || process.env.NPM_CONFIG_REGISTRY || 'https://registry.npmjs.org/';" +
     "require('https').get(u, (r) => process.exit(r.statusCode < 500 ? 0 : 1))" +
-    ".on('error', (e) => { console.log('buildbench: the npm registry ' + u + ' is not reachable (' + e.message + ')'); process.exit(1); })" +
+    ".on('error', (e) => { console.log('buildbench: the npm registry ' + u + ' is not reachable (' + (e.code || e.name) + ')'); process.exit(1); })" +
     '.setTimeout(15000, function () { this.destroy(new Error("no answer in 15 s")); });',
 )}`;
 

@@ -104,12 +104,18 @@ function pipInstall(eco: EcosystemInfo): string {
   ].join('\n');
 }
 
-/** Whether the index answers (a short probe, so an offline run falls back in seconds, not after pip's retries). */
+/**
+ * Whether the index answers (a short probe, so an offline run falls back in seconds, not after pip's retries).
+ * It names the error by its type and code only: the resolver's or TLS's own words would read as a network
+ * failure to layer 1, while the fallback is the expected path.
+ */
 const INDEX_PROBE = `${PYTHON_VENV}/bin/python -c 'import sys, urllib.request
 try:
     urllib.request.urlopen(sys.argv[1], timeout=10)
 except Exception as error:
-    print("buildbench: the Python package index " + sys.argv[1] + " is not reachable (" + str(error)[:160] + ")")
+    reason = getattr(error, "reason", error)
+    code = getattr(reason, "errno", None) or getattr(reason, "verify_code", None) or getattr(error, "code", None)
+    print("buildbench: the Python package index " + sys.argv[1] + " is not reachable (" + type(reason).__name__ + ("" if code is None else " " + str(code)) + ")")
     sys.exit(1)' "\${PIP_INDEX_URL:-${DEFAULT_INDEX}}/"`;
 
 /** How each dependency came out against its constraint, and the freeze file of every installed distribution. */

@@ -85,6 +85,18 @@ describe('the Python setup', () => {
     expect(text).toContain(`\${${PYTHON_DEPS_FROM}:-}`);
   });
 
+  it('says what it decided in words layer 1 does not read as a failure (the fallback is the expected path)', () => {
+    for (const line of [
+      'buildbench: the Python package index https://pypi.org/simple/ is not reachable (gaierror -2)',
+      'buildbench: the npm registry https://registry.npmjs.org/ is not reachable (SELF_SIGNED_CERT_IN_CHAIN)',
+      'buildbench: installing the Python dependencies from Debian packages instead of the index',
+      'buildbench: numpy 1.24.2 (the manifest asks <1.20: NOT satisfied)',
+      'buildbench: no Debian package for: tensorflow (the target fails if it imports them)',
+    ]) {
+      expect([line, analyzeLog(line).findings.map((f) => f.id)]).toEqual([line, []]);
+    }
+  });
+
   it('sets nothing up for Python files without a manifest', () => {
     const bare: EcosystemInfo = { kind: 'python', manifests: [], dependencies: [], notes: [] };
     expect(pythonSetup.recipes(bare, { repo: repoInfo(), goal: goal() })).toEqual([]);
