@@ -6,7 +6,7 @@
 #
 # It prints, and keeps under $OUT: the machine (nvidia-smi, /proc/driver/nvidia/version, nvcc, the driver's
 # libraries), the GPU check of src/verify/gpu.ts (when lib/ is built and node is there), the fixture
-# tasks/deploy-fixtures/torch-gpu-check run as its verifier would (nvidia-smi's compute apps sampled every
+# tasks/gpu/torch-gpu-check run as its verifier would (nvidia-smi's compute apps sampled every
 # 0.5 s while it runs, the target's pids alongside), and — when `buildbench deploy` exists and node_modules
 # is installed — the whole deploy in the host sandbox. The last line is the verdict:
 #   GPU CHECK: PASS (…evidence…) | GPU CHECK: FAIL (…why…)
@@ -14,7 +14,7 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$ROOT/gpu-device-check-out}
-FIX=$ROOT/tasks/deploy-fixtures/torch-gpu-check
+FIX=$ROOT/tasks/gpu/torch-gpu-check
 mkdir -p "$OUT"
 exec > >(tee "$OUT/gpu-device-check.log") 2>&1
 

@@ -10,10 +10,21 @@ import type { RepoInfo } from '../../repo/types.js';
 import type { DeployGoal } from '../types.js';
 import { cCppSetup } from './c-cpp.js';
 import { withGpuCheck } from '../gpu.js';
+import { javascriptSetup } from './javascript.js';
+import { juliaSetup } from './julia.js';
+import { pythonSetup } from './python.js';
+import { rSetup } from './r.js';
 import type { EcosystemSetup } from './setup.js';
+import { withTargetRun } from './target-run.js';
 
 /** Every ecosystem's setup knowledge (one file each). */
-export const SETUPS: readonly EcosystemSetup[] = [cCppSetup];
+export const SETUPS: readonly EcosystemSetup[] = [
+  cCppSetup,
+  pythonSetup,
+  rSetup,
+  juliaSetup,
+  javascriptSetup,
+];
 
 /** One recipe from the parts: tools in union, steps in order, labels and evidence joined. */
 export function combineRecipes(parts: readonly Recipe[]): Recipe {
@@ -30,13 +41,16 @@ export function combineRecipes(parts: readonly Recipe[]): Recipe {
   };
 }
 
-/** The setup recipes for a deploy run, best first; never empty. A GPU task's end with the GPU check (gpu.ts). */
+/**
+ * The setup recipes for a deploy run, best first; never empty. A GPU task's go on with the GPU check (gpu.ts),
+ * and every one ends with the target's run (target-run.ts), so its failure is in the turn's log.
+ */
 export function deployRecipes(
   repo: RepoInfo,
   goal: DeployGoal,
   setups: readonly EcosystemSetup[] = SETUPS,
 ): Recipe[] {
-  return setupRecipes(repo, goal, setups).map((recipe) => withGpuCheck(recipe, goal));
+  return setupRecipes(repo, goal, setups).map((recipe) => withTargetRun(withGpuCheck(recipe, goal), goal));
 }
 
 function setupRecipes(

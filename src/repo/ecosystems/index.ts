@@ -6,6 +6,10 @@
  */
 import type { EcosystemInfo, EcosystemKind } from '../types.js';
 import { cCppDetector } from './c-cpp.js';
+import { javascriptDetector } from './javascript.js';
+import { juliaDetector } from './julia.js';
+import { pythonDetector } from './python.js';
+import { rDetector } from './r.js';
 
 export interface EcosystemDetector {
   kind: EcosystemKind;
@@ -17,7 +21,13 @@ export interface EcosystemDetector {
 }
 
 /** Every detector, in the order their ecosystems are set up (a runtime before the bindings built on it). */
-export const DETECTORS: readonly EcosystemDetector[] = [cCppDetector];
+export const DETECTORS: readonly EcosystemDetector[] = [
+  cCppDetector,
+  pythonDetector,
+  rDetector,
+  juliaDetector,
+  javascriptDetector,
+];
 
 /** The ecosystems present, in DETECTORS order; a detector that throws is skipped with a note on stderr. */
 export async function detectEcosystems(root: string, files: readonly string[]): Promise<EcosystemInfo[]> {

@@ -1,5 +1,5 @@
 /**
- * The GPU deploy fixture (tasks/deploy-fixtures/torch-gpu-check) loads and validates, its hidden verifier
+ * The GPU deploy fixture (tasks/gpu/torch-gpu-check) loads and validates, its hidden verifier
  * demands GPU evidence, and the matrix routes it — and any `requires: [gpu]` task — to GPU runner labels.
  * Running it needs a GPU (scripts/gpu-device-check.sh); here it only has to load and route.
  */
@@ -11,7 +11,7 @@ import { loadTasks } from '../../../src/bench/load.js';
 import { buildMatrix, parseRunnerLabels } from '../../../src/bench/matrix.js';
 import { parseSpec } from '../../../src/verify/spec.js';
 
-const FIXTURE = 'tasks/deploy-fixtures/torch-gpu-check';
+const FIXTURE = 'tasks/gpu/torch-gpu-check';
 
 describe('the torch-gpu-check fixture', () => {
   it('is a deploy task that requires a GPU, with a hidden verifier that needs evidence of GPU use', async () => {

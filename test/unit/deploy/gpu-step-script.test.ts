@@ -35,7 +35,13 @@ function runTurn(torch: FakeTorch): { code: number; output: string } {
   fakes.push(fake);
   const cwd = mkdtempSync(path.join(tmpdir(), 'bb-gpu-turn-'));
   try {
-    const script = renderScript(deployRecipes(repoInfo(), GOAL)[0]!, emptyFixes());
+    // The setup and the GPU check only: the target itself (the recipe's last step) is not here.
+    const recipe = deployRecipes(repoInfo(), GOAL)[0]!;
+    const setup = {
+      ...recipe,
+      steps: recipe.steps.filter((s) => !s.command.includes('the target experiment')),
+    };
+    const script = renderScript(setup, emptyFixes());
     const r = spawnSync('bash', ['-c', script], {
       cwd,
       env: { ...fake.env, HOME: cwd },

@@ -21,15 +21,16 @@ const GOAL: DeployGoal = {
 };
 
 describe('the GPU check in a deploy recipe', () => {
-  it('ends every recipe of a GPU task, once', () => {
+  it('ends every recipe of a GPU task, once, right before the target runs', () => {
     const [recipe] = deployRecipes(repoInfo(), GOAL);
-    expect(recipe!.steps).toHaveLength(1);
+    expect(recipe!.steps).toHaveLength(2);
+    expect(recipe!.steps[1]!.command).toContain('### buildbench: the target experiment');
     expect(isGpuCheckStep(recipe!.steps[0]!)).toBe(true);
     expect(recipe!.steps[0]!.command).toContain("python3 - 1 check '/proc/driver/nvidia/version'");
     expect(recipe!.steps[0]!.command).toContain(
       "if [ -f '.buildbench/deploy-env.sh' ]; then . ./.buildbench/deploy-env.sh; fi",
     );
-    expect(withGpuCheck(recipe!, GOAL).steps).toHaveLength(1);
+    expect(withGpuCheck(recipe!, GOAL).steps).toHaveLength(2);
   });
 
   it('is not there when the task requires no GPU', () => {
@@ -45,9 +46,10 @@ describe('the GPU check in a deploy recipe', () => {
     });
     const once = withStepBeforeGpuCheck(recipe!, step('cu118'));
     const twice = withStepBeforeGpuCheck(once, step('cu121'));
-    expect(twice.steps).toHaveLength(2);
+    expect(twice.steps).toHaveLength(3);
     expect(twice.steps[0]!.command).toContain('pip install torch+cu121');
     expect(isGpuCheckStep(twice.steps[1]!)).toBe(true);
+    expect(twice.steps[2]!.command).toContain('### buildbench: the target experiment');
     expect(gpuCheckStep().purpose).toBe('build');
   });
 });

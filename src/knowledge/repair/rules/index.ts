@@ -1,5 +1,5 @@
 /**
- * The repair rules, assembled: each family file (packages, cmake, autotools, flags, glibc, gpu, layout, prose)
+ * The repair rules, assembled: each family file (packages, cmake, autotools, flags, glibc, gpu, layout, prose, python)
  * exports a `Rule[]` naming the signature ids it answers; this index joins them into one table by id (an id
  * claimed twice is an error) and applies it to a failure.
  */
@@ -13,6 +13,7 @@ import { GPU_RULES } from './gpu.js';
 import { LAYOUT_RULES } from './layout.js';
 import { PACKAGE_RULES } from './packages.js';
 import { PROSE_RULES } from './prose.js';
+import { PYTHON_RULES } from './python.js';
 import { RULE_LIMITS, type Rule, type RuleFn } from './rule.js';
 
 /** Every rule, by family. */
@@ -25,6 +26,7 @@ export const RULES: readonly Rule[] = [
   ...GPU_RULES,
   ...LAYOUT_RULES,
   ...PROSE_RULES,
+  ...PYTHON_RULES,
 ];
 
 /** Signature id → its rule; throws when two rules claim one id. */

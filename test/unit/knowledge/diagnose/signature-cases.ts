@@ -643,6 +643,26 @@ export const SIGNATURE_CASES: SignatureCase[] = [
     line: "SyntaxError: Missing parentheses in call to 'print'. Did you mean print(...)?",
     captures: { statement: 'print' },
   },
+  {
+    id: 'python-removed-attribute',
+    line: "AttributeError: module 'numpy' has no attribute 'float'.",
+    captures: { module: 'numpy', attribute: 'float' },
+  },
+  {
+    id: 'python-cannot-import-name',
+    line: "ImportError: cannot import name 'Mapping' from 'collections' (/usr/lib/python3.11/collections/__init__.py)",
+    captures: { attribute: 'Mapping', module: 'collections' },
+  },
+  {
+    id: 'pip-resolution-impossible',
+    line: 'ERROR: Cannot install numpy==1.19.5 and scipy==1.11.0 because these package versions have conflicting dependencies.',
+    captures: { requirement: 'numpy==1.19.5 and scipy==1.11.0' },
+  },
+  {
+    id: 'runtime-not-packaged',
+    line: 'buildbench: julia is not installed and the distribution does not package it (apt-cache has no candidate for julia); install Julia',
+    captures: { runtime: 'julia' },
+  },
   // layout
   {
     id: 'cmake-no-cmakelists',

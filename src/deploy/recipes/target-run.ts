@@ -1,0 +1,29 @@
+/**
+ * The target experiment as the last step of a deploy recipe. The hidden verifier runs it again in the final
+ * environment and alone decides success; running it here too makes its failure part of the turn's log, which
+ * is what layer 1 reads and the repair knowledge answers (a missing module, a removed API, a Python 2 script).
+ * Without it a setup that installs cleanly would leave the strategy nothing to repair.
+ */
+import { shq } from '../../base/shell.js';
+import type { Recipe } from '../../recipe/model.js';
+import { DEPLOY_ENV_FILE, type DeployGoal } from '../types.js';
+
+/** The step: from the target's cwd, with the deploy environment sourced, within the target's time limit. */
+export function targetStep(goal: DeployGoal): Recipe['steps'][number] {
+  const cwd = goal.target.cwd && goal.target.cwd !== '.' ? goal.target.cwd : '.';
+  const seconds = Math.max(1, Math.ceil(goal.target.timeoutMs / 1000));
+  return {
+    purpose: 'build',
+    command: [
+      `if [ -f ${DEPLOY_ENV_FILE} ]; then . ./${DEPLOY_ENV_FILE}; fi`,
+      `cd ${shq(cwd)}`,
+      `echo ${shq(`### buildbench: the target experiment: ${goal.target.command}`)}`,
+      `timeout -k 10s ${seconds}s bash -c ${shq(goal.target.command)}`,
+    ].join('\n'),
+  };
+}
+
+/** The recipe with the target's run appended (once). */
+export function withTargetRun(recipe: Recipe, goal: DeployGoal): Recipe {
+  return { ...recipe, steps: [...recipe.steps, targetStep(goal)] };
+}
