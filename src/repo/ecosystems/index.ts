@@ -5,6 +5,13 @@
  * fail on an odd manifest: a manifest that cannot be parsed is a note, not an error.
  */
 import type { EcosystemInfo, EcosystemKind } from '../types.js';
+import { fortranDetector } from './fortran.js';
+import { goDetector } from './go.js';
+import { haskellDetector } from './haskell.js';
+import { javaDetector } from './java.js';
+import { luaDetector } from './lua.js';
+import { racketDetector } from './racket.js';
+import { rustDetector } from './rust.js';
 
 export interface EcosystemDetector {
   kind: EcosystemKind;
@@ -16,7 +23,15 @@ export interface EcosystemDetector {
 }
 
 /** Every detector, in the order their ecosystems are set up (a runtime before the bindings built on it). */
-export const DETECTORS: readonly EcosystemDetector[] = [];
+export const DETECTORS: readonly EcosystemDetector[] = [
+  fortranDetector,
+  rustDetector,
+  goDetector,
+  javaDetector,
+  haskellDetector,
+  luaDetector,
+  racketDetector,
+];
 
 /** The ecosystems present, in DETECTORS order; a detector that throws is skipped with a note on stderr. */
 export async function detectEcosystems(root: string, files: readonly string[]): Promise<EcosystemInfo[]> {
