@@ -5,7 +5,7 @@
  * external libraries (mpi, netcdf, …) and listed as dependencies.
  */
 import type { DeclaredDependency, EcosystemInfo } from '../types.js';
-import type { EcosystemDetector } from './index.js';
+import type { EcosystemDetector } from './detector.js';
 import { manifestsNamed, manifestsWhere, readManifest } from './manifest-files.js';
 import { parseToml, tomlString, tomlTable } from './toml-lite.js';
 

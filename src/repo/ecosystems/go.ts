@@ -5,7 +5,7 @@
  * name them. The runtime is the `toolchain` directive, else the `go` directive (the minimum Go release).
  */
 import type { DeclaredDependency, EcosystemInfo } from '../types.js';
-import type { EcosystemDetector } from './index.js';
+import type { EcosystemDetector } from './detector.js';
 import { lineRef, manifestsNamed, readManifest } from './manifest-files.js';
 
 /** One requirement line: `path version [// indirect]`. */

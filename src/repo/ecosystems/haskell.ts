@@ -5,7 +5,7 @@
  * libraries that come with GHC (`base`, `containers`, …) are declared like any other and kept.
  */
 import type { DeclaredDependency, EcosystemInfo } from '../types.js';
-import type { EcosystemDetector } from './index.js';
+import type { EcosystemDetector } from './detector.js';
 import { lineRef, manifestsNamed, manifestsWhere, readManifest } from './manifest-files.js';
 
 export const haskellDetector: EcosystemDetector = {

@@ -6,7 +6,7 @@
  * script is a program, so what it computes at run time is not seen here (said in a note).
  */
 import type { DeclaredDependency, EcosystemInfo } from '../types.js';
-import type { EcosystemDetector } from './index.js';
+import type { EcosystemDetector } from './detector.js';
 import { lineRef, manifestsNamed, readManifest } from './manifest-files.js';
 
 export const javaDetector: EcosystemDetector = {

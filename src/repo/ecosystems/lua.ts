@@ -3,7 +3,7 @@
  * entry a rock; `test_dependencies` are dev. A rockspec is Lua code, read here as text only.
  */
 import type { DeclaredDependency, EcosystemInfo } from '../types.js';
-import type { EcosystemDetector } from './index.js';
+import type { EcosystemDetector } from './detector.js';
 import { lineRef, manifestsWhere, readManifest } from './manifest-files.js';
 
 export const luaDetector: EcosystemDetector = {

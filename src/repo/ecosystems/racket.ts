@@ -3,7 +3,7 @@
  * `("pkg" #:version "1.2")`). info.rkt is Racket code, read as text only.
  */
 import type { DeclaredDependency, EcosystemInfo } from '../types.js';
-import type { EcosystemDetector } from './index.js';
+import type { EcosystemDetector } from './detector.js';
 import { lineRef, manifestsNamed, readManifest } from './manifest-files.js';
 
 export const racketDetector: EcosystemDetector = {

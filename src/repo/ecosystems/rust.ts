@@ -6,7 +6,7 @@
  * left out. The runtime is `rust-version`, else the toolchain file's channel, else what the edition implies.
  */
 import type { DeclaredDependency, EcosystemInfo } from '../types.js';
-import type { EcosystemDetector } from './index.js';
+import type { EcosystemDetector } from './detector.js';
 import { manifestsNamed, readManifest } from './manifest-files.js';
 import { parseToml, tomlGet, tomlString, tomlTable, type TomlTable } from './toml-lite.js';
 
