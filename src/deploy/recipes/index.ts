@@ -8,10 +8,25 @@
 import type { Recipe } from '../../recipe/model.js';
 import type { RepoInfo } from '../../repo/types.js';
 import type { DeployGoal } from '../types.js';
+import { fortranSetup } from './fortran.js';
+import { goSetup } from './go.js';
+import { haskellSetup } from './haskell.js';
+import { javaSetup } from './java.js';
+import { luaSetup } from './lua.js';
+import { racketSetup } from './racket.js';
+import { rustSetup } from './rust.js';
 import type { EcosystemSetup } from './setup.js';
 
 /** Every ecosystem's setup knowledge (one file each). */
-export const SETUPS: readonly EcosystemSetup[] = [];
+export const SETUPS: readonly EcosystemSetup[] = [
+  fortranSetup,
+  rustSetup,
+  goSetup,
+  javaSetup,
+  haskellSetup,
+  luaSetup,
+  racketSetup,
+];
 
 /** One recipe from the parts: tools in union, steps in order, labels and evidence joined. */
 export function combineRecipes(parts: readonly Recipe[]): Recipe {
