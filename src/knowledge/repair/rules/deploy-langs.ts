@@ -83,7 +83,7 @@ export function raiseReleaseSed(release: string): { pom: string; gradle: string 
   const r = RAISED_JAVA_RELEASE;
   return {
     pom: `s#<((maven\\.compiler\\.)?(source|target|release))>(1\\.)?${d}</#<\\1>${r}</#g`,
-    gradle: `s#((source|target)Compatibility[[:space:]]*=?[[:space:]]*)(JavaVersion\\.VERSION_1_${d}|["']?(1\\.)?${d}["']?)([^0-9.]|$)#\\1JavaVersion.VERSION_1_${r}\\5#g`,
+    gradle: `s#((source|target)Compatibility[[:space:]]*=?[[:space:]]*)(JavaVersion\\.VERSION_1_${d}|["']?(1\\.)?${d}["']?)([^0-9.'"]|$)#\\1JavaVersion.VERSION_1_${r}\\5#g`,
   };
 }
 
