@@ -183,7 +183,9 @@ describe('setups of Rust, Go, Java, Haskell, Lua, Racket, Fortran', () => {
   });
 
   it('Haskell, Lua, Racket and Fortran map their dependencies to the distribution', () => {
-    expect(recipesOf(ECOS.haskell!, 'offline')[0]!.steps[0]!.command).toContain('for bb_p in libghc-vector-dev;');
+    expect(recipesOf(ECOS.haskell!, 'offline')[0]!.steps[0]!.command).toContain(
+      'for bb_p in libghc-vector-dev;',
+    );
     expect(recipesOf(ECOS.haskell!, 'offline')[0]!.steps[0]!.command).not.toContain('libghc-base-dev');
     const lua = recipesOf(ECOS.lua!, 'offline')[0]!;
     expect(lua.tools).toEqual([{ command: 'lua5.4', pkg: 'lua5.4' }]);
