@@ -30,6 +30,17 @@ export const LANGUAGE_SIGNATURE_CASES: SignatureCase[] = [
     id: 'cargo-fetch-failed',
     line: 'error: attempting to make an HTTP request, but --offline was specified',
   },
+  // cargo 0.66 (bookworm) with no network, as the sandbox printed it:
+  {
+    id: 'cargo-fetch-failed',
+    line: '  failed to load source for dependency `itoa`',
+    captures: { crate: 'itoa' },
+  },
+  {
+    id: 'cargo-fetch-failed',
+    line: '  Unable to update registry `crates-io`',
+    captures: { registry: 'crates-io' },
+  },
   {
     id: 'rust-sys-crate-library',
     line: '  The system library `openssl` required by crate `openssl-sys` was not found.',
@@ -49,6 +60,12 @@ export const LANGUAGE_SIGNATURE_CASES: SignatureCase[] = [
     line: 'go: github.com/google/go-cmp@v0.5.9: Get "https://proxy.golang.org/github.com/google/go-cmp/@v/v0.5.9.mod": dial tcp: lookup proxy.golang.org on 10.0.2.3:53: server misbehaving',
     captures: { module: 'github.com/google/go-cmp', version: 'v0.5.9', host: 'proxy.golang.org' },
   },
+  // Go 1.19 (bookworm) with no network, as the sandbox printed it:
+  {
+    id: 'go-module-fetch-failed',
+    line: 'go: github.com/google/go-cmp@v0.5.9: Get "https://proxy.golang.org/github.com/google/go-cmp/@v/v0.5.9.mod": dial tcp: lookup proxy.golang.org on 10.0.2.3:53: no such host',
+    captures: { module: 'github.com/google/go-cmp', host: 'proxy.golang.org' },
+  },
   {
     id: 'go-module-fetch-failed',
     line: 'go: github.com/google/go-cmp@v0.5.9: module lookup disabled by GOPROXY=off',
@@ -62,6 +79,11 @@ export const LANGUAGE_SIGNATURE_CASES: SignatureCase[] = [
     id: 'go-proxy-lookup-failed',
     line: 'dial tcp: lookup proxy.golang.org on [::1]:53: read udp [::1]:40237->[::1]:53: read: connection refused',
     captures: { host: 'proxy.golang.org' },
+  },
+  {
+    id: 'go-missing-sum-entry',
+    line: 'main.go:2:8: missing go.sum entry for module providing package github.com/google/go-cmp/cmp (imported by x); to add:',
+    captures: { package: 'github.com/google/go-cmp/cmp' },
   },
   {
     id: 'go-no-module-provides',
