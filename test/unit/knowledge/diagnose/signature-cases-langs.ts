@@ -120,6 +120,17 @@ export const LANGUAGE_SIGNATURE_CASES: SignatureCase[] = [
     line: '[ERROR] Plugin org.apache.maven.plugins:maven-compiler-plugin:3.11.0 or one of its dependencies could not be resolved: Cannot access central (https://repo.maven.apache.org/maven2) in offline mode',
     captures: { artifact: 'org.apache.maven.plugins:maven-compiler-plugin', version: '3.11.0' },
   },
+  // Maven 3.8.7 (bookworm) with no network, as the sandbox printed it: the plugin line is the one that says what.
+  {
+    id: 'maven-plugin-unresolved',
+    line: '[ERROR] Plugin org.apache.maven.plugins:maven-resources-plugin:2.6 or one of its dependencies could not be resolved: Failed to read artifact descriptor for org.apache.maven.plugins:maven-resources-plugin:jar:2.6: Could not transfer artifact org.apache.maven.plugins:maven-resources-plugin:pom:2.6 from/to central (https://repo.maven.apache.org/maven2): transfer failed for https://repo.maven.apache.org/maven2/org/apache/maven/plugins/maven-resources-plugin/2.6/maven-resources-plugin-2.6.pom: Unknown host repo.maven.apache.org: Name or service not known -> [Help 1]',
+    captures: { artifact: 'org.apache.maven.plugins:maven-resources-plugin', version: '2.6' },
+  },
+  {
+    id: 'maven-offline-not-downloaded',
+    line: '[ERROR] Failed to execute goal on project probe: Could not resolve dependencies for project p:probe:jar:1: Cannot access central (https://repo.maven.apache.org/maven2) in offline mode and the artifact org.example.none:nothing:jar:9.9 has not been downloaded from it before. -> [Help 1]',
+    captures: { artifact: 'org.example.none:nothing', version: '9.9' },
+  },
   {
     id: 'maven-transfer-failed',
     line: '[ERROR] Could not transfer artifact org.apache.commons:commons-lang3:pom:3.12.0 from/to central (https://repo.maven.apache.org/maven2): transfer failed for https://repo.maven.apache.org/maven2/org/apache/commons/commons-lang3/3.12.0/commons-lang3-3.12.0.pom',

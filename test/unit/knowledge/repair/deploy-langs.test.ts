@@ -98,6 +98,11 @@ describe('deploy repair rules for cargo, go, Maven and javac', () => {
     expect(repair?.rule).toBe('deploy-offline-setup');
     expect(repair?.recipe?.id).toBe('deploy:java:maven-debian');
     expect(repair?.reason).toMatch(/registry is unreachable/);
+    // The plugin line Maven prints first when central is unreachable leads to the same switch.
+    const plugin =
+      '[ERROR] Plugin org.apache.maven.plugins:maven-resources-plugin:2.6 or one of its dependencies could not be resolved: Failed to read artifact descriptor';
+    const [viaPlugin] = await knowledge.propose(input(plugin, JAVA, 'auto'), services());
+    expect(viaPlugin?.recipe?.id).toBe('deploy:java:maven-debian');
     // Offline already (or online only): nothing to switch to.
     expect(await knowledge.propose(input(log, JAVA, 'online'), services())).toEqual([]);
   });
