@@ -104,10 +104,10 @@ function goal(c: DeployCase, mode: DeployGoal['registries']['mode']): DeployGoal
   };
 }
 
-function settings(c: DeployCase, mode: DeployGoal['registries']['mode']): BuildSettings {
+function settings(c: DeployCase, mode: DeployGoal['registries']['mode'], out = c.fixture): BuildSettings {
   return {
     source: path.join(FIXTURES, c.fixture),
-    outDir: path.join(outRoot, c.fixture),
+    outDir: path.join(outRoot, out),
     strategy: 'rules',
     maxTurns: 4,
     timeoutMs: RUN_TIMEOUT_MS,
@@ -147,6 +147,22 @@ describe('deploying the Rust, Go and Java fixtures offline through Debian packag
         fixture: c.fixture,
         verified: true,
       });
+    },
+    RUN_TIMEOUT_MS + 60_000,
+  );
+
+  it(
+    'rust-prime-sieve with registries auto (the default): the registry is tried, then the Debian crates',
+    async () => {
+      const c = CASES[0]!;
+      const result = await runBuild(settings(c, 'auto', `${c.fixture}-auto`));
+      expect({ status: result.status, turns: summary(result) }).toMatchObject({ status: 'success' });
+      const log = readFileSync(path.join(outRoot, `${c.fixture}-auto`, 'logs', 'turn-00.log'), 'utf8');
+      expect(log).toMatch(
+        /the crate registry is unreachable: falling back to Debian's librust-\*-dev crates/,
+      );
+      expect(log).toMatch(c.log);
+      expect(result.recipe?.verified).toBe(true);
     },
     RUN_TIMEOUT_MS + 60_000,
   );

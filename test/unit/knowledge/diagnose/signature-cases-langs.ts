@@ -151,6 +151,18 @@ export const LANGUAGE_SIGNATURE_CASES: SignatureCase[] = [
     line: 'javac: invalid target release: 1.5',
     captures: { release: '1.5' },
   },
+  // javac of bookworm's JDK 17, as the sandbox printed it:
+  {
+    id: 'java-release-dropped',
+    line: 'error: Source option 6 is no longer supported. Use 7 or later.',
+    captures: { release: '6' },
+  },
+  {
+    id: 'java-release-too-new',
+    line: 'error: release version 21 not supported',
+    captures: { release: '21' },
+  },
+  { id: 'java-release-too-new', line: 'error: invalid source release: 21', captures: { release: '21' } },
   {
     id: 'java-release-too-new',
     line: '[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.10.1:compile (default-compile) on project x: Fatal error compiling: error: release version 21 not supported -> [Help 1]',
