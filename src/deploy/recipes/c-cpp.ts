@@ -10,11 +10,14 @@ import type { EcosystemSetup } from './setup.js';
 export const cCppSetup: EcosystemSetup = {
   kind: 'c-cpp',
   recipes(_eco, { repo }): Recipe[] {
-    return candidateRecipes(repo).map((recipe) => ({
-      ...recipe,
-      id: `c-cpp:${recipe.id}`,
-      label: `C/C++: ${recipe.label}`,
-      evidence: `the target needs the repository built: ${recipe.evidence}`,
-    }));
+    // Cargo and setup.py builds are the Rust and Python setups' (rust.ts, python.ts), not a C/C++ build's.
+    return candidateRecipes(repo)
+      .filter((recipe) => recipe.system !== 'cargo' && recipe.system !== 'setup.py')
+      .map((recipe) => ({
+        ...recipe,
+        id: `c-cpp:${recipe.id}`,
+        label: `C/C++: ${recipe.label}`,
+        evidence: `the target needs the repository built: ${recipe.evidence}`,
+      }));
   },
 };

@@ -14,6 +14,13 @@ import { javascriptSetup } from './javascript.js';
 import { juliaSetup } from './julia.js';
 import { pythonSetup } from './python.js';
 import { rSetup } from './r.js';
+import { fortranSetup } from './fortran.js';
+import { goSetup } from './go.js';
+import { haskellSetup } from './haskell.js';
+import { javaSetup } from './java.js';
+import { luaSetup } from './lua.js';
+import { racketSetup } from './racket.js';
+import { rustSetup } from './rust.js';
 import type { EcosystemSetup } from './setup.js';
 import { withTargetRun } from './target-run.js';
 
@@ -24,6 +31,13 @@ export const SETUPS: readonly EcosystemSetup[] = [
   rSetup,
   juliaSetup,
   javascriptSetup,
+  fortranSetup,
+  rustSetup,
+  goSetup,
+  javaSetup,
+  haskellSetup,
+  luaSetup,
+  racketSetup,
 ];
 
 /** One recipe from the parts: tools in union, steps in order, labels and evidence joined. */

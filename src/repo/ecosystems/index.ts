@@ -4,28 +4,36 @@
  * them all. Detectors read only small files through the walk's rules (no symlink is followed) and never
  * fail on an odd manifest: a manifest that cannot be parsed is a note, not an error.
  */
-import type { EcosystemInfo, EcosystemKind } from '../types.js';
+import type { EcosystemInfo } from '../types.js';
+import type { EcosystemDetector } from './detector.js';
+import { fortranDetector } from './fortran.js';
+import { goDetector } from './go.js';
+import { haskellDetector } from './haskell.js';
+import { javaDetector } from './java.js';
+import { luaDetector } from './lua.js';
+import { racketDetector } from './racket.js';
+import { rustDetector } from './rust.js';
 import { cCppDetector } from './c-cpp.js';
 import { javascriptDetector } from './javascript.js';
 import { juliaDetector } from './julia.js';
 import { pythonDetector } from './python.js';
 import { rDetector } from './r.js';
 
-export interface EcosystemDetector {
-  kind: EcosystemKind;
-  /**
-   * What this ecosystem's manifests in `files` (relative to `root`, the repository's own files, vendored
-   * and submodule directories left out) declare; undefined when it is not present.
-   */
-  detect(root: string, files: readonly string[]): Promise<EcosystemInfo | undefined>;
-}
+export type { EcosystemDetector } from './detector.js';
 
 /** Every detector, in the order their ecosystems are set up (a runtime before the bindings built on it). */
 export const DETECTORS: readonly EcosystemDetector[] = [
   cCppDetector,
+  fortranDetector,
+  rustDetector,
+  goDetector,
+  javaDetector,
+  haskellDetector,
+  luaDetector,
+  racketDetector,
+  juliaDetector,
   pythonDetector,
   rDetector,
-  juliaDetector,
   javascriptDetector,
 ];
 

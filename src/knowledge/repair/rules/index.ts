@@ -7,6 +7,7 @@ import type { Repair, RepairInput, RepairKnowledge, StrategyServices } from '../
 import { defaultRepairTables, type RepairTables } from '../tables.js';
 import { AUTOTOOLS_RULES } from './autotools.js';
 import { CMAKE_RULES } from './cmake.js';
+import { DEPLOY_LANG_RULES } from './deploy-langs.js';
 import { FLAG_RULES } from './flags.js';
 import { GLIBC_RULES } from './glibc.js';
 import { GPU_RULES } from './gpu.js';
@@ -27,6 +28,7 @@ export const RULES: readonly Rule[] = [
   ...LAYOUT_RULES,
   ...PROSE_RULES,
   ...PYTHON_RULES,
+  ...DEPLOY_LANG_RULES,
 ];
 
 /** Signature id → its rule; throws when two rules claim one id. */

@@ -3,6 +3,8 @@
  * Shapes follow what GCC 12-14, Clang 14-18, binutils 2.35-2.41, GNU make 4.3, CMake 3.25-4.0, meson 1.x,
  * autoconf 2.71, dash/bash, pip 23, apt 2.6 and GitHub Actions print.
  */
+import { LANGUAGE_SIGNATURE_CASES } from './signature-cases-langs.js';
+
 export interface SignatureCase {
   id: string;
   line: string;
@@ -1041,6 +1043,7 @@ export const SIGNATURE_CASES: SignatureCase[] = [
     captures: { code: '1' },
   },
   { id: 'gha-exit-code', line: '##[error]Process completed with exit code 2.', captures: { code: '2' } },
+  ...LANGUAGE_SIGNATURE_CASES,
 ];
 
 /** Lines that must match nothing (noise in successful builds). */

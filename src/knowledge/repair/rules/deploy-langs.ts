@@ -1,0 +1,207 @@
+/**
+ * Rules for the language package managers of a deploy run (cargo, go, Maven) and for javac's supported
+ * releases. The registry unreachable during a deploy whose registries are `auto` → the setup's offline way
+ * (the distribution's packages); something missing from the distribution's repository → the package that
+ * ships it, looked up in the package index by the path Debian's layout gives it (a crate's
+ * `/usr/share/doc/librust-<crate>-dev/copyright`, a Maven artifact's
+ * `/usr/share/maven-repo/<group path>/<artifact>/debian/<artifact>-debian.pom`, maven-repo-helper's "debian"
+ * version); a Cargo.lock pinning versions the offline source lacks → a lock regenerated against it (the
+ * original kept); a -sys crate's build script needing a system library → its pkg-config module's package;
+ * a Java release the JDK dropped → source/target raised (a patch with its reason); a release newer than the
+ * JDK → that JDK when the distribution has one. (Measured in the sandbox: bookworm's packaged Maven builds a
+ * `maven.compiler.source` 1.6 project on JDK 17 without an error, while javac itself refuses it; so the release
+ * repair answers javac, Gradle and an upstream Maven.)
+ */
+import { shq } from '../../../base/shell.js';
+import { deployRecipes } from '../../../deploy/recipes/index.js';
+import { DEPLOY_RECORD_DIR } from '../../../deploy/recipes/setup-shell.js';
+import type { Finding } from '../../diagnose/types.js';
+import type { Repair, RepairInput, StrategyServices } from '../repair.js';
+import { cap, installFor, type Rule } from './rule.js';
+
+/**
+ * The Java release raised to when the JDK dropped the asked one: 8 is the oldest release every JDK from 9 to
+ * 21 still compiles for (JDK 9 dropped 1.5 — JEP 182; JDK 12 dropped 6 — JDK-8028563; JDK 20 dropped 7 —
+ * JDK-8173605).
+ */
+export const RAISED_JAVA_RELEASE = '8';
+
+/** A deploy run whose registries may fall back: the setup's offline recipe, when it is not the one running. */
+function offlineSetup(finding: Finding, input: RepairInput): Repair[] {
+  const goal = input.goal;
+  if (!goal || goal.registries.mode !== 'auto') return [];
+  const offline = deployRecipes(input.repo, {
+    ...goal,
+    registries: { ...goal.registries, mode: 'offline' },
+  })[0];
+  if (!offline || offline.id === input.recipe.id) return [];
+  return [
+    {
+      rule: 'deploy-offline-setup',
+      key: `recipe:${offline.id}`,
+      reason: `${finding.message}: the registry is unreachable, so the dependencies come from the distribution's packages (${offline.label})`,
+      recipe: offline,
+    },
+  ];
+}
+
+/** Installs the package that ships an exact file, when the package index knows one. */
+function installShipping(
+  rule: string,
+  file: string,
+  what: string,
+  services: StrategyServices,
+): Promise<Repair[]> {
+  return installFor(rule, [{ kind: 'file', name: file }], what, services);
+}
+
+function crateDocPath(crate: string): string {
+  return `/usr/share/doc/librust-${crate.toLowerCase().replaceAll('_', '-')}-dev/copyright`;
+}
+
+function mavenDebianPom(coordinate: string): string | undefined {
+  const [group, artifact] = coordinate.split(':');
+  if (!group || !artifact || !/^[\w.-]+$/.test(group) || !/^[\w.-]+$/.test(artifact)) return undefined;
+  return `/usr/share/maven-repo/${group.replaceAll('.', '/')}/${artifact}/debian/${artifact}-debian.pom`;
+}
+
+/** The Debian package of a Maven artifact, for a deploy run that is offline or already fell back. */
+async function installArtifact(f: Finding, input: RepairInput, s: StrategyServices): Promise<Repair[]> {
+  const artifact = cap(f, 'artifact');
+  const pom = artifact ? mavenDebianPom(artifact) : undefined;
+  const fromDebian = input.recipe.id.includes('debian');
+  if (!pom || !fromDebian) return offlineSetup(f, input);
+  return installShipping(
+    'install-maven-artifact-package',
+    pom,
+    `${f.message}; Debian's package of ${artifact} ships it in /usr/share/maven-repo (the version Debian packages)`,
+    s,
+  );
+}
+
+/** The sed programs that raise a dropped Java release (`1.5`/`5`, `6`, `1.7`) to RAISED_JAVA_RELEASE. */
+export function raiseReleaseSed(release: string): { pom: string; gradle: string } {
+  const d = release.replace(/^1\./, '');
+  const r = RAISED_JAVA_RELEASE;
+  return {
+    pom: `s#<((maven\\.compiler\\.)?(source|target|release))>(1\\.)?${d}</#<\\1>${r}</#g`,
+    gradle: `s#((source|target)Compatibility[[:space:]]*=?[[:space:]]*)(JavaVersion\\.VERSION_1_${d}|["']?(1\\.)?${d}["']?)([^0-9.'"]|$)#\\1JavaVersion.VERSION_1_${r}\\5#g`,
+  };
+}
+
+/** Source/target releases the JDK dropped, raised in every pom.xml and Gradle build script. */
+function raiseJavaRelease(release: string): Repair {
+  const sed = raiseReleaseSed(release);
+  const reason = `this JDK no longer compiles for Java ${release} (JDK 9 dropped 1.5, JDK 12 dropped 6, JDK 20 dropped 7); source/target raised to ${RAISED_JAVA_RELEASE}, the oldest release JDK 9-21 all accept`;
+  const skip = '-name .buildbench -prune -o -name .git -prune -o';
+  return {
+    rule: 'raise-java-release',
+    key: `java-release:${release}`,
+    reason,
+    prelude: [
+      `find . ${skip} -name pom.xml -print0 | xargs -0 -r sed -i -E ${shq(sed.pom)}`,
+      `find . ${skip} \\( -name build.gradle -o -name build.gradle.kts \\) -print0 | xargs -0 -r sed -i -E ${shq(sed.gradle)}`,
+    ],
+    patches: [{ file: 'pom.xml / build.gradle', reason }],
+  };
+}
+
+export const DEPLOY_LANG_RULES: Rule[] = [
+  {
+    ids: ['cargo-fetch-failed', 'go-module-fetch-failed', 'go-proxy-lookup-failed', 'maven-transfer-failed'],
+    propose: (f, input) => offlineSetup(f, input),
+  },
+  {
+    ids: ['cargo-no-matching-package'],
+    async propose(f, input, { services: s }) {
+      const crate = cap(f, 'crate');
+      if (!crate) return [];
+      const fallback = offlineSetup(f, input);
+      if (fallback.length > 0 && !input.recipe.id.includes('debian')) return fallback;
+      return installShipping(
+        'install-crate-package',
+        crateDocPath(crate),
+        `${f.message}; Debian's librust-${crate.toLowerCase().replaceAll('_', '-')}-dev puts it in /usr/share/cargo/registry`,
+        s,
+      );
+    },
+  },
+  {
+    ids: ['cargo-version-not-selected'],
+    propose(f, input) {
+      const lock = (input.repo.ecosystems ?? [])
+        .find((e) => e.kind === 'rust')
+        ?.manifests.find((m) => m.endsWith('Cargo.lock'));
+      const requirement = cap(f, 'requirement') ?? '';
+      if (!lock || !input.recipe.id.includes('debian') || !requirement.startsWith('=')) return [];
+      const reason = `${f.message}: ${lock} pins versions the distribution's crates do not have; the lock is regenerated against them (the original kept in ${DEPLOY_RECORD_DIR}/Cargo.lock.orig) — the build uses Debian's versions, not the pinned ones`;
+      return [
+        {
+          rule: 'regenerate-cargo-lock',
+          key: `cargo-lock:${lock}`,
+          reason,
+          prelude: [
+            `mkdir -p ${DEPLOY_RECORD_DIR} && if [ -f '${lock}' ]; then mv '${lock}' ${DEPLOY_RECORD_DIR}/Cargo.lock.orig; fi`,
+          ],
+          patches: [{ file: lock, reason }],
+        },
+      ];
+    },
+  },
+  {
+    ids: ['rust-sys-crate-library', 'rust-system-deps-library'],
+    propose(f, _i, { services: s }) {
+      const mod = cap(f, 'pkgconfig');
+      return mod
+        ? installFor(
+            'install-pkgconfig-package',
+            [{ kind: 'pkgconfig', name: mod }],
+            `${f.message} (pkg-config module ${mod})`,
+            s,
+            ['pkg-config'],
+          )
+        : [];
+    },
+  },
+  {
+    ids: ['openssl-sys-not-found'],
+    propose: (f, _i, { services: s }) =>
+      installFor(
+        'install-pkgconfig-package',
+        [{ kind: 'pkgconfig', name: 'openssl' }],
+        `${f.message} (pkg-config module openssl)`,
+        s,
+        ['pkg-config'],
+      ),
+  },
+  {
+    ids: [
+      'maven-artifact-missing',
+      'maven-offline-not-downloaded',
+      'maven-parent-unresolvable',
+      'maven-plugin-unresolved',
+    ],
+    propose: (f, input, { services: s }) => installArtifact(f, input, s),
+  },
+  {
+    ids: ['java-release-dropped'],
+    propose(f) {
+      const release = cap(f, 'release');
+      return release ? [raiseJavaRelease(release)] : [];
+    },
+  },
+  {
+    ids: ['java-release-too-new'],
+    async propose(f, _i, { services: s }) {
+      const release = cap(f, 'release');
+      if (!release) return [];
+      const repairs = await installShipping(
+        'newer-jdk',
+        `/usr/lib/jvm/java-${release}-openjdk-amd64/bin/javac`,
+        `${f.message}; the distribution has a JDK ${release}`,
+        s,
+      );
+      return repairs.map((r) => ({ ...r, env: { JAVA_HOME: `/usr/lib/jvm/java-${release}-openjdk-amd64` } }));
+    },
+  },
+];
