@@ -31,6 +31,7 @@ import {
   setUpBuildCache,
 } from './build-cache.js';
 import { dockerIsolation, dockerIsolationArgs, type IsolationReport } from './isolation.js';
+import { KVM_DEVICE, kvmNote, kvmPassing, probeKvm } from './kvm.js';
 import { runProcess, TIMEOUT_EXIT_CODE } from '../base/process.js';
 import { ensureRootfsLayers, rootfsPaths } from './rootfs.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
@@ -257,6 +258,11 @@ export async function createDockerSandbox(
   try {
     await writeOwnerRecord(sandbox.buildDir, 'docker');
     await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal, request.onCopied);
+    // The engine runs on this machine here (a remote engine's KVM is not checked from this side).
+    const kvm = request.devices?.kvm
+      ? kvmPassing(true, await probeKvm(), 'docker --device /dev/kvm')
+      : undefined;
+    if (kvm && !kvm.passed) progress?.(`warning: ${kvmNote(kvm)}`);
     const runArgs = (init: boolean): string[] => [
       'run',
       '-d',
@@ -266,6 +272,7 @@ export async function createDockerSandbox(
       '--label',
       `buildbench.sandbox=${id}`,
       ...dockerIsolationArgs(settings),
+      ...(kvm?.passed ? ['--device', KVM_DEVICE] : []),
       ...sandbox.mounts().flatMap((m) => ['-v', m]),
       '-w',
       '/workspace',
@@ -282,6 +289,11 @@ export async function createDockerSandbox(
     }
     if (run.cancelled) throw new CancelledError('starting the container was cancelled');
     sandbox.isolation = dockerIsolation(settings);
+    if (kvm) {
+      sandbox.isolation.devices = { kvm };
+      const note = kvmNote(kvm);
+      if (note) sandbox.isolation.notes.push(note);
+    }
     if (run.exitCode !== 0) {
       throw new SandboxError(
         `could not start a container from ${settings.image}:\n${tail(run.output)}`,

@@ -21,7 +21,8 @@ import {
 } from './common.js';
 import { QueuedSandbox } from './queued.js';
 import { writeOwnerRecord } from './work-dirs.js';
-import { HOST_ISOLATION } from './isolation.js';
+import { HOST_ISOLATION, type IsolationReport } from './isolation.js';
+import { kvmNote, kvmPassing, probeKvm } from './kvm.js';
 import { runProcess } from '../base/process.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
 import { readIfExistsSync } from '../base/safe-fs.js';
@@ -39,7 +40,7 @@ export function hostImageName(osRelease?: string): string {
 
 export class HostSandbox extends QueuedSandbox implements Sandbox {
   readonly kind = 'host' as const;
-  readonly isolation = HOST_ISOLATION;
+  isolation: IsolationReport = HOST_ISOLATION;
   readonly image = hostImageName();
 
   constructor(
@@ -107,6 +108,17 @@ export async function createHostSandbox(
   }
   const id = makeSandboxId(request.name);
   const sandbox = new HostSandbox(id, join(settings.workRoot, id));
+  if (request.devices?.kvm) {
+    // Nothing to pass: the commands run on this machine and see its device as it is.
+    const kvm = kvmPassing(true, await probeKvm(), 'this machine’s own device');
+    const note = kvmNote(kvm);
+    sandbox.isolation = {
+      ...HOST_ISOLATION,
+      devices: { kvm },
+      notes: [...HOST_ISOLATION.notes, ...(note ? [note] : [])],
+    };
+    if (!kvm.passed) request.onProgress?.(`warning: ${note}`);
+  }
   try {
     await writeOwnerRecord(sandbox.buildDir, 'host');
     await mkdir(join(sandbox.buildDir, 'cmd'), { recursive: true });

@@ -8,6 +8,8 @@ import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import type { DevicePassing } from './kvm.js';
+
 export const NETWORK_MODES = ['isolated', 'host', 'none'] as const;
 /**
  * `isolated`: a network namespace of its own with user-mode networking (package mirrors reachable, this
@@ -41,6 +43,8 @@ export interface IsolationReport {
   seccomp?: string;
   network: { mode: NetworkMode; via?: string };
   limits: ResourceLimits & { enforced: boolean; how?: string };
+  /** Devices the run asked for (`requires:`) and whether each reached the sandbox (kvm.ts). */
+  devices?: { kvm?: DevicePassing };
   /** What fell short of the request, and why (in words). */
   notes: string[];
 }

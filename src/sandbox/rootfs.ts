@@ -45,6 +45,7 @@ import { runProcess } from '../base/process.js';
 import { buildSeccompFilter, DENIED_SYSCALLS, seccompArch } from './seccomp.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
 import { readIfExists } from '../base/safe-fs.js';
+import { KVM_DEVICE, kvmNote, kvmPassing, probeKvm } from './kvm.js';
 
 /** Packages of the cached toolchain layer. Changing the list makes a new layer (the folder name has its hash). */
 export const TOOLCHAIN_PACKAGES = [
@@ -574,12 +575,15 @@ interface BwrapPlan {
   network: NetworkMode;
   mounts: readonly SandboxMount[];
   seccomp: boolean;
+  /** Device nodes of this machine bound into the sandbox's minimal /dev (`/dev/kvm` for guest tasks). */
+  devices?: readonly string[];
 }
 
 /** bubblewrap's arguments (the entry script adds the descriptors: 5 seccomp, 9 entered, 3/4 for networking). */
 export function bwrapArguments(plan: BwrapPlan): string[] {
   const cmd = join(plan.buildDir, 'cmd');
   const args = ['--bind', join(plan.buildDir, 'merged'), '/', '--dev', '/dev'];
+  for (const device of plan.devices ?? []) args.push('--dev-bind', device, device);
   args.push('--perms', '1777', '--tmpfs', '/dev/shm');
   args.push('--proc', '/proc');
   for (const path of READONLY_PROC_PATHS) if (existsSync(path)) args.push('--ro-bind', path, path);
@@ -636,6 +640,8 @@ interface OverlayRun {
   mounts: readonly SandboxMount[];
   /** `cgroup.procs` files the command joins before bubblewrap starts. */
   cgroupProcs: string[];
+  /** Device nodes bound into /dev. */
+  devices?: readonly string[];
   signal?: AbortSignal;
   logPath?: string;
   onOutput?: (chunk: string) => void;
@@ -852,6 +858,7 @@ export class RootfsSandbox extends QueuedSandbox implements Sandbox {
         network: this.isolation.network.mode,
         mounts: this.mounts,
         cgroupProcs,
+        devices: this.isolation.devices?.kvm?.passed ? [KVM_DEVICE] : [],
         signal,
         ...passThroughOptions(options),
       });
@@ -944,6 +951,12 @@ export async function createRootfsSandbox(
     notes.push(`limits not enforced: ${reason}`);
     request.onProgress?.(`warning: the sandbox's memory and process limits are not enforced: ${reason}`);
   }
+  const kvm = request.devices?.kvm
+    ? kvmPassing(true, await probeKvm(), 'bubblewrap --dev-bind /dev/kvm /dev/kvm')
+    : undefined;
+  const kvmSaid = kvm && kvmNote(kvm);
+  if (kvmSaid) notes.push(kvmSaid);
+  if (kvm && !kvm.passed) request.onProgress?.(`warning: ${kvmSaid}`);
   const isolation = await rootfsIsolation(
     network,
     {
@@ -954,6 +967,7 @@ export async function createRootfsSandbox(
     },
     notes,
   );
+  if (kvm) isolation.devices = { kvm };
   const sandbox = new RootfsSandbox(id, buildDir, layers, buildCache, isolation, cgroups, cacheMounts);
   try {
     await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal, request.onCopied);

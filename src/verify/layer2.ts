@@ -100,15 +100,20 @@ export function checkScript(check: SpecCheck, dir: string): string {
       `F=${shellQuote(e.serialLog.path)}`,
       `deadline=$(( t0 + ${e.serialLog.withinMs} ))`,
       'ok=0',
+      // Only a log written since the check started counts: a previous boot's log is never evidence.
+      'fresh() { [ -f "$F" ] && [ -n "$(find "$F" -maxdepth 0 -newer "$D/start" 2> /dev/null)" ]; }',
+      'seen() { fresh && grep -qaP -f "$D/serial.pat" -- "$F" 2> /dev/null; }',
       'while :; do',
       // grep -P is close to JavaScript's syntax; it only ends the wait early. The verdict is made with the
       // JavaScript expression on the log read back.
-      '  if [ -f "$F" ] && grep -qaP -f "$D/serial.pat" -- "$F" 2> /dev/null; then ok=1; break; fi',
+      '  if seen; then ok=1; break; fi',
+      // The command (the guest) ended: one last look, and no waiting for a log nothing writes any more.
+      '  if ! kill -0 "$pid" 2> /dev/null; then seen && ok=1; break; fi',
       '  [ "$(now_ms)" -ge "$deadline" ] && break',
       '  sleep 0.2',
       'done',
       'record "serial $ok $(( $(now_ms) - t0 ))"',
-      '[ -f "$F" ] && tail -c 4194304 -- "$F" > "$D/serial.log" 2> /dev/null',
+      'fresh && tail -c 4194304 -- "$F" > "$D/serial.log" 2> /dev/null',
     );
   }
   lines.push('running=0');
