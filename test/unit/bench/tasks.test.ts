@@ -19,6 +19,7 @@ describe('the committed task suites', () => {
     expect(Object.fromEntries(bySuite)).toEqual({
       'build-bench/test': 149,
       'build-bench/validation': 70,
+      'deploy-fixtures': 1,
       examples: 3,
       fixtures: 5,
     });
