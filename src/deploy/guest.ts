@@ -23,6 +23,8 @@ import type { DeployGoal, GuestSpec } from './types.js';
 export const TCG_SLOWDOWN = 4;
 /** Where the guest's serial console is written, relative to the repository root (never scanned). */
 export const GUEST_SERIAL_LOG = '.buildbench/guest/serial.log';
+/** Where the check records which accelerator booted the guest (`kvm` or `tcg`). */
+export const GUEST_ACCEL_FILE = '.buildbench/guest/accel';
 /** Memory of the guest, in MiB: a serial line needs little. */
 export const GUEST_MEMORY_MB = 256;
 /** The image build's limit in the check: a kernel from scratch on a small runner, or a bare-metal image. */
@@ -37,9 +39,9 @@ const CHECK_SLACK_MS = 30_000;
 export const QEMU_TOOL: ToolNeed = { command: 'qemu-system-x86_64', pkg: 'qemu-system-x86' };
 
 /**
- * What a Linux kernel build needs besides the toolchain: the tools a kernel's Makefiles call and the headers
- * of the host programs it builds (Documentation/process/changes.rst lists them; `libelf-dev` for objtool and
- * `libssl-dev` for the signing tools, `cpio` for the in-kernel headers archive).
+ * What a Linux kernel build needs besides the toolchain (Documentation/process/changes.rst): the tools its
+ * Makefiles call, and the headers of the host programs it builds — `libelf-dev` for objtool (x86_64's
+ * default ORC unwinder), `libssl-dev` for the signing tools and the certificate helpers.
  */
 export const KERNEL_BUILD_TOOLS: readonly ToolNeed[] = [
   { command: 'flex', pkg: 'flex' },
@@ -47,9 +49,8 @@ export const KERNEL_BUILD_TOOLS: readonly ToolNeed[] = [
   { command: 'bc', pkg: 'bc' },
   { command: 'cpio', pkg: 'cpio' },
   { command: 'perl', pkg: 'perl' },
-  { command: 'pkg-config --exists libelf', pkg: 'libelf-dev' },
-  { command: 'pkg-config --exists openssl', pkg: 'libssl-dev' },
 ];
+export const KERNEL_BUILD_HEADERS = ['libelf-dev', 'libssl-dev'] as const;
 
 /**
  * The command that builds the image. `kernel`: the repository's own `.config` (the architecture's default
@@ -99,7 +100,17 @@ export function guestRecipe(goal: DeployGoal): Recipe | undefined {
     evidence: `the task asks for a ${guest.kind} guest (${guest.image}) booted under QEMU`,
     dir: '',
     tools: guest.kind === 'kernel' ? [...KERNEL_BUILD_TOOLS, QEMU_TOOL] : [QEMU_TOOL],
-    steps: [{ purpose: 'build', command: guestBuildCommand(guest) }],
+    steps: [
+      ...(guest.kind === 'kernel'
+        ? [
+            {
+              purpose: 'dependencies' as const,
+              command: `dpkg -s ${KERNEL_BUILD_HEADERS.join(' ')} > /dev/null 2>&1 || bb_apt_install ${KERNEL_BUILD_HEADERS.join(' ')}`,
+            },
+          ]
+        : []),
+      { purpose: 'build', command: guestBuildCommand(guest) },
+    ],
   };
 }
 
@@ -137,6 +148,8 @@ export function guestScript(guest: GuestSpec, options: { kvm: boolean }): string
     `  limit=${seconds(limits.tcgMs)}`,
     `  echo "guest: warning: no usable /dev/kvm in the sandbox: booting $IMG under TCG emulation, which is slow (limit \${limit} s, ${TCG_SLOWDOWN}x the KVM limit)"`,
     'fi',
+    // Which accelerator booted it, beside the log: evidence for the report (and the tests).
+    `if [ "$kvm" = 1 ]; then echo kvm; else echo tcg; fi > ${shellQuote(GUEST_ACCEL_FILE)}`,
     'start=$(date +%s%N)',
     // -nodefaults: no NIC, no VGA, no ROMs to look for; the one serial port is the console, in a file.
     '# shellcheck disable=SC2086',

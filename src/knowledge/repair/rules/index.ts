@@ -1,5 +1,5 @@
 /**
- * The repair rules, assembled: each family file (packages, cmake, autotools, flags, glibc, layout, prose)
+ * The repair rules, assembled: each family file (packages, cmake, autotools, flags, glibc, layout, prose, kernel)
  * exports a `Rule[]` naming the signature ids it answers; this index joins them into one table by id (an id
  * claimed twice is an error) and applies it to a failure.
  */
@@ -9,6 +9,7 @@ import { AUTOTOOLS_RULES } from './autotools.js';
 import { CMAKE_RULES } from './cmake.js';
 import { FLAG_RULES } from './flags.js';
 import { GLIBC_RULES } from './glibc.js';
+import { KERNEL_RULES } from './kernel.js';
 import { LAYOUT_RULES } from './layout.js';
 import { PACKAGE_RULES } from './packages.js';
 import { PROSE_RULES } from './prose.js';
@@ -23,6 +24,7 @@ export const RULES: readonly Rule[] = [
   ...GLIBC_RULES,
   ...LAYOUT_RULES,
   ...PROSE_RULES,
+  ...KERNEL_RULES,
 ];
 
 /** Signature id → its rule; throws when two rules claim one id. */
