@@ -8,7 +8,7 @@
  * reading and writing (GitHub's hosted Linux runners have the device but only for root until a udev rule
  * opens it up; a container without `--device /dev/kvm` has no node at all).
  */
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 
 export const KVM_DEVICE = '/dev/kvm';
@@ -21,14 +21,17 @@ export interface KvmProbe {
 
 /** Checks `/dev/kvm` (or `device`, for tests): exists, is a character device, opens read-write. */
 export async function probeKvm(device = KVM_DEVICE): Promise<KvmProbe> {
-  const info = await stat(device).catch((error: NodeJS.ErrnoException) => error);
-  if (info instanceof Error) {
-    return info.code === 'ENOENT'
+  let info: Stats;
+  try {
+    info = await stat(device);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT'
       ? {
           usable: false,
           why: `${device} does not exist (no KVM on this machine: enable virtualization, or nested virtualization in a VM, and load kvm_intel or kvm_amd)`,
         }
-      : { usable: false, why: `${device} cannot be examined (${info.code ?? info.message})` };
+      : { usable: false, why: `${device} cannot be examined (${code ?? (error as Error).message})` };
   }
   if (!info.isCharacterDevice()) return { usable: false, why: `${device} is not a character device` };
   try {

@@ -209,6 +209,12 @@ function lastLine(text: string): string {
   return clip(lines[lines.length - 1] ?? '');
 }
 
+/** ` (last output: …)` from the command's streams, or '' when it printed nothing: why a guest never spoke. */
+function lastOutput(captured: Pick<Captured, 'stdout' | 'stderr'>): string {
+  const tail = lastLine(captured.stderr) || lastLine(captured.stdout);
+  return tail ? ` (last output: ${tail})` : '';
+}
+
 function matchLine(text: string, pattern: string): string | undefined {
   const m = new RegExp(pattern, 'm').exec(text);
   if (!m) return undefined;
@@ -333,9 +339,11 @@ export function judgeCheck(
       line !== undefined,
       line !== undefined
         ? `${log.path} shows /${log.pattern}/${when}`
-        : captured.serial === ''
-          ? `${log.path} is missing or empty after ${seconds(log.withinMs)} s`
-          : `${log.path} has no match for /${log.pattern}/ within ${seconds(log.withinMs)} s`,
+        : `${
+            captured.serial === ''
+              ? `${log.path} is missing or empty after ${seconds(log.withinMs)} s`
+              : `${log.path} has no match for /${log.pattern}/ within ${seconds(log.withinMs)} s`
+          }${lastOutput(captured)}`,
     );
   }
   return finishOutcome(check, out, running ? null : code, ms);

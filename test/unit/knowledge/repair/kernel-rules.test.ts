@@ -131,6 +131,17 @@ describe('kernel build failures and their repairs', () => {
       ['cpio'],
     ],
     [
+      'cpio (Linux 6.1)',
+      [
+        '  GEN     kernel/kheaders_data.tar.xz',
+        './kernel/gen_kheaders.sh: line 69: cpio: command not found',
+        'make[2]: *** [kernel/Makefile:158: kernel/kheaders_data.tar.xz] Error 127',
+      ],
+      'command-not-found',
+      'install-command-package',
+      ['cpio'],
+    ],
+    [
       'libelf for the ORC unwinder',
       [
         'Makefile:1238: *** "Cannot generate ORC metadata for CONFIG_UNWINDER_ORC=y, please install libelf-dev, libelf-devel or elfutils-libelf-devel".  Stop.',
