@@ -23,6 +23,8 @@ import type { DeployGoal, GuestSpec } from './types.js';
 export const TCG_SLOWDOWN = 4;
 /** Where the guest's serial console is written, relative to the repository root (never scanned). */
 export const GUEST_SERIAL_LOG = '.buildbench/guest/serial.log';
+/** The image build's output in the check (its tail goes to the check's output when it fails). */
+export const GUEST_BUILD_LOG = '.buildbench/guest/build.log';
 /** Where the check records which accelerator booted the guest (`kvm` or `tcg`). */
 export const GUEST_ACCEL_FILE = '.buildbench/guest/accel';
 /** Memory of the guest, in MiB: a serial line needs little. */
@@ -128,9 +130,15 @@ export function guestScript(guest: GuestSpec, options: { kvm: boolean }): string
     `IMG=${shellQuote(guest.image)}`,
     `LOG=${shellQuote(GUEST_SERIAL_LOG)}`,
     'mkdir -p "$(dirname "$LOG")" && rm -f "$LOG"',
-    `timeout -k 10 ${seconds(GUEST_BUILD_LIMIT_MS[guest.kind])} bash -c ${shellQuote(guestBuildCommand(guest))}`,
+    `BLOG=${shellQuote(GUEST_BUILD_LOG)}`,
+    `timeout -k 10 ${seconds(GUEST_BUILD_LIMIT_MS[guest.kind])} bash -c ${shellQuote(guestBuildCommand(guest))} > "$BLOG" 2>&1`,
     'rc=$?',
-    'if [ "$rc" -ne 0 ]; then echo "guest: the image build failed (exit $rc)" >&2; exit 2; fi',
+    'if [ "$rc" -ne 0 ]; then',
+    '  tail -n 40 "$BLOG" >&2',
+    // The check's detail quotes the last line: the first error of the build says more than make's last words.
+    `  echo "guest: the image build failed (exit $rc): $(grep -m 1 -E '(error|Error|not found|No such file)' "$BLOG" | cut -c 1-240)" >&2`,
+    '  exit 2',
+    'fi',
     'if [ ! -s "$IMG" ]; then echo "guest: no image at $IMG after the build" >&2; exit 3; fi',
     'if ! command -v qemu-system-x86_64 > /dev/null 2>&1; then',
     '  echo "guest: qemu-system-x86_64 is not installed in the sandbox (apt-get install qemu-system-x86)" >&2',

@@ -35,70 +35,79 @@ const SERIAL_FRAGMENT = [
 
 const SETUP_TIMEOUT_MS = 30 * 60_000;
 
-(unavailable ? describe.skip : describe)('a tinyconfig Linux kernel from Debian’s linux-source, booted under QEMU', () => {
-  let sandbox: RootfsSandbox;
-  const repo = mkdtempSync(path.join(tmpdir(), 'bb-linux-guest-'));
-  const timings: string[] = [];
+(unavailable ? describe.skip : describe)(
+  'a tinyconfig Linux kernel from Debian’s linux-source, booted under QEMU',
+  () => {
+    let sandbox: RootfsSandbox;
+    const repo = mkdtempSync(path.join(tmpdir(), 'bb-linux-guest-'));
+    const timings: string[] = [];
 
-  /** Runs a step in the sandbox, fails with its output's end when it fails, and records how long it took. */
-  async function step(what: string, script: string, timeoutMs: number): Promise<void> {
-    const started = Date.now();
-    const result = await sandbox.exec(script, { timeoutMs });
-    timings.push(`${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    expect([what, result.exitCode, result.timedOut]).toEqual([what, 0, false]);
-  }
+    /** Runs a step in the sandbox, fails with its output's end when it fails, and records how long it took. */
+    async function step(what: string, script: string, timeoutMs: number): Promise<void> {
+      const started = Date.now();
+      const result = await sandbox.exec(script, { timeoutMs });
+      timings.push(`${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      expect([what, result.exitCode, result.timedOut]).toEqual([what, 0, false]);
+    }
 
-  beforeAll(async () => {
-    writeFileSync(path.join(repo, 'README.md'), 'The kernel tree is unpacked here inside the sandbox.\n');
-    sandbox = await createRootfsSandbox(sandboxTestSettings('rootfs'), {
-      repoDir: repo,
-      name: 'guest-linux',
-      devices: { kvm },
-    });
-    await step(
-      'apt-get install linux-source, the kernel build tools and QEMU',
-      'apt-get update -q && apt-get install -y -q --no-install-recommends linux-source flex bison bc cpio kmod libelf-dev libssl-dev xz-utils qemu-system-x86',
-      SETUP_TIMEOUT_MS,
-    );
-    await step(
-      'unpack the tree',
-      'tar -xJf "$(ls /usr/src/linux-source-*.tar.xz | head -n 1)" --strip-components=1 -C /workspace',
-      SETUP_TIMEOUT_MS,
-    );
-    await step('make tinyconfig (the tree’s own config)', 'make tinyconfig > /dev/null', SETUP_TIMEOUT_MS);
-    writeFileSync(path.join(sandbox.hostWorkdir, 'buildbench-serial.config'), SERIAL_FRAGMENT);
-  }, 2 * SETUP_TIMEOUT_MS);
+    beforeAll(async () => {
+      writeFileSync(path.join(repo, 'README.md'), 'The kernel tree is unpacked here inside the sandbox.\n');
+      sandbox = await createRootfsSandbox(sandboxTestSettings('rootfs'), {
+        repoDir: repo,
+        name: 'guest-linux',
+        devices: { kvm },
+      });
+      await step(
+        'apt-get install linux-source, the kernel build tools and QEMU',
+        'apt-get update -q && apt-get install -y -q --no-install-recommends linux-source flex bison bc cpio kmod libelf-dev libssl-dev xz-utils qemu-system-x86',
+        SETUP_TIMEOUT_MS,
+      );
+      await step(
+        'unpack the tree',
+        'tar -xJf "$(ls /usr/src/linux-source-*.tar.xz | head -n 1)" --strip-components=1 -C /workspace',
+        SETUP_TIMEOUT_MS,
+      );
+      await step('make tinyconfig (the tree’s own config)', 'make tinyconfig > /dev/null', SETUP_TIMEOUT_MS);
+      writeFileSync(path.join(sandbox.hostWorkdir, 'buildbench-serial.config'), SERIAL_FRAGMENT);
+    }, 2 * SETUP_TIMEOUT_MS);
 
-  afterAll(async () => {
-    console.log(`linux guest timings (${kvm ? 'KVM' : 'TCG'}):\n  ${timings.join('\n  ')}`);
-    await sandbox?.dispose();
-    rmSync(repo, { recursive: true, force: true });
-  });
+    afterAll(async () => {
+      console.log(`linux guest timings (${kvm ? 'KVM' : 'TCG'}):\n  ${timings.join('\n  ')}`);
+      await sandbox?.dispose(); // removes a 1.4 GB tree: more than a hook's default time
+      rmSync(repo, { recursive: true, force: true });
+    }, 10 * 60_000);
 
-  it('merges the fragment, builds bzImage and boots it to the kernel banner on the serial console', async () => {
-    const goal: DeployGoal = {
-      target: { command: 'true', cwd: '', timeoutMs: 60_000, evidence: {} },
-      requires: kvm ? ['kvm'] : [],
-      registries: { mode: 'offline', mirrors: {} },
-      guest: {
-        kind: 'kernel',
-        configFragment: 'buildbench-serial.config',
-        image: 'arch/x86/boot/bzImage',
-        pattern: '^\\[ *[0-9.]+\\] Linux version \\d+\\.\\d+',
-        withinMs: 60_000,
+    it(
+      'merges the fragment, builds bzImage and boots it to the kernel banner on the serial console',
+      async () => {
+        const goal: DeployGoal = {
+          target: { command: 'true', cwd: '', timeoutMs: 60_000, evidence: {} },
+          requires: kvm ? ['kvm'] : [],
+          registries: { mode: 'offline', mirrors: {} },
+          guest: {
+            kind: 'kernel',
+            configFragment: 'buildbench-serial.config',
+            image: 'arch/x86/boot/bzImage',
+            pattern: '^\\[ *[0-9.]+\\] Linux version \\d+\\.\\d+',
+            withinMs: 60_000,
+          },
+        };
+        const started = Date.now();
+        const check = guestCheck(goal, { kvm })!;
+        const result = await runSpec(
+          { file: 'guest', hidden: false, probes: { run: false, debugInfo: false }, checks: [check] },
+          sandbox,
+        );
+        timings.push(`guest check (build + boot): ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        const [boot] = result.checks;
+        console.log(`linux guest: ${boot?.detail}`);
+        expect(boot?.passed).toBe(true);
+        const config = await sandbox.exec('grep -E "^CONFIG_SERIAL_8250_CONSOLE=y$" .config', {
+          timeoutMs: 10_000,
+        });
+        expect(config.exitCode).toBe(0); // the fragment survived olddefconfig
       },
-    };
-    const started = Date.now();
-    const check = guestCheck(goal, { kvm })!;
-    const result = await runSpec(
-      { file: 'guest', hidden: false, probes: { run: false, debugInfo: false }, checks: [check] },
-      sandbox,
+      3 * SETUP_TIMEOUT_MS,
     );
-    timings.push(`guest check (build + boot): ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    const [boot] = result.checks;
-    console.log(`linux guest: ${boot?.detail}`);
-    expect(boot?.passed).toBe(true);
-    const config = await sandbox.exec('grep -E "^CONFIG_SERIAL_8250_CONSOLE=y$" .config', { timeoutMs: 10_000 });
-    expect(config.exitCode).toBe(0); // the fragment survived olddefconfig
-  }, 3 * SETUP_TIMEOUT_MS);
-});
+  },
+);

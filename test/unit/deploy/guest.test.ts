@@ -209,6 +209,6 @@ describe('the boot check, with a stand-in QEMU', () => {
     );
     const broken = await boot({ ...MULTIBOOT, build: 'echo "cc: error" >&2; exit 2' }, 'hello');
     expect(broken.passed).toBe(false);
-    expect(broken.detail).toMatch(/\(last output: guest: the image build failed \(exit 2\)\)$/);
+    expect(broken.detail).toMatch(/\(last output: guest: the image build failed \(exit 2\): cc: error\)$/);
   });
 });
