@@ -52,7 +52,8 @@ const SETUP_TIMEOUT_MS = 30 * 60_000;
 
     beforeAll(async () => {
       writeFileSync(path.join(repo, 'README.md'), 'The kernel tree is unpacked here inside the sandbox.\n');
-      sandbox = await createRootfsSandbox(sandboxTestSettings('rootfs'), {
+      // No shared build cache: a kernel's objects would crowd out the other tests' ccache stores.
+    sandbox = await createRootfsSandbox(sandboxTestSettings('rootfs', { buildCache: undefined }), {
         repoDir: repo,
         name: 'guest-linux',
         devices: { kvm },
