@@ -22,7 +22,9 @@ import { rootfsUnavailableReason, sandboxTestSettings } from '../helpers/sandbox
 
 const slow = process.env.BUILDBENCH_SLOW_TESTS === '1';
 const unavailable = slow ? await rootfsUnavailableReason() : 'BUILDBENCH_SLOW_TESTS is not 1';
-const kvm = slow && (await probeKvm()).usable;
+// TCG by default, as on a runner without KVM; BUILDBENCH_TEST_KVM=1 boots with KVM where it is usable (a
+// nested-virtualization VM may pass a multiboot guest and still hang a Linux guest: this machine did).
+const kvm = slow && process.env.BUILDBENCH_TEST_KVM === '1' && (await probeKvm()).usable;
 
 /** What a tinyconfig kernel needs to say anything on the first serial port. */
 const SERIAL_FRAGMENT = [
@@ -53,7 +55,7 @@ const SETUP_TIMEOUT_MS = 30 * 60_000;
     beforeAll(async () => {
       writeFileSync(path.join(repo, 'README.md'), 'The kernel tree is unpacked here inside the sandbox.\n');
       // No shared build cache: a kernel's objects would crowd out the other tests' ccache stores.
-    sandbox = await createRootfsSandbox(sandboxTestSettings('rootfs', { buildCache: undefined }), {
+      sandbox = await createRootfsSandbox(sandboxTestSettings('rootfs', { buildCache: undefined }), {
         repoDir: repo,
         name: 'guest-linux',
         devices: { kvm },
@@ -89,7 +91,8 @@ const SETUP_TIMEOUT_MS = 30 * 60_000;
             kind: 'kernel',
             configFragment: 'buildbench-serial.config',
             image: 'arch/x86/boot/bzImage',
-            pattern: '^\\[ *[0-9.]+\\] Linux version \\d+\\.\\d+',
+            // tinyconfig has no CONFIG_PRINTK_TIME: the banner starts the line.
+            pattern: '^Linux version \\d+\\.\\d+',
             withinMs: 60_000,
           },
         };
