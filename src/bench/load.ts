@@ -21,6 +21,7 @@ import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node, typ
 import { ConfigError, errorMessage } from '../base/errors.js';
 import { unknownNameHint } from '../base/suggest.js';
 import { loadSpec, parseSpecDuration } from '../verify/spec.js';
+import type { GuestSpec } from '../deploy/types.js';
 import type {
   BuildTask,
   DeployTask,
@@ -50,6 +51,7 @@ const TOP_FIELDS = [
   'instructions',
   'paper',
   'target',
+  'guest',
   'verifier',
 ];
 
@@ -438,6 +440,7 @@ interface RawTask {
     timeout?: string | number;
     evidence: TargetEvidence;
   };
+  guest?: Omit<GuestSpec, 'withinMs'> & { within: string | number };
   verifier?: { spec: string; hidden?: boolean };
 }
 
@@ -567,10 +570,58 @@ export function parseTask(text: string, file: string, suite?: string): Task {
       },
       verifier: { spec: path.resolve(dir, raw.verifier!.spec), hidden: raw.verifier!.hidden ?? true },
     };
+    if (raw.guest) {
+      const guest = readGuest(raw.guest, fail);
+      if (guest) deploy.guest = guest;
+    }
     task = deploy;
   }
   if (issues.length > 0) throw new TaskError(issues);
   return task;
+}
+
+/**
+ * The checks of a `guest:` block the schema cannot make: the time limit as a duration, the pattern as a
+ * one-line regular expression, paths inside the repository, and a config fragment only for a kernel.
+ */
+function readGuest(
+  raw: NonNullable<RawTask['guest']>,
+  fail: (segments: Segment[], message: string) => void,
+): GuestSpec | undefined {
+  let ok = true;
+  const problem = (field: string, message: string): void => {
+    fail(['guest', field], message);
+    ok = false;
+  };
+  const withinMs = parseSpecDuration(raw.within);
+  if (withinMs === undefined) problem('within', 'expected a duration greater than zero');
+  try {
+    new RegExp(raw.pattern, 'm');
+  } catch (error) {
+    problem('pattern', `not a valid regular expression: ${errorMessage(error)}`);
+  }
+  if (raw.pattern.includes('\n')) problem('pattern', 'a serial console pattern must be one line');
+  for (const field of ['image', 'configFragment'] as const) {
+    const value = raw[field];
+    if (value === undefined) continue;
+    const normal = path.posix.normalize(value);
+    if (path.posix.isAbsolute(value) || normal === '..' || normal.startsWith('../')) {
+      problem(field, 'expected a path inside the repository (relative, without ..)');
+    }
+  }
+  if (raw.configFragment !== undefined && raw.kind !== 'kernel') {
+    problem('configFragment', 'only a kind: kernel guest has a config fragment');
+  }
+  if (!ok || withinMs === undefined) return undefined;
+  return {
+    kind: raw.kind,
+    ...(raw.build !== undefined ? { build: raw.build } : {}),
+    ...(raw.configFragment !== undefined ? { configFragment: raw.configFragment } : {}),
+    image: raw.image,
+    ...(raw.append !== undefined ? { append: raw.append } : {}),
+    pattern: raw.pattern,
+    withinMs,
+  };
 }
 
 /** The lines of `repository` and `verifier.spec` in a parsed file, for the file checks' messages. */

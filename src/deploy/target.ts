@@ -8,6 +8,7 @@
  * target ran (an old results file in the checkout does not count); every output pattern matches its stdout
  * or stderr; every metric lies within its bounds.
  */
+import { guestCheck } from './guest.js';
 import { shq } from '../base/shell.js';
 import type { Layer2Spec, SpecCheck } from '../verify/spec.js';
 import type { DeployGoal, DeployTarget } from './types.js';
@@ -48,14 +49,20 @@ export function targetCheck(target: DeployTarget): SpecCheck {
   };
 }
 
-/** The target experiment of a deploy goal as a visible spec. */
+/**
+ * The target experiment of a deploy goal as a visible spec; a task's guest adds its boot check (guest.ts:
+ * built, booted under QEMU — KVM when the task requires it and it is usable inside — judged by the console).
+ */
 export function targetSpec(goal: DeployGoal): Layer2Spec {
   return {
     file: goal.taskFile ? `${goal.taskFile} (target)` : TARGET_SPEC_FILE,
     name: TARGET_CHECK,
     hidden: false,
     probes: { run: false, debugInfo: false },
-    checks: [targetCheck(goal.target)],
+    checks: [
+      targetCheck(goal.target),
+      ...(goal.guest ? [guestCheck(goal, { kvm: goal.requires.includes('kvm') })!] : []),
+    ],
   };
 }
 

@@ -31,6 +31,7 @@ import {
   setUpBuildCache,
 } from './build-cache.js';
 import { dockerIsolation, dockerIsolationArgs, type IsolationReport } from './isolation.js';
+import { KVM_DEVICE, kvmDevice, kvmNote, kvmPassing, probeKvm } from './kvm.js';
 import { runProcess, TIMEOUT_EXIT_CODE } from '../base/process.js';
 import { ensureRootfsLayers, rootfsPaths } from './rootfs.js';
 import { dockerGpuArgs, findCdiSpec, hostHasGpu } from './gpu.js';
@@ -260,6 +261,11 @@ export async function createDockerSandbox(
   try {
     await writeOwnerRecord(sandbox.buildDir, 'docker');
     await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal, request.onCopied);
+    // The engine runs on this machine here (a remote engine's KVM is not checked from this side).
+    const kvm = request.devices?.kvm
+      ? kvmPassing(true, await probeKvm(), 'docker --device /dev/kvm')
+      : undefined;
+    if (kvm && !kvm.passed) progress?.(`warning: ${kvmNote(kvm)}`);
     const runArgs = (init: boolean): string[] => [
       'run',
       '-d',
@@ -270,6 +276,7 @@ export async function createDockerSandbox(
       `buildbench.sandbox=${id}`,
       ...dockerIsolationArgs(settings),
       ...(gpu?.args ?? []),
+      ...(kvm?.passed ? ['--device', KVM_DEVICE] : []),
       ...sandbox.mounts().flatMap((m) => ['-v', m]),
       '-w',
       '/workspace',
@@ -286,7 +293,10 @@ export async function createDockerSandbox(
     }
     if (run.cancelled) throw new CancelledError('starting the container was cancelled');
     sandbox.isolation = dockerIsolation(settings);
-    if (gpu) sandbox.isolation.devices = [gpu.record];
+    const devices = [...(gpu ? [gpu.record] : []), ...(kvm ? [kvmDevice(kvm)] : [])];
+    if (devices.length > 0) sandbox.isolation.devices = devices;
+    const kvmSaid = kvm && kvmNote(kvm);
+    if (kvmSaid) sandbox.isolation.notes.push(kvmSaid);
     if (run.exitCode !== 0) {
       throw new SandboxError(
         `could not start a container from ${settings.image}:\n${tail(run.output)}`,

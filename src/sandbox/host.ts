@@ -23,6 +23,7 @@ import { QueuedSandbox } from './queued.js';
 import { writeOwnerRecord } from './work-dirs.js';
 import { HOST_ISOLATION, type IsolationReport } from './isolation.js';
 import { hostGpuRecord } from './gpu.js';
+import { kvmDevice, kvmNote, kvmPassing, probeKvm } from './kvm.js';
 import { runProcess } from '../base/process.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
 import { readIfExistsSync } from '../base/safe-fs.js';
@@ -114,10 +115,19 @@ export async function createHostSandbox(
   const id = makeSandboxId(request.name);
   const gpu = request.devices?.gpu ? hostGpuRecord() : undefined;
   if (gpu) request.onProgress?.(gpu.record.passed ? `GPU: ${gpu.record.how}` : `warning: ${gpu.record.how}`);
+  // KVM: nothing to pass, the commands run on this machine and see its device as it is.
+  const kvm = request.devices?.kvm
+    ? kvmPassing(true, await probeKvm(), 'this machine’s own device')
+    : undefined;
+  const kvmSaid = kvm && kvmNote(kvm);
+  if (kvm && !kvm.passed) request.onProgress?.(`warning: ${kvmSaid}`);
+  const devices = [...(gpu ? [gpu.record] : []), ...(kvm ? [kvmDevice(kvm)] : [])];
   const sandbox = new HostSandbox(
     id,
     join(settings.workRoot, id),
-    gpu ? { ...HOST_ISOLATION, devices: [gpu.record] } : HOST_ISOLATION,
+    devices.length > 0
+      ? { ...HOST_ISOLATION, devices, notes: [...HOST_ISOLATION.notes, ...(kvmSaid ? [kvmSaid] : [])] }
+      : HOST_ISOLATION,
     gpu?.env ?? {},
   );
   try {

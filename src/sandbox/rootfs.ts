@@ -52,6 +52,7 @@ import {
 } from './gpu.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
 import { readIfExists } from '../base/safe-fs.js';
+import { KVM_DEVICE, kvmDevice, kvmNote, kvmPassing, probeKvm } from './kvm.js';
 
 /** Packages of the cached toolchain layer. Changing the list makes a new layer (the folder name has its hash). */
 export const TOOLCHAIN_PACKAGES = [
@@ -583,12 +584,15 @@ interface BwrapPlan {
   /** Devices passed in (`--dev-bind` of a GPU's nodes, its libraries read-only: `gpuBwrapArgs`). */
   deviceArgs?: readonly string[];
   seccomp: boolean;
+  /** Device nodes of this machine bound into the sandbox's minimal /dev (`/dev/kvm` for guest tasks). */
+  devices?: readonly string[];
 }
 
 /** bubblewrap's arguments (the entry script adds the descriptors: 5 seccomp, 9 entered, 3/4 for networking). */
 export function bwrapArguments(plan: BwrapPlan): string[] {
   const cmd = join(plan.buildDir, 'cmd');
   const args = ['--bind', join(plan.buildDir, 'merged'), '/', '--dev', '/dev'];
+  for (const device of plan.devices ?? []) args.push('--dev-bind', device, device);
   args.push('--perms', '1777', '--tmpfs', '/dev/shm');
   args.push('--proc', '/proc');
   for (const path of READONLY_PROC_PATHS) if (existsSync(path)) args.push('--ro-bind', path, path);
@@ -648,6 +652,8 @@ interface OverlayRun {
   deviceArgs?: readonly string[];
   /** `cgroup.procs` files the command joins before bubblewrap starts. */
   cgroupProcs: string[];
+  /** Device nodes bound into /dev. */
+  devices?: readonly string[];
   signal?: AbortSignal;
   logPath?: string;
   onOutput?: (chunk: string) => void;
@@ -871,6 +877,7 @@ export class RootfsSandbox extends QueuedSandbox implements Sandbox {
         mounts: this.mounts,
         deviceArgs: this.gpu?.present ? gpuBwrapArgs(this.gpu.binds) : [],
         cgroupProcs,
+        devices: this.isolation.devices?.some((d) => d.device === 'kvm' && d.passed) ? [KVM_DEVICE] : [],
         signal,
         ...passThroughOptions(options),
       });
@@ -963,6 +970,12 @@ export async function createRootfsSandbox(
     notes.push(`limits not enforced: ${reason}`);
     request.onProgress?.(`warning: the sandbox's memory and process limits are not enforced: ${reason}`);
   }
+  const kvm = request.devices?.kvm
+    ? kvmPassing(true, await probeKvm(), 'bubblewrap --dev-bind /dev/kvm /dev/kvm')
+    : undefined;
+  const kvmSaid = kvm && kvmNote(kvm);
+  if (kvmSaid) notes.push(kvmSaid);
+  if (kvm && !kvm.passed) request.onProgress?.(`warning: ${kvmSaid}`);
   const isolation = await rootfsIsolation(
     network,
     {
@@ -974,10 +987,9 @@ export async function createRootfsSandbox(
     notes,
   );
   const gpu = request.devices?.gpu ? await rootfsGpuPassThrough(options.gpuProbe) : undefined;
-  if (gpu) {
-    isolation.devices = [...(isolation.devices ?? []), gpu.record];
-    request.onProgress?.(gpu.present ? `GPU: ${gpu.record.how}` : `warning: ${gpu.record.how}`);
-  }
+  if (gpu) request.onProgress?.(gpu.present ? `GPU: ${gpu.record.how}` : `warning: ${gpu.record.how}`);
+  const devices = [...(gpu ? [gpu.record] : []), ...(kvm ? [kvmDevice(kvm)] : [])];
+  if (devices.length > 0) isolation.devices = devices;
   const sandbox = new RootfsSandbox(id, buildDir, layers, buildCache, isolation, cgroups, cacheMounts, gpu);
   try {
     await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal, request.onCopied);

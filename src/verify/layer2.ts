@@ -159,15 +159,20 @@ export function checkScript(check: SpecCheck, dir: string): string {
       `F=${shellQuote(e.serialLog.path)}`,
       `deadline=$(( t0 + ${e.serialLog.withinMs} ))`,
       'ok=0',
+      // Only a log written since the check started counts: a previous boot's log is never evidence.
+      'fresh() { [ -f "$F" ] && [ -n "$(find "$F" -maxdepth 0 -newer "$D/start" 2> /dev/null)" ]; }',
+      'seen() { fresh && grep -qaP -f "$D/serial.pat" -- "$F" 2> /dev/null; }',
       'while :; do',
       // grep -P is close to JavaScript's syntax; it only ends the wait early. The verdict is made with the
       // JavaScript expression on the log read back.
-      '  if [ -f "$F" ] && grep -qaP -f "$D/serial.pat" -- "$F" 2> /dev/null; then ok=1; break; fi',
+      '  if seen; then ok=1; break; fi',
+      // The command (the guest) ended: one last look, and no waiting for a log nothing writes any more.
+      '  if ! kill -0 "$pid" 2> /dev/null; then seen && ok=1; break; fi',
       '  [ "$(now_ms)" -ge "$deadline" ] && break',
       '  sleep 0.2',
       'done',
       'record "serial $ok $(( $(now_ms) - t0 ))"',
-      '[ -f "$F" ] && tail -c 4194304 -- "$F" > "$D/serial.log" 2> /dev/null',
+      'fresh && tail -c 4194304 -- "$F" > "$D/serial.log" 2> /dev/null',
     );
   }
   lines.push('running=0');
@@ -273,6 +278,12 @@ function clip(text: string, max = 160): string {
 function lastLine(text: string): string {
   const lines = text.trimEnd().split('\n');
   return clip(lines[lines.length - 1] ?? '');
+}
+
+/** ` (last output: …)` from the command's streams, or '' when it printed nothing: why a guest never spoke. */
+function lastOutput(captured: Pick<Captured, 'stdout' | 'stderr'>): string {
+  const tail = lastLine(captured.stderr) || lastLine(captured.stdout);
+  return tail ? ` (last output: ${tail})` : '';
 }
 
 function matchLine(text: string, pattern: string): string | undefined {
@@ -475,9 +486,11 @@ export function judgeCheck(
       line !== undefined,
       line !== undefined
         ? `${log.path} shows /${log.pattern}/${when}`
-        : captured.serial === ''
-          ? `${log.path} is missing or empty after ${seconds(log.withinMs)} s`
-          : `${log.path} has no match for /${log.pattern}/ within ${seconds(log.withinMs)} s`,
+        : `${
+            captured.serial === ''
+              ? `${log.path} is missing or empty after ${seconds(log.withinMs)} s`
+              : `${log.path} has no match for /${log.pattern}/ within ${seconds(log.withinMs)} s`
+          }${lastOutput(captured)}`,
     );
   }
   const outcome = finishOutcome(check, out, running ? null : code, ms);

@@ -7,6 +7,7 @@
  */
 import type { Recipe } from '../../recipe/model.js';
 import type { RepoInfo } from '../../repo/types.js';
+import { guestRecipe } from '../guest.js';
 import type { DeployGoal } from '../types.js';
 import { cCppSetup } from './c-cpp.js';
 import { withGpuCheck } from '../gpu.js';
@@ -75,6 +76,9 @@ function setupRecipes(
   const parts = (repo.ecosystems ?? [])
     .map((eco) => setups.find((s) => s.kind === eco.kind)?.recipes(eco, { repo, goal }) ?? [])
     .filter((recipes) => recipes.length > 0);
+  // A guest (kernel, bare-metal image) is built and booted whatever the ecosystems: its part comes last.
+  const guest = guestRecipe(goal);
+  if (guest) parts.push([guest]);
   if (parts.length === 0) return [bareRecipe()];
   const best = parts.map((recipes) => recipes[0]!);
   const out = [combineRecipes(best)];

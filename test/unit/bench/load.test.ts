@@ -154,7 +154,7 @@ describe('task files', () => {
       'task.yml:11: budgets.timeout: expected seconds or a duration like 90s, 20m, 1h, 1h30m',
       'task.yml:12: requires[1]: expected one of gpu, kvm',
       'task.yml:13: instructions[0]: expected an http(s) URL',
-      'task.yml:14: colour: unknown field (expected one of kind, id, repository, requires, budgets, notes, expected, dropped, instructions, paper, target, verifier)',
+      'task.yml:14: colour: unknown field (expected one of kind, id, repository, requires, budgets, notes, expected, dropped, instructions, paper, target, guest, verifier)',
     ]);
   });
 
@@ -191,6 +191,47 @@ describe('task files', () => {
     expect(issuesOf('kind: build\nrepository: o/n\nexpected: [a, b, a]\n')).toEqual([
       "task.yml:3: expected[2]: 'a' is already expected[0]",
     ]);
+  });
+
+  it('reads a guest block into a GuestSpec, and names each bad field of one', () => {
+    const deploy = (guest: string): string =>
+      `kind: deploy\nrepository: o/n\ntarget: { command: x, evidence: { files: [a] } }\nverifier: { spec: v.yml }\nguest:\n${guest}`;
+    const task = parseTask(
+      deploy(
+        '  kind: kernel\n  configFragment: tiny.config\n  image: arch/x86/boot/bzImage\n  append: quiet\n  pattern: "Linux version"\n  within: 2m\n',
+      ),
+      'task.yml',
+    ) as DeployTask;
+    expect(task.guest).toEqual({
+      kind: 'kernel',
+      configFragment: 'tiny.config',
+      image: 'arch/x86/boot/bzImage',
+      append: 'quiet',
+      pattern: 'Linux version',
+      withinMs: 120_000,
+    });
+    expect(
+      issuesOf(
+        deploy(
+          '  kind: multiboot\n  configFragment: ../x.config\n  image: /boot/vmlinuz\n  pattern: "("\n  within: 0s\n',
+        ),
+      ),
+    ).toEqual([
+      'task.yml:7: guest.configFragment: expected a path inside the repository (relative, without ..)',
+      'task.yml:7: guest.configFragment: only a kind: kernel guest has a config fragment',
+      'task.yml:8: guest.image: expected a path inside the repository (relative, without ..)',
+      'task.yml:9: guest.pattern: not a valid regular expression: Invalid regular expression: /(/m: Unterminated group',
+      'task.yml:10: guest.within: expected a duration greater than zero',
+    ]);
+    expect(issuesOf(deploy('  kind: vm\n  image: a\n  pattern: x\n'))).toEqual([
+      'task.yml:5: guest.within: required field missing',
+      'task.yml:6: guest.kind: expected one of kernel, multiboot',
+    ]);
+    expect(
+      issuesOf(
+        'kind: build\nrepository: o/n\nguest: { kind: multiboot, image: a, pattern: x, within: 1s }\n',
+      ),
+    ).toEqual(['task.yml:3: guest: not a field of a kind: build task']);
   });
 
   it('reports YAML syntax errors and duplicate keys by line', () => {

@@ -196,6 +196,42 @@ describe('running checks in the host sandbox', () => {
       hasGpu ? /nvidia-smi lists GPU 0/ : /nvidia-smi (is not available|lists no device)/,
     );
   });
+
+  it('never counts a serial log left by an earlier boot', async () => {
+    writeFileSync(path.join(sandbox.hostWorkdir, 'stale.log'), 'login: from the last boot\n');
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(path.join(sandbox.hostWorkdir, 'stale.log'), old, old);
+    const spec = parseSpec(
+      [
+        'checks:',
+        '  - name: stale',
+        '    command: sleep 1',
+        "    expect: { serial_log: { path: stale.log, pattern: '^login:', within: 10s } }",
+      ].join('\n'),
+      'spec.yml',
+    );
+    const [stale] = (await runSpec(spec, sandbox)).checks;
+    expect(stale).toMatchObject({ passed: false, detail: 'stale.log is missing or empty after 10 s' });
+  });
+
+  it('stops waiting for a serial pattern once the guest has ended without it', async () => {
+    const spec = parseSpec(
+      [
+        'checks:',
+        '  - name: panics',
+        '    command: printf "Kernel panic\\n" > panic.log',
+        "    expect: { serial_log: { path: panic.log, pattern: '^login:', within: 60s } }",
+      ].join('\n'),
+      'spec.yml',
+    );
+    const started = Date.now();
+    const [panics] = (await runSpec(spec, sandbox)).checks;
+    expect(panics).toMatchObject({
+      passed: false,
+      detail: 'panic.log has no match for /^login:/ within 60 s',
+    });
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
 });
 
 describe('metrics expectations and a deploy environment file', () => {

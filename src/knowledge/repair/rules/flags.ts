@@ -5,6 +5,7 @@
  * position-independent objects. The flags reach every compiler call through the recipe's wrappers.
  */
 import { firstMatch, type RepairTables } from '../tables.js';
+import { isKernelTree, kernelWerrorRepair } from './kernel.js';
 import { cap, flags, withFreshDir, type Rule } from './rule.js';
 
 function headerFor(symbol: string, tables: RepairTables): string | undefined {
@@ -37,7 +38,9 @@ export const FLAG_RULES: Rule[] = [
   },
   {
     ids: ['werror', 'werror-all'],
-    propose: (f, input) => [
+    propose: async (f, input) => [
+      // A kernel tree has its own switches (its flags do not come from CFLAGS), tried first.
+      ...((await isKernelTree(input)) ? [kernelWerrorRepair(f)] : []),
       withFreshDir(
         flags(
           'drop-werror',

@@ -1,5 +1,6 @@
 /**
- * The repair rules, assembled: each family file (packages, cmake, autotools, flags, glibc, gpu, layout, prose, python)
+ * The repair rules, assembled: each family file (packages, cmake, autotools, flags, glibc, gpu, kernel, layout, prose, python,
+ * deploy-langs)
  * exports a `Rule[]` naming the signature ids it answers; this index joins them into one table by id (an id
  * claimed twice is an error) and applies it to a failure.
  */
@@ -11,6 +12,7 @@ import { DEPLOY_LANG_RULES } from './deploy-langs.js';
 import { FLAG_RULES } from './flags.js';
 import { GLIBC_RULES } from './glibc.js';
 import { GPU_RULES } from './gpu.js';
+import { KERNEL_RULES } from './kernel.js';
 import { LAYOUT_RULES } from './layout.js';
 import { PACKAGE_RULES } from './packages.js';
 import { PROSE_RULES } from './prose.js';
@@ -29,6 +31,7 @@ export const RULES: readonly Rule[] = [
   ...PROSE_RULES,
   ...PYTHON_RULES,
   ...DEPLOY_LANG_RULES,
+  ...KERNEL_RULES,
 ];
 
 /** Signature id → its rule; throws when two rules claim one id. */

@@ -489,6 +489,41 @@ export const SIGNATURE_CASES: SignatureCase[] = [
     line: 'src/old.c:10: error: comparison between signed and unsigned integer expressions [-Werror]',
     captures: { path: 'src/old.c', error: 'comparison between signed and unsigned integer expressions' },
   },
+  // Linux kernel builds (lines as Kbuild 5.x-6.x prints them)
+  {
+    id: 'kernel-needs-package',
+    line: 'Makefile:1238: *** "Cannot generate ORC metadata for CONFIG_UNWINDER_ORC=y, please install libelf-dev, libelf-devel or elfutils-libelf-devel".  Stop.',
+    captures: { package: 'libelf-dev' },
+  },
+  {
+    id: 'kernel-needs-package',
+    line: 'Makefile:1032: "Cannot use CONFIG_STACK_VALIDATION=y, please install libelf-dev, libelf-devel or elfutils-libelf-devel"',
+    captures: { package: 'libelf-dev' },
+  },
+  {
+    id: 'kernel-tool-missing-libelf',
+    line: 'tools/objtool/include/objtool/elf.h:10:10: fatal error: gelf.h: No such file or directory',
+    captures: { path: 'tools/objtool/include/objtool/elf.h', header: 'gelf.h' },
+  },
+  {
+    id: 'kernel-tool-missing-libelf',
+    line: 'tools/bpf/resolve_btfids/main.c:60:10: fatal error: libelf.h: No such file or directory',
+    captures: { header: 'libelf.h' },
+  },
+  { id: 'kernel-command-not-found', line: "*** 'cpio' could not be found.", captures: { command: 'cpio' } },
+  {
+    id: 'objtool-error',
+    line: 'vmlinux.o: error: objtool: ibt_selftest+0x14: sibling call from callable instruction with modified stack frame',
+    captures: { file: 'vmlinux.o' },
+  },
+  {
+    id: 'missing-header',
+    line: 'scripts/sign-file.c:25:10: fatal error: openssl/opensslv.h: No such file or directory',
+    captures: { path: 'scripts/sign-file.c', header: 'openssl/opensslv.h' },
+  },
+  { id: 'command-not-found-sh', line: '/bin/sh: 1: flex: not found', captures: { command: 'flex' } },
+  { id: 'command-not-found-sh', line: '/bin/sh: 1: bison: not found', captures: { command: 'bison' } },
+  { id: 'command-not-found-sh', line: '/bin/sh: 1: bc: not found', captures: { command: 'bc' } },
   { id: 'werror-all', line: 'cc1: all warnings being treated as errors' },
   { id: 'werror-all', line: 'cc1plus: warnings being treated as errors' },
   {
