@@ -58,10 +58,12 @@ export class RulesStrategy implements Strategy {
     }
     const last: TurnRecord | undefined = context.history[context.history.length - 1];
     const observation = last?.observation;
+    // A failed script, or one that exited 0 without the expected binaries (a build.sh without `set -e`
+    // whose compiler failed): the log's root cause is repaired either way.
     if (
       this.attempt &&
       observation?.rootCause &&
-      observation.exec.exitCode !== 0 &&
+      (observation.exec.exitCode !== 0 || !observation.verdict.passed) &&
       !observation.exec.timedOut
     ) {
       const repair = await this.pickRepair(

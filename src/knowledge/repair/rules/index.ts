@@ -7,9 +7,11 @@ import type { Repair, RepairInput, RepairKnowledge, StrategyServices } from '../
 import { defaultRepairTables, type RepairTables } from '../tables.js';
 import { AUTOTOOLS_RULES } from './autotools.js';
 import { CMAKE_RULES } from './cmake.js';
+import { CMAKE_FIND_RULES } from './cmake-find.js';
 import { FLAG_RULES } from './flags.js';
 import { GLIBC_RULES } from './glibc.js';
 import { LAYOUT_RULES } from './layout.js';
+import { PARALLEL_RULES } from './parallel.js';
 import { PACKAGE_RULES } from './packages.js';
 import { PROSE_RULES } from './prose.js';
 import { RULE_LIMITS, type Rule, type RuleFn } from './rule.js';
@@ -18,10 +20,12 @@ import { RULE_LIMITS, type Rule, type RuleFn } from './rule.js';
 export const RULES: readonly Rule[] = [
   ...PACKAGE_RULES,
   ...CMAKE_RULES,
+  ...CMAKE_FIND_RULES,
   ...AUTOTOOLS_RULES,
   ...FLAG_RULES,
   ...GLIBC_RULES,
   ...LAYOUT_RULES,
+  ...PARALLEL_RULES,
   ...PROSE_RULES,
 ];
 

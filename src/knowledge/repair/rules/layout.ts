@@ -3,6 +3,7 @@
  * another user, scripts that lost their executable bit, submodules that are not checked out, and compilers
  * running out of memory (fewer parallel jobs).
  */
+import { serialRetry } from './parallel.js';
 import { cap, type Rule } from './rule.js';
 
 export const LAYOUT_RULES: Rule[] = [
@@ -42,7 +43,8 @@ export const LAYOUT_RULES: Rule[] = [
     ],
     propose(f, input) {
       const missing = input.repo.submodules.filter((s) => !s.populated);
-      if (missing.length === 0) return [];
+      // Not a missing checkout: an object another target makes, under a parallel make (issue 12, class 6).
+      if (missing.length === 0) return serialRetry(f, input);
       return [
         {
           rule: 'fetch-submodules',
