@@ -1,6 +1,6 @@
 /**
  * Rules strategy against the GHCC baseline on every fixture repository under test/fixtures/repos (except
- * slow-script, which never ends by design), each built for real by `runBuild` in the rootfs sandbox, one
+ * slow-script and silent-hang, which never end by design), each built for real by `runBuild` in the rootfs sandbox, one
  * build at a time. The expected binaries of each fixture come from the table in test/fixtures/repos/README.md
  * (the names in backticks of its "expected" column; `nothing` for fixtures that must fail), so strict success
  * means the same thing for both strategies. Reports per strategy: strict successes, total turns, total wall
@@ -26,8 +26,13 @@ export interface BenchResult {
 }
 
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../test/fixtures/repos');
-/** Fixtures that are not builds to compare (slow-script runs until it is killed). */
-const SKIP = new Set(['slow-script']);
+/**
+ * Fixtures that are not builds to compare: slow-script runs until it is killed, silent-hang waits silently
+ * until the idle limit ends it (`stalled`; test/integration/repair-round2.int.test.ts covers it).
+ */
+const SKIP = new Set(['slow-script', 'silent-hang']);
+/** No fixture is silent this long while it builds; a script that waits (deploy-script) ends `stalled` in a minute. */
+const IDLE_TIMEOUT_MS = 60_000;
 const STRATEGIES: StrategyChoice[] = ['rules', 'baseline'];
 
 /** fixture → expected binary names, from the README's table (`| name | what | expected |`). */
@@ -90,6 +95,7 @@ export async function benchRulesVsBaseline(): Promise<BenchResult[]> {
           maxTurns: 10,
           timeoutMs: 10 * 60_000,
           turnTimeoutMs: 5 * 60_000,
+          idleTimeoutMs: IDLE_TIMEOUT_MS,
           expect: expected.get(fixture) ?? [],
           json: false,
           keep: false,

@@ -58,6 +58,7 @@ export const INPUT_DEFAULTS = {
   'max-turns': `${BUILD_DEFAULTS.maxTurns}`,
   timeout: BUILD_DEFAULTS.timeout,
   'turn-timeout': BUILD_DEFAULTS.turnTimeout,
+  'idle-timeout': BUILD_DEFAULTS.idleTimeout,
   'max-tokens': '',
   'max-cost': '',
   expect: '',
@@ -101,6 +102,8 @@ export interface ActionSettings {
   maxTurns: number;
   timeoutMs: number;
   turnTimeoutMs: number;
+  /** A script silent this long ends the build as stalled; 0: never. */
+  idleTimeoutMs?: number;
   expect: string[];
   /** A layer-2 verifier spec: an absolute path to a YAML file. */
   verifier?: string;
@@ -203,6 +206,7 @@ export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): A
       'max-turns': input('max-turns'),
       timeout: input('timeout'),
       'turn-timeout': input('turn-timeout'),
+      'idle-timeout': input('idle-timeout'),
       ...(input('expect') ? { expect: input('expect') } : {}),
       'secret-env': [input('secret-env')],
       'max-log-size': input('max-log-size'),
@@ -307,6 +311,7 @@ export function toBuildSettings(
     maxTurns: settings.maxTurns,
     timeoutMs: settings.timeoutMs,
     turnTimeoutMs: settings.turnTimeoutMs,
+    ...(settings.idleTimeoutMs !== undefined ? { idleTimeoutMs: settings.idleTimeoutMs } : {}),
     expect: settings.expect,
     json: false,
     keep: false,

@@ -31,6 +31,8 @@ export interface LoopClaim {
  *   strategy's `StrategyStop { cause: 'budget' }`) ran out before the verifiers passed.
  * - `provider_error`: the strategy's model provider failed (`StrategyStop { cause: 'provider_error' }`).
  * - `stuck`: the same script failed the same way `repeats` times.
+ * - `stalled`: the script of `turn` printed nothing for `idleMs` and was ended for it (a deploy script waiting
+ *   on a host, a `sleep` loop): not a build that is slow, one that does nothing.
  * - `sandbox_error`: the sandbox itself failed (not the script).
  * - `cancelled`: the run's signal aborted, before or during a turn.
  */
@@ -40,6 +42,7 @@ export type LoopEnd =
   | { kind: 'limit'; limit: 'turns' | 'wall_clock' | 'budget'; reason: string }
   | { kind: 'provider_error'; reason: string }
   | { kind: 'stuck'; repeats: number; reason: string }
+  | { kind: 'stalled'; turn: number; idleMs: number; reason: string }
   | { kind: 'sandbox_error'; reason: string }
   | { kind: 'cancelled'; reason: string };
 
@@ -67,6 +70,8 @@ export interface LoopLimits {
   /** Absolute wall-clock deadline (ms since epoch). */
   deadline: number;
   turnTimeoutMs: number;
+  /** A turn that prints nothing for this long is ended and the run with it (`stalled`); 0 or absent: never. */
+  idleTimeoutMs?: number;
   logDir: string;
   signal?: AbortSignal;
   /** Extra variables for every script. */
@@ -146,6 +151,7 @@ export async function runAgentLoop(
     const analysis = await observe(state, deps, record, exec);
 
     if (exec.cancelled) return done({ kind: 'cancelled', reason: `cancelled during turn ${turn}` });
+    if (exec.stalled && !state.verdict?.passed) return done(stalledEnd(turn, action, limits));
     if (state.verdict?.passed) {
       return done({
         kind: 'verified',
@@ -171,11 +177,24 @@ async function execute(
       logPath: path.join(limits.logDir, `turn-${String(turn).padStart(2, '0')}.log`),
       signal: limits.signal,
       env: limits.env,
+      ...(limits.idleTimeoutMs ? { idleTimeoutMs: limits.idleTimeoutMs } : {}),
     });
   } catch (error) {
     if (error instanceof SandboxError) return { kind: 'sandbox_error', reason: error.message };
     throw error;
   }
+}
+
+/** The end of a run whose turn went silent for the idle limit. */
+function stalledEnd(turn: number, action: RunAction, limits: LoopLimits): LoopEnd {
+  const idleMs = limits.idleTimeoutMs ?? 0;
+  const seconds = Math.round(idleMs / 1000);
+  return {
+    kind: 'stalled',
+    turn,
+    idleMs,
+    reason: `turn ${turn} (${action.purpose}) printed nothing for ${seconds} s and was ended as stalled: a build prints as it works, a script that waits (on a host, a device, a sleep loop) does not`,
+  };
 }
 
 /**
@@ -283,7 +302,12 @@ async function observe(
   record.observation = observation;
   if (exec.timedOut)
     record.notes.push(`the script was stopped after ${Math.round(exec.durationMs / 1000)} s`);
-  if (analysis.rootCause && exec.exitCode !== 0)
+  if (exec.stalled)
+    record.notes.push(
+      `the script printed nothing for the idle limit and was stopped after ${Math.round(exec.durationMs / 1000)} s`,
+    );
+  // Exit status 0 without the expected binaries is a failure too (a script that ignores its compiler's).
+  if (analysis.rootCause && (exec.exitCode !== 0 || !judged.verdict.passed))
     state.rootCause = { ...analysis.rootCause, turn: record.turn };
   deps.emit({ type: 'turn_end', turn: record.turn, observation, notes: record.notes });
   return analysis;

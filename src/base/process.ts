@@ -28,9 +28,11 @@ import { execa, type Result as ExecaResult } from 'execa';
 import { SandboxError } from './errors.js';
 
 export interface ProcessResult {
-  /** Exit status; 128 + signal number when killed by a signal; 124 on timeout. */
+  /** Exit status; 128 + signal number when killed by a signal; 124 on timeout or when stalled. */
   exitCode: number;
   timedOut: boolean;
+  /** True when the command printed nothing for `idleTimeoutMs` and was ended for it (not a timeout). */
+  stalled?: boolean;
   cancelled: boolean;
   durationMs: number;
   /** stdout and stderr interleaved, capped: the head and tail are kept, the middle replaced by a marker line. */
@@ -57,6 +59,11 @@ export interface RunProcessOptions {
   env?: NodeJS.ProcessEnv;
   /** Wall-clock limit in milliseconds; 0 or absent means none. */
   timeoutMs?: number;
+  /**
+   * Ends the command (its whole process group) once it has printed nothing for this many milliseconds:
+   * `stalled` is then true and the exit code 124. 0 or absent means never.
+   */
+  idleTimeoutMs?: number;
   signal?: AbortSignal;
   /** Streams the complete interleaved output to this file (created, parent folders too; truncated first). */
   logPath?: string;
@@ -248,6 +255,7 @@ interface RunState {
   timedOut: boolean;
   cancelled: boolean;
   exited: boolean;
+  stalled: boolean;
 }
 
 /** `runProcess`'s options once the program is found: the complete environment is known. */
@@ -357,6 +365,7 @@ async function supervise(
   return {
     exitCode: exitCodeOf(end, watch.state),
     timedOut: watch.state.timedOut,
+    ...(watch.state.stalled ? { stalled: true } : {}),
     cancelled: watch.state.cancelled,
     durationMs: Date.now() - started,
     output: capture.text(options.logPath),
@@ -416,7 +425,7 @@ function watchRun(
   streams: Readable[],
   options: SuperviseOptions,
 ): { state: RunState; stop: () => void } {
-  const state: RunState = { timedOut: false, cancelled: false, exited: false };
+  const state: RunState = { timedOut: false, cancelled: false, exited: false, stalled: false };
   const kill = (): void => {
     try {
       killProcessGroup(child.pid);
@@ -441,6 +450,11 @@ function watchRun(
           Math.min(timeoutMs, MAX_TIMER_MS),
         )
       : undefined;
+  const idle = watchIdle(streams, options.idleTimeoutMs ?? 0, () => {
+    if (state.exited || state.timedOut || state.cancelled) return;
+    state.stalled = true;
+    kill();
+  });
   options.signal?.addEventListener('abort', onAbort, { once: true });
   let grace: NodeJS.Timeout | undefined;
   child.once('exit', () => {
@@ -450,15 +464,47 @@ function watchRun(
   });
   const stop = (): void => {
     clearTimeout(timer);
+    idle.stop();
     clearTimeout(grace);
     options.signal?.removeEventListener('abort', onAbort);
   };
   return { state, stop };
 }
 
-/** 124 on timeout, 137 on cancel, 128 + signal number when killed by a signal, else the exit status. */
+/**
+ * Calls `onIdle` once no stream has delivered a byte for `idleMs` (0: never). One timer, re-armed for what is
+ * left of the window when it fires early, so a chatty command costs a timestamp per chunk, not a timer.
+ */
+function watchIdle(streams: Readable[], idleMs: number, onIdle: () => void): { stop: () => void } {
+  if (!(idleMs > 0)) return { stop: () => undefined };
+  let last = Date.now();
+  const touch = (): void => {
+    last = Date.now();
+  };
+  for (const stream of streams) stream.on('data', touch);
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (ms: number): void => {
+    timer = setTimeout(
+      () => {
+        const quiet = Date.now() - last;
+        if (quiet >= idleMs) onIdle();
+        else arm(idleMs - quiet);
+      },
+      Math.min(ms, MAX_TIMER_MS),
+    );
+  };
+  arm(idleMs);
+  return {
+    stop: () => {
+      clearTimeout(timer);
+      for (const stream of streams) stream.off('data', touch);
+    },
+  };
+}
+
+/** 124 on timeout or stall, 137 on cancel, 128 + signal number when killed by a signal, else the exit status. */
 function exitCodeOf(end: Pick<ExecaResult, 'exitCode' | 'signal'>, state: RunState): number {
-  if (state.timedOut) return TIMEOUT_EXIT_CODE;
+  if (state.timedOut || state.stalled) return TIMEOUT_EXIT_CODE;
   if (state.cancelled) return CANCELLED_EXIT_CODE;
   if (end.signal) return 128 + signalNumber(end.signal);
   return end.exitCode ?? 1;

@@ -5,6 +5,7 @@ export const RUN_STATUSES = [
   'failed',
   'limits_exceeded',
   'stuck',
+  'stalled',
   'sandbox_error',
   'provider_error',
   'cancelled',

@@ -70,6 +70,7 @@ export const RUN_FLAGS = {
   'max-turns': { type: 'string' },
   timeout: { type: 'string' },
   'turn-timeout': { type: 'string' },
+  'idle-timeout': { type: 'string' },
   model: { type: 'string' },
   'api-key': { type: 'string' },
   'base-url': { type: 'string' },

@@ -28,6 +28,8 @@ const BUILD_OPTIONS = `build options:
   --max-turns <n>      at most n scripts (default: 10)
   --timeout <time>     wall-clock budget for the whole run, e.g. 900, 20m, 1h (default: 1h)
   --turn-timeout <t>   wall-clock cap for one script (default: 30m)
+  --idle-timeout <t>   a script that prints nothing this long is ended and the run is 'stalled'
+                       (default: 10m; 0 or off: never)
   --expect <names>     comma-separated binaries that must be built, e.g. foo,libfoo.so
                        (default: inferred from the build files)
   --model <p:model>    a model for the llm/hybrid strategies: openai:<model> (any OpenAI-compatible

@@ -26,7 +26,8 @@ export function createProgressPrinter(
       case 'turn_end': {
         const o = event.observation;
         const how = o.exec.timedOut ? 'timed out' : `exit ${o.exec.exitCode}`;
-        const cause = o.exec.exitCode !== 0 && o.rootCause ? ` — ${o.rootCause.message}` : '';
+        const failed = o.exec.exitCode !== 0 || !o.verdict.passed;
+        const cause = failed && o.rootCause ? ` — ${o.rootCause.message}` : '';
         const bins =
           o.artifacts.length > 0
             ? `, ${o.artifacts.length} new binar${o.artifacts.length === 1 ? 'y' : 'ies'}`

@@ -24,7 +24,8 @@ export function turnSummaries(history: readonly TurnRecord[], outDir: string): T
   return history.flatMap((record) => {
     if (record.action.kind !== 'run' || !record.observation) return [];
     const o = record.observation;
-    const rc = o.rootCause && o.exec.exitCode !== 0 ? o.rootCause : undefined;
+    // Exit 0 without the expected binaries failed too (a script that ignores its compiler's status).
+    const rc = o.rootCause && (o.exec.exitCode !== 0 || !o.verdict.passed) ? o.rootCause : undefined;
     return [
       {
         turn: record.turn,

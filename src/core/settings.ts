@@ -27,6 +27,11 @@ export interface BuildSettings {
   timeoutMs: number;
   /** Wall-clock cap for one script. */
   turnTimeoutMs: number;
+  /**
+   * A script that prints nothing for this long is ended and the run ends `stalled` (`--idle-timeout`);
+   * 0 turns it off. Absent: `BUILD_DEFAULTS.idleTimeout`.
+   */
+  idleTimeoutMs?: number;
   /** Expected artifact names from --expect (empty: inferred from build files). */
   expect: string[];
   json: boolean;
@@ -230,8 +235,18 @@ export const BUILD_DEFAULTS = {
   maxTurnsLimit: 100,
   timeout: '1h',
   turnTimeout: '30m',
+  /** A script silent this long is stalled (deploy scripts waiting on hosts, sleep loops), not slow. */
+  idleTimeout: '10m',
   maxLogSize: '20M',
 } as const;
+
+/** `--idle-timeout`: a duration, or `0`/`off` for none; absent: the default (10 minutes). */
+export function parseIdleTimeout(value: string | undefined, flag: string): number {
+  const text = (value ?? '').trim();
+  if (text === '') return parseDuration(BUILD_DEFAULTS.idleTimeout, flag);
+  if (text === '0' || text === 'off') return 0;
+  return parseDuration(text, flag);
+}
 
 /** The settings the CLI's flags and the action's inputs share, by their common (kebab-case) name. */
 export interface RawRunSettings {
@@ -245,6 +260,7 @@ export interface RawRunSettings {
   'max-turns'?: string;
   timeout?: string;
   'turn-timeout'?: string;
+  'idle-timeout'?: string;
   expect?: string;
   /** Lists of variable names (`--secret-env` may repeat). */
   'secret-env'?: readonly string[];
@@ -287,7 +303,14 @@ export const ACTION_DOOR: FrontDoor = {
 /** What `resolveRunSettings` decides: the part of `BuildSettings` every front door fills the same way. */
 export type RunSettings = Pick<
   BuildSettings,
-  'strategy' | 'maxTurns' | 'timeoutMs' | 'turnTimeoutMs' | 'expect' | 'model' | 'maxLogBytes'
+  | 'strategy'
+  | 'maxTurns'
+  | 'timeoutMs'
+  | 'turnTimeoutMs'
+  | 'idleTimeoutMs'
+  | 'expect'
+  | 'model'
+  | 'maxLogBytes'
 > & { secretEnv: string[] };
 
 const MODEL_EXAMPLE = 'provider:model, e.g. openai:gpt-4o-mini';
@@ -329,6 +352,7 @@ export function resolveRunSettings(
       : BUILD_DEFAULTS.maxTurns,
     timeoutMs,
     turnTimeoutMs: Math.min(turnTimeoutMs, timeoutMs),
+    idleTimeoutMs: parseIdleTimeout(raw['idle-timeout'], door.name('idle-timeout')),
     expect: raw.expect !== undefined ? parseNameList(raw.expect, door.name('expect')) : [],
     secretEnv: [
       ...parseSecretEnv(

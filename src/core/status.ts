@@ -78,7 +78,7 @@ export function finalChecksRun(end: LoopEnd): boolean {
  *   message; else `cancelled` when the run's signal aborted, `sandbox_error` for a SandboxError, else
  *   `failed`, with the error's message (and hint);
  * - else the loop's end: `verified` is success, an accepted claim is success/partial/failed by the verdict at
- *   that moment, a limit is `limits_exceeded`, and provider_error, stuck, sandbox_error, cancelled as named;
+ *   that moment, a limit is `limits_exceeded`, and provider_error, stuck, stalled, sandbox_error, cancelled as named;
  * - then the final checks (when they ran): a success whose final verification fails (a hidden spec) is
  *   `partial`; a run whose strategy's last word was a SUCCESS claim the verifiers refused ends `partial` (some
  *   new binaries) or `failed` (none) instead of `limits_exceeded`/`stuck`: the strategy believed it was done,

@@ -258,7 +258,10 @@ export function recipeFor(system: BuildSystem, catalog: RecipeCatalog = loadCata
 export function candidateRecipes(repo: RepoInfo, catalog: RecipeCatalog = loadCatalog()): Recipe[] {
   const recipes: Recipe[] = [];
   const ids = new Set<string>();
+  // A script that deploys or waits (scp/ssh/rsync, sleep loops) is not a build when a real build system is there.
+  const realBuild = repo.buildSystems.some((s) => s.linux && s.kind !== 'script');
   for (const system of repo.buildSystems) {
+    if (realBuild && system.kind === 'script' && system.details.deploys) continue;
     const recipe = recipeFor(system, catalog);
     if (recipe && !ids.has(recipe.id)) {
       ids.add(recipe.id);

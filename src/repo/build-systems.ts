@@ -179,6 +179,36 @@ async function detectPython({ root, dir, nameSet }: DirView): Promise<Found[]> {
   return [];
 }
 
+/** Copies to another machine (`scp`/`rsync` to `host:path`), remote commands (`ssh host`), waiting loops. */
+const DEPLOY_SIGNS: readonly [RegExp, string][] = [
+  [
+    /^\s*(?:[\w/.-]*\/)?(?:scp|rsync)\b[^\n#]*\s(?:[\w.$"{}-]+@)?[\w.$"{}-]+:/m,
+    'copies files to another host (scp/rsync)',
+  ],
+  [
+    /^\s*(?:[\w/.-]*\/)?ssh\s+(?:-\S+\s+)*(?:[\w.$"{}-]+@)?[\w.$"{}-]+/m,
+    'runs commands on another host (ssh)',
+  ],
+  [
+    /\bwhile\s+(?:true|:|\[\s*1\s*\])\s*;?\s*(?:do)?[^\n]*\n?[^\n]*\bsleep\b/m,
+    'waits in an endless sleep loop',
+  ],
+];
+
+/**
+ * Why a build script is not a build but a deployment or a wait (it ships files to hosts, runs commands on
+ * them, or loops on `sleep`), or undefined. Comment lines are ignored. Such a script is not run as a build
+ * recipe when the repository has a real build system (see `candidateRecipes`).
+ */
+export function deployEvidence(text: string): string | undefined {
+  const code = text
+    .split('\n')
+    .filter((line) => !/^\s*#/.test(line))
+    .join('\n');
+  const reasons = DEPLOY_SIGNS.filter(([re]) => re.test(code)).map(([, why]) => why);
+  return reasons.length > 0 ? reasons.join('; ') : undefined;
+}
+
 /** build.sh and friends, at the top only. */
 async function detectScripts({ root, dir, nameSet }: DirView): Promise<Found[]> {
   if (dir !== '') return [];
@@ -191,7 +221,13 @@ async function detectScripts({ root, dir, nameSet }: DirView): Promise<Found[]> 
     const shebang = head.startsWith('#!');
     // `build` without extension must look runnable; *.sh files run with bash anyway.
     if (!script.endsWith('.sh') && !executable && !shebang) continue;
-    found.push({ kind: 'script', name: script, details: { executable, shebang } });
+    const text = (await readSmallText(root, script, { maxBytes: 64 * 1024 })) ?? head;
+    const deploys = deployEvidence(text);
+    found.push({
+      kind: 'script',
+      name: script,
+      details: { executable, shebang, ...(deploys ? { deploys } : {}) },
+    });
   }
   return found;
 }

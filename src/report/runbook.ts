@@ -554,6 +554,7 @@ function limitsSection(input: ReportInput): string[] {
   const items: string[] = [];
   if (result.status === 'limits_exceeded') items.push(result.reason);
   if (result.status === 'stuck') items.push(`stuck: ${result.reason}`);
+  if (result.status === 'stalled') items.push(`stalled: ${result.reason}`);
   if (result.status === 'cancelled') items.push('the run was cancelled');
   for (const t of input.turns.length > 0 ? input.turns : []) {
     if (t.timedOut)
@@ -626,6 +627,10 @@ function nextStepsSection(input: ReportInput, status: ReportStatus): string[] {
   if (result.status === 'stuck')
     extra.push(
       'The same script failed the same way twice: the automatic repairs have nothing more to offer for this error.',
+    );
+  if (result.status === 'stalled')
+    extra.push(
+      `A script printed nothing for the idle limit and was ended: it waits on something (a host, a device, a ${code('sleep')} loop) rather than building. If the build is really that quiet, raise ${code('--idle-timeout')}.`,
     );
   if (result.status === 'sandbox_error')
     extra.push(`The sandbox itself failed; try another with ${code('--sandbox')}.`);

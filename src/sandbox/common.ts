@@ -252,8 +252,10 @@ export function combineSignals(...signals: (AbortSignal | undefined)[]): AbortSi
 export function passThroughOptions(options: ExecOptions): {
   logPath?: string;
   onOutput?: (chunk: string) => void;
+  idleTimeoutMs?: number;
 } {
   return {
+    ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
     ...(options.logPath ? { logPath: options.logPath } : {}),
     ...(options.onOutput ? { onOutput: options.onOutput } : {}),
   };

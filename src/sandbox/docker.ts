@@ -160,7 +160,7 @@ export class DockerSandbox extends QueuedSandbox implements Sandbox {
       signal,
       ...passThroughOptions(options),
     });
-    if (result.cancelled) {
+    if (result.cancelled || result.stalled) {
       // The command keeps running inside after its client died: remove the container.
       this.removed = true;
       await docker(['rm', '-f', this.container], { timeoutMs: 60_000 }).catch(() => undefined);

@@ -657,6 +657,8 @@ interface OverlayRun {
   signal?: AbortSignal;
   logPath?: string;
   onOutput?: (chunk: string) => void;
+  /** Ends the command when it prints nothing for this long (see ExecOptions.idleTimeoutMs). */
+  idleTimeoutMs?: number;
 }
 
 /** One command in a fresh namespace over the overlay; `entered` is false when setting it up failed. */
@@ -697,6 +699,7 @@ async function runInOverlay(run: OverlayRun): Promise<{ result: ExecResult; ente
     ...(run.signal ? { signal: run.signal } : {}),
     ...(run.logPath ? { logPath: run.logPath } : {}),
     ...(run.onOutput ? { onOutput: run.onOutput } : {}),
+    ...(run.idleTimeoutMs ? { idleTimeoutMs: run.idleTimeoutMs } : {}),
   });
   const entered = (await stat(marker).catch(() => undefined))?.size ?? 0;
   return { result, entered: entered > 0 };

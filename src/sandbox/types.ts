@@ -17,6 +17,11 @@ export interface ExecOptions {
   cwd?: string;
   /** Wall-clock limit; the whole process tree is killed when it is reached. */
   timeoutMs: number;
+  /**
+   * The command is ended (`stalled` in the result) once it has printed nothing for this long; absent or 0:
+   * never. A build that goes silent (a deploy script waiting on a host, a `sleep` loop) ends in minutes.
+   */
+  idleTimeoutMs?: number;
   /** Extra variables for this command. Nothing else from this process's environment enters the sandbox. */
   env?: Record<string, string>;
   /**

@@ -10,6 +10,7 @@ import {
   type RepairKnowledge,
   type StrategyServices,
 } from '../../knowledge/repair/repair.js';
+import { submodulesThatMatter } from '../../knowledge/repair/submodules.js';
 
 interface Attempt {
   recipe: Recipe;
@@ -43,7 +44,12 @@ export class RulesStrategy implements Strategy {
 
   async next(context: TurnContext): Promise<Action> {
     if (this.recipes === undefined) {
-      this.missingSubmodules = context.repo.submodules.filter((m) => !m.populated).map((m) => m.path);
+      // A submodule used only under a test option that is off is neither fetched nor named as a cause.
+      const missing = context.repo.submodules.filter((m) => !m.populated);
+      const root = context.repo.buildSystems[0]?.dir ?? '';
+      this.missingSubmodules = (await submodulesThatMatter(context.repo.root, root, missing)).map(
+        (m) => m.path,
+      );
       this.recipes = context.goal
         ? deployRecipes(context.repo, context.goal)
         : candidateRecipes(context.repo);
@@ -58,10 +64,12 @@ export class RulesStrategy implements Strategy {
     }
     const last: TurnRecord | undefined = context.history[context.history.length - 1];
     const observation = last?.observation;
+    // A failed script, or one that exited 0 without the expected binaries (a build.sh without `set -e`
+    // whose compiler failed): the log's root cause is repaired either way.
     if (
       this.attempt &&
       observation?.rootCause &&
-      observation.exec.exitCode !== 0 &&
+      (observation.exec.exitCode !== 0 || !observation.verdict.passed) &&
       !observation.exec.timedOut
     ) {
       const repair = await this.pickRepair(

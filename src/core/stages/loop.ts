@@ -5,6 +5,7 @@ import { createKnowledge, createServices } from '../../knowledge/index.js';
 import { analyzeLog, analyzeLogFile } from '../../knowledge/diagnose/log-parser.js';
 import { retrieve } from './prepare.js';
 import { say, type Opened, type Prepared, type RunState } from './state.js';
+import { parseIdleTimeout } from '../settings.js';
 
 /**
  * Stage 3: the strategy (the one given, else the one the settings name, made by `deps.createStrategy`) and
@@ -46,6 +47,7 @@ export async function runLoop(
       maxTurns: settings.maxTurns,
       deadline: state.deadline,
       turnTimeoutMs: settings.turnTimeoutMs,
+      idleTimeoutMs: settings.idleTimeoutMs ?? parseIdleTimeout(undefined, '--idle-timeout'),
       logDir: path.join(state.outDir, 'logs'),
       signal: options.signal,
       budget: session?.budget,

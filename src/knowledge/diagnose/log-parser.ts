@@ -111,6 +111,10 @@ export class LogAnalyzer {
   private readonly seen = new Set<string>();
   private readonly firstByTier = new Map<number, Finding>();
   private firstFollowUp: Finding | undefined;
+  /** Settled candidates in log order (bounded), for re-ranking when findings were demoted. */
+  private readonly settled: { finding: Finding; tier: number }[] = [];
+  /** Findings a later one demoted to weak evidence (a submodule fetch's network errors). */
+  private readonly demoted = new Set<Finding>();
   private ended = false;
 
   constructor(options: AnalyzeOptions = {}) {
@@ -172,6 +176,7 @@ export class LogAnalyzer {
       rootCause = this.firstByTier.get(tier);
       if (rootCause) break;
     }
+    if (rootCause && this.demoted.size > 0) rootCause = this.rerank() ?? rootCause;
     rootCause ??= this.firstFollowUp;
     return {
       findings: this.stored,
@@ -181,6 +186,16 @@ export class LogAnalyzer {
       counts: this.counts,
       droppedFindings: this.dropped,
     };
+  }
+
+  /** The first finding of the lowest tier once demoted findings count as weak evidence (tier 3). */
+  private rerank(): Finding | undefined {
+    let best: { finding: Finding; tier: number } | undefined;
+    for (const c of this.settled) {
+      const tier = this.demoted.has(c.finding) ? Math.max(c.tier, WEAK_TIER) : c.tier;
+      if (!best || tier < best.tier) best = { finding: c.finding, tier };
+    }
+    return best?.finding;
   }
 
   private keepPartial(buffer: Buffer, start: number, end: number): void {
@@ -281,9 +296,19 @@ export class LogAnalyzer {
     if (this.options.contextLines > 0) this.pending.push(pending);
     else this.closeExcerpt(pending);
 
+    if (signature.demotes.length > 0) this.demoteBefore(signature.demotes);
     if (this.stored.length < this.options.maxFindings) this.stored.push(finding);
     else this.dropped++;
     this.recent.push({ finding, tier: signature.tier, generic: signature.generic });
+  }
+
+  /** Marks the findings of `refs` (categories or ids) in the last DEMOTE_WINDOW lines as weak evidence. */
+  private demoteBefore(refs: readonly string[]): void {
+    for (let i = this.stored.length - 1; i >= 0; i--) {
+      const f = this.stored[i]!;
+      if (this.lineNo - f.line > DEMOTE_WINDOW) break;
+      if (refs.includes(f.category) || refs.includes(f.id)) this.demoted.add(f);
+    }
   }
 
   private closeExcerpt(p: Pending): void {
@@ -297,8 +322,16 @@ export class LogAnalyzer {
       return;
     }
     if (!this.firstByTier.has(r.tier)) this.firstByTier.set(r.tier, r.finding);
+    if (this.settled.length < MAX_SETTLED) this.settled.push({ finding: r.finding, tier: r.tier });
   }
 }
+
+/** How far back (lines) a demoting finding reaches: a submodule fetch with its retries. */
+const DEMOTE_WINDOW = 64;
+/** The tier of weak evidence. */
+const WEAK_TIER = 3;
+/** Candidates kept for re-ranking. */
+const MAX_SETTLED = 1000;
 
 /** Analyzes a whole log held in memory. */
 export function analyzeLog(text: string, options?: AnalyzeOptions): LogAnalysisDetail {

@@ -65,6 +65,11 @@ export interface SignatureSpec {
   /** Overrides the category's causal tier (1 cause, 2 effect, 3 weak). */
   tier?: number;
   lookbehind?: LookbehindSpec[];
+  /**
+   * Categories or signature ids: findings of these in the lines just before this one are weak evidence
+   * (tier 3), e.g. the network errors of a submodule fetch that only warned and let the build go on.
+   */
+  demotes?: string[];
 }
 
 export interface CatalogSpec {
@@ -93,6 +98,8 @@ export interface Signature {
   readonly priority: number;
   readonly tier: number;
   readonly lookbehind: readonly Lookbehind[];
+  /** Categories or ids whose findings just before this one become weak evidence (see SignatureSpec.demotes). */
+  readonly demotes: readonly string[];
   /** Named groups of the pattern and its look-backs. */
   readonly captureNames: readonly string[];
   /** Documentation of the captures, from the catalog. */
@@ -236,6 +243,7 @@ function validateSpec(raw: unknown, index: number, source: string): SignatureSpe
     'priority',
     'tier',
     'lookbehind',
+    'demotes',
   ]);
   for (const key of Object.keys(raw)) if (!known.has(key)) fail(at, `unknown field "${key}"`);
   return {
@@ -253,6 +261,7 @@ function validateSpec(raw: unknown, index: number, source: string): SignatureSpe
     priority: raw.priority as number | undefined,
     tier: raw.tier as number | undefined,
     lookbehind,
+    demotes: stringList(raw, 'demotes', at),
   };
 }
 
@@ -374,6 +383,11 @@ function compileSignature(
       fail(at, `followUpAfter "${ref}" is neither a category nor a signature id`);
     }
   }
+  for (const ref of s.demotes ?? []) {
+    if (!ids.has(ref) && !FINDING_CATEGORIES.includes(ref as FindingCategory)) {
+      fail(at, `demotes "${ref}" is neither a category nor a signature id`);
+    }
+  }
   const caseInsensitive = flags.includes('i');
   const generic = s.generic ?? false;
   return {
@@ -390,6 +404,7 @@ function compileSignature(
     priority: s.priority ?? (generic ? 10 : 50),
     tier: s.tier ?? CATEGORY_TIER[s.category],
     lookbehind: lookbehind.map(({ regex: r, lines }) => ({ regex: r, lines })),
+    demotes: s.demotes ?? [],
     captureNames: names,
     captureDocs: s.captures ?? {},
     index,

@@ -42,6 +42,15 @@ export interface RepairTables {
   readonly cmakePrograms: ReadonlySet<string>;
   /** Lower-cased words that are never a name in an error's prose. */
   readonly notNames: ReadonlySet<string>;
+  /** Autoconf macros newer than a release, by the release that introduced them (lowering AC_PREREQ is unsafe with one). */
+  readonly autoconfNewMacros: readonly AutoconfNewMacros[];
+}
+
+/** Macros an Autoconf release introduced, with where that is documented. */
+export interface AutoconfNewMacros {
+  readonly version: string;
+  readonly macros: readonly string[];
+  readonly source: string;
 }
 
 const SECTIONS = [
@@ -54,6 +63,7 @@ const SECTIONS = [
   'test_packages',
   'cmake_programs',
   'not_names',
+  'autoconf_new_macros',
 ] as const;
 
 const WORD = /^[A-Za-z0-9_+.-]+$/;
@@ -129,6 +139,25 @@ function words(
   );
 }
 
+/** `autoconf_new_macros`: [{version, macros, source}]. */
+function autoconfNewMacros(doc: Record<string, unknown>, source: string): AutoconfNewMacros[] {
+  return list(doc, 'autoconf_new_macros', source).map((raw, i) => {
+    const where = `${source}: autoconf_new_macros #${i + 1}`;
+    if (!isRecord(raw)) fail(where, 'must be a mapping with "version", "macros" and "source"');
+    onlyFields(raw, ['version', 'macros', 'source'], where);
+    const version = text(raw, 'version', where);
+    if (!/^\d+(\.\d+)+$/.test(version)) fail(where, `"version" must look like 2.72, got "${version}"`);
+    const macros = raw.macros;
+    if (
+      !Array.isArray(macros) ||
+      macros.length === 0 ||
+      macros.some((m) => typeof m !== 'string' || !/^[A-Z_][A-Z0-9_]*$/.test(m))
+    )
+      fail(where, '"macros" must be a non-empty list of macro names (AC_FOO)');
+    return { version, macros: macros as string[], source: text(raw, 'source', where) };
+  });
+}
+
 function fetchContentSources(doc: Record<string, unknown>, source: string): Map<string, FetchContentSource> {
   const section = doc.fetchcontent_sources;
   if (!isRecord(section)) fail(`${source}: fetchcontent_sources`, 'must map names to {package, dir}');
@@ -174,6 +203,7 @@ export function validateRepairTables(doc: unknown, source = 'repairs.yaml'): Rep
     testPackages: words(doc, 'test_packages', source, (w) => w.replace(/[^A-Za-z0-9]/g, '').toUpperCase()),
     cmakePrograms: words(doc, 'cmake_programs', source, lower),
     notNames: words(doc, 'not_names', source, lower),
+    autoconfNewMacros: autoconfNewMacros(doc, source),
   };
 }
 

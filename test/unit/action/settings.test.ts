@@ -47,6 +47,7 @@ describe('action settings', () => {
       maxTurns: 10,
       timeoutMs: 3_600_000,
       turnTimeoutMs: 1_800_000,
+      idleTimeoutMs: 600_000,
       expect: [],
       openPullRequest: false,
       pullRequestPartial: false,

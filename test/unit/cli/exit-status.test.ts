@@ -16,6 +16,7 @@ describe('the exit status of buildbench build', () => {
       failed: 1,
       limits_exceeded: 1,
       stuck: 1,
+      stalled: 1,
       sandbox_error: 3,
       provider_error: 1,
       cancelled: 130,

@@ -31,6 +31,7 @@ describe('resolveRunSettings: one resolver for the CLI and the action', () => {
         maxTurns: BUILD_DEFAULTS.maxTurns,
         timeoutMs: 3_600_000,
         turnTimeoutMs: 1_800_000,
+        idleTimeoutMs: 600_000,
         expect: [],
         secretEnv: [],
       });

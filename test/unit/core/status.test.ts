@@ -19,6 +19,12 @@ const verified: LoopEnd = { kind: 'verified', turn: 1, reason: 'the verifiers pa
 const turnsOut: LoopEnd = { kind: 'limit', limit: 'turns', reason: 'the turn limit (3) was reached' };
 const stuck: LoopEnd = { kind: 'stuck', repeats: 2, reason: 'the same script failed the same way 2 times' };
 const cancelledEnd: LoopEnd = { kind: 'cancelled', reason: 'cancelled during turn 0' };
+const stalled: LoopEnd = {
+  kind: 'stalled',
+  turn: 0,
+  idleMs: 600_000,
+  reason: 'turn 0 printed nothing for 600 s',
+};
 const passing = { passed: true, completion: true, failures: [] };
 const failing = { passed: false, completion: true, failures: ['spec: runs: exit code 1, expected 0'] };
 
@@ -77,6 +83,7 @@ const rows: [string, StatusFacts, RunStatus, string | RegExp][] = [
     'the token budget is spent',
   ],
   ['stuck', { end: stuck, final: failing, claims: [] }, 'stuck', stuck.reason],
+  ['stalled', { end: stalled, final: failing, claims: [] }, 'stalled', stalled.reason],
   [
     'the provider failed',
     { end: { kind: 'provider_error', reason: 'HTTP 500 after 3 tries' }, final: failing, claims: [] },

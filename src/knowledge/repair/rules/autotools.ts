@@ -3,10 +3,112 @@
  * regenerate `configure`), generated files that are missing or stale (`autoreconf -fi`), and a
  * `config.guess` too old to know the machine.
  */
-import { firstMatch } from '../tables.js';
-import { cap, installFor, regenerate, type Rule } from './rule.js';
+import path from 'node:path';
+import { readFileUnder } from '../../../base/safe-fs.js';
+import { inDir, shq } from '../../../base/shell.js';
+import type { Recipe } from '../../../recipe/model.js';
+import { firstMatch, type RepairTables } from '../tables.js';
+import type { Repair } from '../repair.js';
+import { RULE_LIMITS, cap, installFor, regenerate, type Rule } from './rule.js';
+
+/** `2.72` vs `2.71.1`: negative when a is older. */
+export function compareVersions(a: string, b: string): number {
+  const x = a.split('.').map(Number);
+  const y = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** The recipe directory's configure.ac (or the older configure.in), relative to the root, with its text. */
+async function readConfigureAc(
+  root: string,
+  recipe: Recipe,
+): Promise<{ file: string; text: string } | undefined> {
+  for (const name of ['configure.ac', 'configure.in']) {
+    const file = path.posix.join(recipe.dir || '.', name).replace(/^\.\//, '');
+    try {
+      const text = (
+        await readFileUnder(root, file, { follow: 'inside', maxBytes: RULE_LIMITS.cmakeListsBytes })
+      ).toString('utf8');
+      return { file, text };
+    } catch {
+      // not this one
+    }
+  }
+  return undefined;
+}
+
+/** Macros of the table's releases up to `required` that the text calls (they need that newer Autoconf). */
+export function newerMacrosUsed(text: string, required: string, tables: RepairTables): string[] {
+  const used: string[] = [];
+  for (const entry of tables.autoconfNewMacros) {
+    if (compareVersions(entry.version, required) > 0) continue;
+    for (const macro of entry.macros) if (new RegExp(`\\b${macro}\\b`).test(text)) used.push(macro);
+  }
+  return used;
+}
+
+/**
+ * `AC_PREREQ(2.72)` on an Autoconf 2.71: the prerequisite is lowered to the installed version, as a patch,
+ * when configure.ac calls no macro of the newer releases (a table with its sources); otherwise nothing is
+ * proposed, since only a newer Autoconf can build it. The installed version is read in the sandbox.
+ */
+async function lowerAcPrereq(
+  required: string,
+  recipe: Recipe,
+  root: string,
+  tables: RepairTables,
+): Promise<Repair[]> {
+  const found = await readConfigureAc(root, recipe);
+  const regenerated = regenerate(recipe);
+  if (!found || !regenerated || !/\bAC_PREREQ\s*\(/.test(found.text)) return [];
+  if (newerMacrosUsed(found.text, required, tables).length > 0) return [];
+  const reason = `AC_PREREQ asks for Autoconf ${required}, newer than the installed one, and ${found.file} uses no macro that Autoconf ${required} introduced: the prerequisite is lowered to the installed version`;
+  const file = path.posix.basename(found.file);
+  const edit = [
+    "bb_ac_version=$(autoconf --version | sed -n '1s/.* \\([0-9][0-9.]*\\)$/\\1/p')",
+    `if [ -n "$bb_ac_version" ]; then sed -i -E 's/AC_PREREQ\\(\\[?[0-9][0-9.a-z]*\\]?\\)/AC_PREREQ(['"$bb_ac_version"'])/' ${shq(file)}; fi`,
+  ].join('; ');
+  return [
+    {
+      rule: 'lower-ac-prereq',
+      key: `ac-prereq:${found.file}`,
+      reason,
+      prelude: [`( ${inDir(recipe.dir, edit)} )`],
+      patches: [{ file: found.file, reason }],
+      recipe: regenerated,
+    },
+  ];
+}
 
 export const AUTOTOOLS_RULES: Rule[] = [
+  {
+    // autoreconf runs autopoint, gtkdocize, intltoolize, libtoolize or gettextize, and one is not installed.
+    ids: ['autotools-helper-cant-exec'],
+    async propose(f, input, { services: s }) {
+      const command = cap(f, 'command');
+      if (!command) return [];
+      const found = await installFor(
+        'install-autotools-helper',
+        [{ kind: 'command', name: path.posix.basename(command) }],
+        `autoreconf runs ${command}, which is not installed`,
+        s,
+      );
+      const recipe = regenerate(input.recipe);
+      return recipe ? found.map((r) => ({ ...r, recipe })) : found;
+    },
+  },
+  {
+    ids: ['autoconf-version-required'],
+    async propose(f, input, { tables }) {
+      const required = cap(f, 'version');
+      if (!required) return [];
+      return lowerAcPrereq(required, input.recipe, input.repo.root, tables);
+    },
+  },
   {
     ids: ['autoconf-undefined-macro', 'configure-unexpanded-macro'],
     async propose(f, input, { services: s, tables }) {
@@ -34,12 +136,7 @@ export const AUTOTOOLS_RULES: Rule[] = [
     },
   },
   {
-    ids: [
-      'automake-missing-aux-file',
-      'autoconf-version-required',
-      'libtool-version-mismatch',
-      'configure-missing',
-    ],
+    ids: ['automake-missing-aux-file', 'libtool-version-mismatch', 'configure-missing'],
     propose(f, input) {
       const recipe = regenerate(input.recipe);
       if (!recipe) return [];

@@ -9,11 +9,13 @@ import { defaultRepairTables, type RepairTables } from '../tables.js';
 import { AUTOTOOLS_RULES } from './autotools.js';
 import { CMAKE_RULES } from './cmake.js';
 import { DEPLOY_LANG_RULES } from './deploy-langs.js';
+import { CMAKE_FIND_RULES } from './cmake-find.js';
 import { FLAG_RULES } from './flags.js';
 import { GLIBC_RULES } from './glibc.js';
 import { GPU_RULES } from './gpu.js';
 import { KERNEL_RULES } from './kernel.js';
 import { LAYOUT_RULES } from './layout.js';
+import { PARALLEL_RULES } from './parallel.js';
 import { PACKAGE_RULES } from './packages.js';
 import { PROSE_RULES } from './prose.js';
 import { PYTHON_RULES } from './python.js';
@@ -23,11 +25,13 @@ import { RULE_LIMITS, type Rule, type RuleFn } from './rule.js';
 export const RULES: readonly Rule[] = [
   ...PACKAGE_RULES,
   ...CMAKE_RULES,
+  ...CMAKE_FIND_RULES,
   ...AUTOTOOLS_RULES,
   ...FLAG_RULES,
   ...GLIBC_RULES,
   ...GPU_RULES,
   ...LAYOUT_RULES,
+  ...PARALLEL_RULES,
   ...PROSE_RULES,
   ...PYTHON_RULES,
   ...DEPLOY_LANG_RULES,

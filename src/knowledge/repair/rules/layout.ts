@@ -3,6 +3,8 @@
  * another user, scripts that lost their executable bit, submodules that are not checked out, and compilers
  * running out of memory (fewer parallel jobs).
  */
+import { submodulesThatMatter } from '../submodules.js';
+import { serialRetry } from './parallel.js';
 import { cap, type Rule } from './rule.js';
 
 export const LAYOUT_RULES: Rule[] = [
@@ -40,9 +42,14 @@ export const LAYOUT_RULES: Rule[] = [
       'source-file-missing-clang',
       'meson-no-build-file',
     ],
-    propose(f, input) {
-      const missing = input.repo.submodules.filter((s) => !s.populated);
-      if (missing.length === 0) return [];
+    async propose(f, input) {
+      const missing = await submodulesThatMatter(
+        input.repo.root,
+        input.recipe.dir,
+        input.repo.submodules.filter((s) => !s.populated),
+      );
+      // Not a missing checkout: an object another target makes, under a parallel make (issue 12, class 6).
+      if (missing.length === 0) return serialRetry(f, input);
       return [
         {
           rule: 'fetch-submodules',

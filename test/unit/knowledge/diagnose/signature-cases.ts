@@ -13,6 +13,82 @@ export interface SignatureCase {
 }
 
 export const SIGNATURE_CASES: SignatureCase[] = [
+  // issue 12, round 2
+  {
+    id: 'linker-input-missing',
+    line: '/usr/bin/ld: cannot find util.o: No such file or directory',
+    captures: { file: 'util.o' },
+  },
+  { id: 'submodule-fetch-failed', line: 'buildbench: warning: could not fetch the git submodules' },
+  {
+    id: 'submodule-fetch-failed',
+    line: "fatal: clone of 'https://github.com/google/googletest.git' into submodule path '/workspace/third_party/googletest' failed",
+    captures: { path: '/workspace/third_party/googletest' },
+  },
+  {
+    id: 'submodule-fetch-failed',
+    line: "Failed to clone 'third_party/googletest'. Retry scheduled",
+    captures: { submodule: 'third_party/googletest' },
+  },
+  {
+    id: 'autotools-helper-cant-exec',
+    line: 'Can\'t exec "autopoint": No such file or directory at /usr/share/autoconf/Autom4te/FileUtils.pm line 293.',
+    captures: { command: 'autopoint' },
+  },
+  {
+    id: 'autotools-helper-cant-exec',
+    line: 'Can\'t exec "gtkdocize": No such file or directory at /usr/bin/autoreconf line 345.',
+    captures: { command: 'gtkdocize' },
+  },
+  {
+    id: 'autotools-missing',
+    line: './autogen.sh: 12: intltoolize: not found',
+    captures: { command: 'intltoolize' },
+  },
+  {
+    id: 'cmake-find-names-not-found',
+    line: '  Could not find JSON_LIBRARIES using the following names: jansson',
+    before: ['CMake Error at CMakeLists.txt:3 (find_library):'],
+    captures: { variable: 'JSON_LIBRARIES', names: 'jansson', command: 'find_library' },
+  },
+  {
+    id: 'cmake-find-names-not-found',
+    line: '  Could not find BISON_EXECUTABLE using the following names: bison, yacc',
+    before: ['CMake Error at cmake/tools.cmake:7 (find_program):'],
+    captures: { variable: 'BISON_EXECUTABLE', names: 'bison, yacc', command: 'find_program' },
+  },
+  {
+    id: 'cmake-variables-notfound',
+    line: '   used as include directory in directory /workspace',
+    before: ['/workspace/SODIUM_INCLUDE_DIR'],
+    captures: { variable: 'SODIUM_INCLUDE_DIR' },
+  },
+  {
+    id: 'cmake-variables-notfound',
+    line: '    linked by target "sodiumver" in directory /workspace',
+    before: ['SODIUM_LIBRARY'],
+    captures: { variable: 'SODIUM_LIBRARY' },
+  },
+  {
+    id: 'cmake-notfound-path',
+    line: '    "/src/Opus_INCLUDE_DIR-NOTFOUND"',
+    captures: { variable: 'Opus_INCLUDE_DIR' },
+  },
+  {
+    id: 'cmake-notfound-path',
+    line: 'Foo_LIBRARY=Foo_LIBRARY-NOTFOUND',
+    captures: { variable: 'Foo_LIBRARY' },
+  },
+  {
+    id: 'libfind-required-not-found',
+    line: 'CMake Error at cmake/LibFindMacros.cmake:263 (message): Required library Portaudio NOT FOUND.',
+    captures: { prefix: 'Portaudio' },
+  },
+  {
+    id: 'build-output-missing',
+    line: "cp: cannot stat 'release/racer': No such file or directory",
+    captures: { tool: 'cp', file: 'release/racer' },
+  },
   // missing dependencies
   {
     id: 'missing-header',
