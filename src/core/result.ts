@@ -154,6 +154,7 @@ export function toBuildResult(
     ...optionalParts(state),
     sandbox: sandboxPart(state),
     buildSystems: (state.repo?.buildSystems ?? []).map((b) => ({ kind: b.kind, dir: b.dir, file: b.file })),
+    ...(state.repo?.buildSystemChoice ? { buildSystemChoice: state.repo.buildSystemChoice } : {}),
     rootCause: status !== 'success' ? rootCausePart(outcome?.rootCause) : undefined,
     turns: turnSummaries(outcome?.history ?? [], state.outDir),
     timings: timingsPart(state, finishedAt),

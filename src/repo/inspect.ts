@@ -16,6 +16,7 @@ import { ConfigError } from '../base/errors.js';
 import { detectBuildSystems } from './build-systems.js';
 import { detectEcosystems } from './ecosystems/index.js';
 import { findDocs } from './docs.js';
+import { documentedChoice, findDocumentedBuild, preferDocumented } from './documented.js';
 import { countLanguages, findMainSources } from './languages.js';
 import { findCiFiles, findDockerfiles, readSubmodules } from './meta.js';
 import { isVendoredPath, isWithin } from './paths.js';
@@ -53,12 +54,17 @@ export async function inspectRepo(root: string, options: InspectOptions = {}): P
     (f) => !isVendoredPath(f) && !submodulePaths.some((d) => isWithin(f, d)),
   );
 
-  const [buildSystems, docs, mainSources, ecosystems] = await Promise.all([
+  const [detected, docs, mainSources, ecosystems] = await Promise.all([
     detectBuildSystems(abs, tree, { submodules: submodulePaths }),
     findDocs(abs, tree.files),
     findMainSources(abs, ownFiles),
     detectEcosystems(abs, ownFiles),
   ]);
+  const ciFiles = findCiFiles(tree.files);
+  // The build system the documentation uses is tried first (and is the one targets are read for).
+  const documented = await findDocumentedBuild(abs, docs, ciFiles);
+  const choice = documentedChoice(documented, detected);
+  const buildSystems = preferDocumented(detected, choice);
   const expectedTargets = await inferTargets(abs, tree.files, {
     exclude: submodulePaths,
     ...(buildSystems[0] !== undefined ? { primary: buildSystems[0].kind } : {}),
@@ -70,7 +76,7 @@ export async function inspectRepo(root: string, options: InspectOptions = {}): P
     fileCount: tree.files.length,
     buildSystems,
     docs,
-    ciFiles: findCiFiles(tree.files),
+    ciFiles,
     dockerfiles: findDockerfiles(tree.files),
     submodules,
     languages: countLanguages(tree.files),
@@ -78,6 +84,8 @@ export async function inspectRepo(root: string, options: InspectOptions = {}): P
     expectedTargets,
     ecosystems,
   };
+  if (documented.blocks.length > 0 || documented.prosePackages.length > 0) info.documented = documented;
+  if (choice) info.buildSystemChoice = choice;
   if (tree.truncated) info.truncated = true;
   return info;
 }

@@ -12,7 +12,7 @@ import type { Artifact, Expected, Metrics } from '../verify/types.js';
 import type { ExcludedArtifact } from '../verify/policy.js';
 import type { Verification } from '../verify/verification.js';
 import type { Finding } from '../knowledge/diagnose/types.js';
-import type { BuildSystem } from '../repo/types.js';
+import type { BuildSystem, BuildSystemChoice } from '../repo/types.js';
 import type { ResultRecipe } from '../finalize/finalize.js';
 import type { ResultPatch } from '../finalize/patches.js';
 import type { ListenerFailure } from '../agent/events.js';
@@ -74,6 +74,8 @@ export interface BuildResult {
     isolation?: IsolationReport;
   };
   buildSystems: Pick<BuildSystem, 'kind' | 'dir' | 'file'>[];
+  /** Set when the documentation named one of the build systems: it was tried first (`buildSystems[0]`), and why. */
+  buildSystemChoice?: BuildSystemChoice;
   rootCause?: Pick<Finding, 'id' | 'category' | 'message' | 'line' | 'excerpt' | 'captures'> & {
     turn: number;
   };
