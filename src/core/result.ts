@@ -164,7 +164,7 @@ export function toBuildResult(
       artifacts: 'artifacts/',
       snapshot: keptAt && verifier ? SNAPSHOT_FILE : undefined,
     },
-    excludedArtifacts: verifier?.excluded,
+    excludedArtifacts: state.copiedExcluded.length > 0 ? state.copiedExcluded : verifier?.excluded,
     verification: verifier?.report(state.claims),
     recipe: state.finalized?.recipe,
     patches: state.finalized?.patches,

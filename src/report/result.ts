@@ -98,9 +98,10 @@ export interface BuildResult {
   files: { trajectory: string; logs: string; artifacts: string; snapshot?: string };
   /**
    * New binaries that do not count toward the metrics (vendored code, submodules, test/example/benchmark
-   * directories), with the reason; listed so nothing is dropped silently.
+   * directories), with the reason; listed so nothing is dropped silently. They are copied to `artifacts/`
+   * too (`copiedTo`, or `copyError` saying why not).
    */
-  excludedArtifacts?: ExcludedArtifact[];
+  excludedArtifacts?: (ExcludedArtifact & { copiedTo?: string; copyError?: string })[];
   /** Every verifier check (artifacts, layer-2 spec, probes) and the self-stop audit. */
   verification?: Verification;
   /** The minimised recipe and its replay in a fresh sandbox (finalize; only after a successful build). */
