@@ -12,7 +12,6 @@
  *   the conditions of compound commands the parser flattened (`[ … ]`).
  * Sections for other systems (a "macOS" or "Windows" heading) are skipped.
  */
-import { shq } from '../base/shell.js';
 import type { BuildSystemKind, DocumentedBlock, RepoInfo } from '../repo/types.js';
 import { splitScript } from '../trajectory/shell-split.js';
 import { loadCatalog } from './catalog.js';
@@ -270,15 +269,16 @@ export async function documentedRecipes(repo: Pick<RepoInfo, 'documented'>): Pro
   return out;
 }
 
-/** Every package the documentation names (apt lines and prose), for installing up front. */
+/**
+ * Every package name the documentation gives as a build dependency (its `apt-get install` lines, docs and CI,
+ * skipping other systems' sections, and its prose), whether or not a block builds anything.
+ */
 export async function documentedPackages(repo: Pick<RepoInfo, 'documented'>): Promise<string[]> {
-  const recipes = await documentedRecipes(repo);
-  const names = new Set([...recipes.flatMap((r) => r.packages)]);
+  const names = new Set<string>();
+  for (const block of repo.documented?.blocks ?? []) {
+    if (OTHER_SYSTEM_SECTION.test(block.section)) continue;
+    for (const name of (await cleanBlock(block.text)).packages) names.add(name);
+  }
   for (const p of repo.documented?.prosePackages ?? []) names.add(p.name);
   return [...names];
-}
-
-/** The prelude line that installs the packages the index knows (`bb_apt_install_known`). */
-export function installKnownLine(packages: readonly string[]): string {
-  return `bb_apt_install_known ${packages.map(shq).join(' ')}`;
 }

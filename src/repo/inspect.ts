@@ -20,7 +20,7 @@ import { documentedChoice, findDocumentedBuild, preferDocumented } from './docum
 import { countLanguages, findMainSources } from './languages.js';
 import { findCiFiles, findDockerfiles, readSubmodules } from './meta.js';
 import { isVendoredPath, isWithin } from './paths.js';
-import { inferTargets } from './targets.js';
+import { BUILD_SHARED_ON, inferTargets } from './targets.js';
 import type { RepoInfo } from './types.js';
 import { walkTree } from './walk.js';
 
@@ -70,6 +70,10 @@ export async function inspectRepo(root: string, options: InspectOptions = {}): P
     ...(buildSystems[0] !== undefined ? { primary: buildSystems[0].kind } : {}),
   });
 
+  if (expectedTargets.some((t) => t.buildOption === BUILD_SHARED_ON)) {
+    // The expectation names shared objects that CMake builds only with BUILD_SHARED_LIBS=ON.
+    for (const system of buildSystems) if (system.kind === 'cmake') system.details.sharedLibs = true;
+  }
   const info: RepoInfo = {
     root: abs,
     name: path.basename(abs),

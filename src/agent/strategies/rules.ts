@@ -2,7 +2,7 @@ import type { Action, Strategy, TurnContext, TurnRecord } from '../types.js';
 import type { RepoInfo } from '../../repo/types.js';
 import { candidateRecipes } from '../../recipe/catalog.js';
 import { deployRecipes } from '../../deploy/recipes/index.js';
-import { documentedRecipes, installKnownLine, type DocumentedRecipe } from '../../recipe/documented.js';
+import { documentedPackages, documentedRecipes, type DocumentedRecipe } from '../../recipe/documented.js';
 import { emptyFixes, type Recipe, type RecipeFixes } from '../../recipe/model.js';
 import { describeScript, renderScript } from '../../recipe/render-turn.js';
 import {
@@ -73,7 +73,7 @@ export class RulesStrategy implements Strategy {
       const documented = context.goal ? [] : await documentedRecipes(context.repo);
       this.plan = planRecipes(catalog, documented, context.repo.buildSystemChoice);
       this.recipes = this.plan.map((p) => p.recipe);
-      this.documentedPackages = [...new Set(documented.flatMap((d) => d.packages))];
+      this.documentedPackages = context.goal ? [] : await this.knownDocumentedPackages(context.repo);
       if (this.recipes.length === 0) {
         return {
           kind: 'finish',
@@ -185,16 +185,18 @@ export class RulesStrategy implements Strategy {
     this.tried.add(recipe.id);
     const fixes = emptyFixes();
     fixes.packages = [...this.carried];
-    if (this.documentedPackages.length > 0) {
-      // The packages the documentation names: installed up front, those the package index knows.
-      fixes.prelude.push(installKnownLine(this.documentedPackages));
-    }
+    // The packages the documentation names (those the package index knows) are installed up front.
+    fixes.packages = [...new Set([...this.documentedPackages, ...fixes.packages])];
     if (this.missingSubmodules.length > 0) {
       // Submodules that did not come with the checkout: fetch them first (a warning, not a failure, offline).
       fixes.packages = [...new Set([...fixes.packages, 'git', 'ca-certificates'])];
       fixes.prelude.push(SUBMODULE_FETCH);
     }
-    const why = whyPlanned(planned, failure);
+    const packagesNote =
+      failure === undefined && this.documentedPackages.length > 0
+        ? `; installs up front the packages the documentation names: ${this.documentedPackages.join(' ')}`
+        : '';
+    const why = whyPlanned(planned, failure) + packagesNote;
     this.attempt = { recipe, why, fixes, applied: new Set(), edits: new Set() };
     return {
       kind: 'run',
@@ -203,6 +205,16 @@ export class RulesStrategy implements Strategy {
       reason: why,
       recipe: describeScript(recipe, fixes, this.attempt.edits),
     };
+  }
+
+  /**
+   * The package names the documentation gives (apt-get lines, `requires libfoo-dev` prose) that the sandbox's
+   * package index knows; none without the look-up service (an unknown name would fail the install).
+   */
+  private async knownDocumentedPackages(repo: RepoInfo): Promise<string[]> {
+    const names = await documentedPackages(repo);
+    if (names.length === 0 || !this.services.knownPackages) return [];
+    return this.services.knownPackages(names);
   }
 
   /** The failed attempt again, its parallel build steps run serially (`-j1`), with the fixes it had. */

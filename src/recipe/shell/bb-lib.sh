@@ -22,19 +22,6 @@ bb_need_tools() {
   fi
 }
 
-# Installs those of the named packages the package index knows (names a README gives may be another
-# distribution's); the others are reported and skipped.
-bb_apt_install_known() {
-  local known="" pkg
-  # shellcheck disable=SC2010 # a listing of names without spaces: is there any package list yet?
-  [ -n "$(ls -A /var/lib/apt/lists 2>/dev/null | grep -v -e '^lock$' -e '^partial$' || true)" ] || apt-get update -q
-  for pkg in "$@"; do
-    if apt-cache show "$pkg" >/dev/null 2>&1; then known="$known $pkg"; else echo "buildbench: not in the package index: $pkg" >&2; fi
-  done
-  # shellcheck disable=SC2086 # $known is a list of package names
-  [ -z "$known" ] || bb_apt_install $known
-}
-
 # When this build started in this tree: files older than the stamp came with the checkout (a repair that
 # changes compiler flags deletes the object files compiled after it; see knowledge's repair rules).
 # Exports BB_STAMP, the stamp file, one per working tree; an existing stamp is kept.
