@@ -167,14 +167,16 @@ export class RulesStrategy implements Strategy {
       this.missingSubmodules.length > 0
         ? `; git submodules ${this.missingSubmodules.join(', ')} are not checked out and could not be fetched`
         : '';
+    const legacy = legacyNote(last?.rootCause, this.attempt?.applied);
     return {
       kind: 'finish',
       claim: built ? 'partial' : 'impossible',
-      reason: built
-        ? `${tried} ran${repaired}; binaries were built but not all expected ones (${last?.verdict.failures.join('; ') ?? ''})${submodules}`
-        : cause
-          ? `no known repair for the root cause "${cause}"${repaired ? ` (${repaired.trim()} applied)` : ''}, and ${tried} failed${submodules}`
-          : `${tried} failed${repaired} without a recognised error${submodules}`,
+      reason:
+        (built
+          ? `${tried} ran${repaired}; binaries were built but not all expected ones (${last?.verdict.failures.join('; ') ?? ''})${submodules}`
+          : cause
+            ? `no known repair for the root cause "${cause}"${repaired ? ` (${repaired.trim()} applied)` : ''}, and ${tried} failed${submodules}`
+            : `${tried} failed${repaired} without a recognised error${submodules}`) + legacy,
     };
   }
 
@@ -278,6 +280,21 @@ function whyPlanned(planned: Planned, failure: string | undefined): string {
   if (role === 'documented')
     return `${failure}; trying ${recipe.evidence} as a recipe of their own${dropped}`;
   return `${failure}; trying the other build system present: ${recipe.evidence}`;
+}
+
+/**
+ * For a root cause that is a removed API (`legacy-*` signatures): that its migration is not mechanical and
+ * is left to the model strategies, or that the mechanical one was applied and did not suffice.
+ */
+function legacyNote(
+  rootCause: { id: string; message: string; hint?: string } | undefined,
+  applied: ReadonlySet<string> | undefined,
+): string {
+  if (!rootCause?.id.startsWith('legacy-')) return '';
+  const key = `legacy:${rootCause.id.slice('legacy-'.length)}`;
+  if (applied?.has(key))
+    return `; the code ${rootCause.message}: its documented migration was applied as a patch, and the build still fails there`;
+  return `; the code ${rootCause.message}, and its documented migration is not mechanical, so the rules strategy does not patch it: it is left to the model strategies (--strategy llm or hybrid) — ${rootCause.hint ?? ''}`;
 }
 
 /** The turn's output ended inside a `build` step (the renderer's `### buildbench: build` markers). */

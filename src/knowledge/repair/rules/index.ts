@@ -10,6 +10,7 @@ import { CMAKE_RULES } from './cmake.js';
 import { FLAG_RULES } from './flags.js';
 import { GLIBC_RULES } from './glibc.js';
 import { LAYOUT_RULES } from './layout.js';
+import { LEGACY_API_RULES } from './legacy-apis.js';
 import { PACKAGE_RULES } from './packages.js';
 import { PROSE_RULES } from './prose.js';
 import { RULE_LIMITS, type Rule, type RuleFn } from './rule.js';
@@ -23,6 +24,7 @@ export const RULES: readonly Rule[] = [
   ...GLIBC_RULES,
   ...LAYOUT_RULES,
   ...PROSE_RULES,
+  ...LEGACY_API_RULES,
 ];
 
 /** Signature id → its rule; throws when two rules claim one id. */
