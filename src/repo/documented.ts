@@ -95,7 +95,7 @@ export function docBlocks(text: string, file: string): DocumentedBlock[] {
       const body: string[] = [];
       let j = i + 1;
       for (; j < lines.length && !lines[j]!.trimStart().startsWith(close); j++) body.push(lines[j]!);
-      if (SHELL_LANGS.has(fence[3]!.toLowerCase())) push(i + 1, dedent(body));
+      if (SHELL_LANGS.has(fence[3]!.toLowerCase())) push(i, dedent(body));
       i = j;
       continue;
     }
@@ -103,7 +103,7 @@ export function docBlocks(text: string, file: string): DocumentedBlock[] {
     if (rst || /::\s*$/.test(line)) {
       const lang = rst?.[1]?.toLowerCase() ?? '';
       const { body, end } = indentedAfter(lines, i + 1);
-      if (body.length > 0 && (SHELL_LANGS.has(lang) || rst === null)) push(i + 1, body);
+      if (body.length > 0 && (SHELL_LANGS.has(lang) || rst === null)) push(i, body);
       i = Math.max(i, end - 1);
       continue;
     }
