@@ -50,10 +50,10 @@ describe('shared libraries: the expectation and the CMake recipe agree', () => {
   });
 
   it('never counts a static archive for an expected shared object', () => {
-    const archive: Artifact = { path: 'build/libfoo.a', kind: 'static_library', size: 10 } as Artifact;
+    const archive: Artifact = { path: 'build/libfoo.a', kind: 'static_library', size: 10 };
     const metrics = scoreArtifacts([archive], { names: ['libfoo.so'], source: 'inferred' });
     expect(metrics).toMatchObject({ strict: false, missing: ['libfoo.so'] });
-    const shared: Artifact = { path: 'build/libfoo.so.1.2.0', kind: 'shared_library', size: 10 } as Artifact;
+    const shared: Artifact = { path: 'build/libfoo.so.1.2.0', kind: 'shared_library', size: 10 };
     expect(scoreArtifacts([shared], { names: ['libfoo.so'], source: 'inferred' }).strict).toBe(true);
   });
 });
