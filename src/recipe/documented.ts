@@ -92,6 +92,11 @@ export function classifyCommand(raw: string): Verdict {
   if (base === '[' || base === '[[' || base === 'test' || base === 'then' || base === 'else')
     return { drop: `a condition: ${command}` };
   if (base === 'ldconfig' || base === 'checkinstall') return { drop: `installs into the system: ${command}` };
+  if (
+    /^(?:cp|install|ln|mv)$/.test(base) &&
+    /^\/(?:usr|opt|etc|bin|sbin|lib)\b/.test(args[args.length - 1] ?? '')
+  )
+    return { drop: `installs into the system: ${command}` };
   if (/^(?:make|gmake|ninja)$/.test(base) && args.some((a) => /^install(?:-\S+)?$/.test(a)))
     return { drop: `installs into the system: ${command}` };
   if (base === 'cmake' && args.includes('--install')) return { drop: `installs into the system: ${command}` };

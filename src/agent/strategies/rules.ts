@@ -102,7 +102,7 @@ export class RulesStrategy implements Strategy {
     if (this.attempt && observation && observation.exec.exitCode !== 0 && this.serial === undefined) {
       const cause =
         observation.rootCause?.message ?? (observation.exec.timedOut ? 'a timeout' : 'an unrecognised error');
-      if (failedInBuildStep(observation.output) && serialRecipe(this.attempt.recipe))
+      if (mayBeParallelFailure(observation) && serialRecipe(this.attempt.recipe))
         this.serial = { attempt: this.attempt, cause };
     }
     return this.advance(context);
@@ -301,6 +301,18 @@ function legacyNote(
 export function failedInBuildStep(output: string): boolean {
   const markers = [...output.matchAll(/^### buildbench: (\w+)$/gm)];
   return markers.length > 0 && markers[markers.length - 1]![1] === 'build';
+}
+
+/**
+ * Whether a serial retry could help: the failure was in a build step, and either nothing recognisable
+ * stopped it or make reported other jobs running beside the one that failed (`Waiting for unfinished
+ * jobs`). A deterministic error of a one-job build (a missing dependency, a syntax error) is not retried.
+ */
+export function mayBeParallelFailure(
+  observation: Pick<NonNullable<TurnRecord['observation']>, 'output' | 'rootCause'>,
+): boolean {
+  if (!failedInBuildStep(observation.output)) return false;
+  return observation.rootCause === undefined || /Waiting for unfinished jobs/.test(observation.output);
 }
 
 const PARALLEL_FLAGS =

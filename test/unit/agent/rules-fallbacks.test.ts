@@ -1,6 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 
-import { failedInBuildStep, RulesStrategy, serialRecipe } from '../../../src/agent/strategies/rules.js';
+import {
+  failedInBuildStep,
+  mayBeParallelFailure,
+  RulesStrategy,
+  serialRecipe,
+} from '../../../src/agent/strategies/rules.js';
 import type { Action, Observation, TurnContext, TurnRecord } from '../../../src/agent/types.js';
 import { candidateRecipes } from '../../../src/recipe/catalog.js';
 import type { Finding } from '../../../src/knowledge/diagnose/types.js';
@@ -76,7 +81,7 @@ describe('rules strategy fallbacks before FAILED', () => {
       },
     });
     const buildFailure = failed(
-      '### buildbench: configure\n### buildbench: build\nmake: *** [x] Error 1',
+      '### buildbench: configure\n### buildbench: build\nmake: *** Waiting for unfinished jobs....\nmake: *** [x] Error 1',
       compileError,
     );
     const actions = await play(s, repo, [
@@ -161,5 +166,14 @@ describe('rules strategy fallbacks before FAILED', () => {
     expect(serialRecipe(plain)).toBeUndefined();
     expect(failedInBuildStep('### buildbench: configure\nerr')).toBe(false);
     expect(failedInBuildStep('### buildbench: configure\n### buildbench: build\nerr')).toBe(true);
+    const inBuild = '### buildbench: build\nx.c:1: error: y';
+    expect(mayBeParallelFailure({ output: inBuild, rootCause: compileError })).toBe(false);
+    expect(mayBeParallelFailure({ output: inBuild })).toBe(true);
+    expect(
+      mayBeParallelFailure({
+        output: `${inBuild}\nmake: *** Waiting for unfinished jobs....`,
+        rootCause: compileError,
+      }),
+    ).toBe(true);
   });
 });

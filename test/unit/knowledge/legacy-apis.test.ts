@@ -8,7 +8,11 @@ import { ConfigError } from '../../../src/base/errors.js';
 import { loadLegacyApis, parseLegacyApis } from '../../../src/knowledge/diagnose/legacy-apis.js';
 import { defaultSignatureCatalog } from '../../../src/knowledge/diagnose/signatures.js';
 import { analyzeLog } from '../../../src/knowledge/diagnose/log-parser.js';
-import { migrationLine, migrationRepair } from '../../../src/knowledge/repair/rules/legacy-apis.js';
+import {
+  filesInLog,
+  migrationLine,
+  migrationRepair,
+} from '../../../src/knowledge/repair/rules/legacy-apis.js';
 
 const ENTRY = `version: 1
 apis:

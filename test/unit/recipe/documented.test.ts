@@ -43,6 +43,7 @@ describe('documented commands as a recipe (recipe/documented)', () => {
       'ninja -C build install',
       'meson install -C b',
       'sudo ldconfig',
+      'sudo cp zinfo /usr/local/bin/',
     ])
       expect(classifyCommand(install)).toHaveProperty(
         'drop',

@@ -10,6 +10,7 @@ import {
   loadLegacyApis,
   type LegacyApi,
 } from '../../diagnose/legacy-apis.js';
+import type { Finding } from '../../diagnose/types.js';
 import type { Repair } from '../repair.js';
 import type { Rule } from './rule.js';
 
@@ -29,18 +30,38 @@ export function migrationLine(api: LegacyApi): string {
   );
 }
 
-/** The repair for an entry with a mechanical migration. */
-export function migrationRepair(api: LegacyApi): Repair {
+/**
+ * The source files the log names for a finding of `api` (`errname.c:8:25: error: …` → `errname.c`), by base
+ * name: what the patch series attributes to this repair.
+ */
+export function filesInLog(findings: readonly Finding[], api: LegacyApi): string[] {
+  const id = legacySignatureId(api.id);
+  const files = new Set<string>();
+  for (const finding of findings.filter((f) => f.id === id)) {
+    for (const line of finding.excerpt.split('\n')) {
+      const file = /^\s*(\S+?\.(?:c|h|cc|cpp|cxx|c\+\+|hpp|hh|hxx|ipp)):\d+:/.exec(line)?.[1];
+      if (file && api.keywords.some((k) => line.includes(k))) files.add(file.replace(/^.*\//, ''));
+    }
+  }
+  return [...files].sort();
+}
+
+/** The repair for an entry with a mechanical migration; `files` are the sources the log names. */
+export function migrationRepair(api: LegacyApi, files: readonly string[] = []): Repair {
   const reason = `${legacyMessage(api)}: ${api.migration} (${api.source})`;
+  const named = files.length > 0 ? files.join(', ') : `files using ${api.api}`;
   return {
     rule: 'migrate-removed-api',
     key: `legacy:${api.id}`,
     reason,
     prelude: [migrationLine(api)],
-    patches: [{ file: `files using ${api.api}`, reason }],
+    patches: [{ file: named, reason }],
   };
 }
 
 export const LEGACY_API_RULES: Rule[] = loadLegacyApis()
   .filter((api) => api.patch !== undefined)
-  .map((api) => ({ ids: [legacySignatureId(api.id)], propose: () => [migrationRepair(api)] }));
+  .map((api) => ({
+    ids: [legacySignatureId(api.id)],
+    propose: (finding, input) => [migrationRepair(api, filesInLog([finding, ...input.findings], api))],
+  }));
