@@ -70,6 +70,13 @@ describe('legacy API table (verifiers/legacy-apis.yaml)', () => {
       rule: 'migrate-removed-api',
       key: 'legacy:glibc-sys-errlist',
     });
+    const { findings } = analyzeLog(
+      "gcc -c src/err.c\nsrc/err.c:8:25: error: 'sys_errlist' undeclared (first use in this function)\n",
+    );
+    expect(filesInLog(findings, api)).toEqual(['err.c']);
+    expect(migrationRepair(api, ['err.c']).patches).toEqual([
+      { file: 'err.c', reason: expect.stringContaining('glibc removed in 2.32') },
+    ]);
     const dir = mkdtempSync(join(tmpdir(), 'bb-legacy-'));
     try {
       writeFileSync(join(dir, 'a.c'), '#include <stdio.h>\nint f(int e) { return puts(sys_errlist[e]); }\n');
