@@ -95,7 +95,7 @@ export function parseLegacyApis(text: string, source: string): LegacyApi[] {
     if (!isRecord(raw)) fail(source, where, 'expected a mapping');
     for (const key of Object.keys(raw)) if (!KEYS.has(key)) fail(source, where, `unknown key '${key}'`);
     for (const field of FIELDS) {
-      if (typeof raw[field] !== 'string' || (raw[field]).trim() === '')
+      if (typeof raw[field] !== 'string' || raw[field].trim() === '')
         fail(source, `${where}.${field}`, 'expected a non-empty string');
     }
     const entry = raw as Record<(typeof FIELDS)[number], string> & Record<string, unknown>;
