@@ -24,7 +24,35 @@ export function createServices(sandbox: Sandbox): StrategyServices {
   return {
     resolvePackages: (needs) => resolvePackages(needs, runner, { cache }),
     findHeaders: (header) => findHeaders(sandbox, header),
+    knownPackages: (names) => knownPackages(sandbox, names),
   };
+}
+
+const PACKAGE_NAME = /^[a-z0-9][a-z0-9+.-]*[a-z0-9+]$/;
+
+/**
+ * Those of `names` the sandbox's package index has (`apt-cache show`), in the order given; the index is
+ * fetched first when the sandbox has none yet. Names that are not package names are never passed to the shell.
+ */
+export async function knownPackages(
+  sandbox: Pick<Sandbox, 'exec'>,
+  names: readonly string[],
+): Promise<string[]> {
+  const valid = [...new Set(names)].filter((n) => PACKAGE_NAME.test(n)).slice(0, 200);
+  if (valid.length === 0) return [];
+  const script = [
+    'export DEBIAN_FRONTEND=noninteractive',
+    "[ -n \"$(ls -A /var/lib/apt/lists 2>/dev/null | grep -v -e '^lock$' -e '^partial$' || true)\" ] || apt-get update -q >/dev/null 2>&1 || true",
+    `for p in ${valid.join(' ')}; do apt-cache show "$p" >/dev/null 2>&1 && echo "known:$p"; done; true`,
+  ].join('\n');
+  const result = await sandbox.exec(script, { timeoutMs: 180_000 });
+  const known = new Set(
+    result.output
+      .split('\n')
+      .map((line) => /^known:(\S+)$/.exec(line.trim())?.[1])
+      .filter((n): n is string => n !== undefined),
+  );
+  return valid.filter((n) => known.has(n));
 }
 
 /** A header name that is safe in a `find -path` pattern: no globs, no `..`, relative. */

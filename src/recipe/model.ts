@@ -42,7 +42,7 @@ export interface Recipe {
    * The build system the recipe drives; `direct` for direct compilation without one; `deploy` for the
    * environment setup of a deploy run (src/deploy/recipes/).
    */
-  system: BuildSystemKind | 'direct' | 'deploy';
+  system: BuildSystemKind | 'direct' | 'deploy' | 'documented';
   /**
    * The out-of-tree build directory, relative to the repository root (`build`, `src/builddir`), for the
    * systems that build out of tree (cmake, meson); absent for in-tree builds.

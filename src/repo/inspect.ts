@@ -16,10 +16,11 @@ import { ConfigError } from '../base/errors.js';
 import { detectBuildSystems } from './build-systems.js';
 import { detectEcosystems } from './ecosystems/index.js';
 import { findDocs } from './docs.js';
+import { documentedChoice, findDocumentedBuild, preferDocumented } from './documented.js';
 import { countLanguages, findMainSources } from './languages.js';
 import { findCiFiles, findDockerfiles, readSubmodules } from './meta.js';
 import { isVendoredPath, isWithin } from './paths.js';
-import { inferTargets } from './targets.js';
+import { BUILD_SHARED_ON, inferTargets } from './targets.js';
 import type { RepoInfo } from './types.js';
 import { walkTree } from './walk.js';
 
@@ -53,24 +54,33 @@ export async function inspectRepo(root: string, options: InspectOptions = {}): P
     (f) => !isVendoredPath(f) && !submodulePaths.some((d) => isWithin(f, d)),
   );
 
-  const [buildSystems, docs, mainSources, ecosystems] = await Promise.all([
+  const [detected, docs, mainSources, ecosystems] = await Promise.all([
     detectBuildSystems(abs, tree, { submodules: submodulePaths }),
     findDocs(abs, tree.files),
     findMainSources(abs, ownFiles),
     detectEcosystems(abs, ownFiles),
   ]);
+  const ciFiles = findCiFiles(tree.files);
+  // The build system the documentation uses is tried first (and is the one targets are read for).
+  const documented = await findDocumentedBuild(abs, docs, ciFiles);
+  const choice = documentedChoice(documented, detected);
+  const buildSystems = preferDocumented(detected, choice);
   const expectedTargets = await inferTargets(abs, tree.files, {
     exclude: submodulePaths,
     ...(buildSystems[0] !== undefined ? { primary: buildSystems[0].kind } : {}),
   });
 
+  if (expectedTargets.some((t) => t.buildOption === BUILD_SHARED_ON)) {
+    // The expectation names shared objects that CMake builds only with BUILD_SHARED_LIBS=ON.
+    for (const system of buildSystems) if (system.kind === 'cmake') system.details.sharedLibs = true;
+  }
   const info: RepoInfo = {
     root: abs,
     name: path.basename(abs),
     fileCount: tree.files.length,
     buildSystems,
     docs,
-    ciFiles: findCiFiles(tree.files),
+    ciFiles,
     dockerfiles: findDockerfiles(tree.files),
     submodules,
     languages: countLanguages(tree.files),
@@ -78,6 +88,8 @@ export async function inspectRepo(root: string, options: InspectOptions = {}): P
     expectedTargets,
     ecosystems,
   };
+  if (documented.blocks.length > 0 || documented.prosePackages.length > 0) info.documented = documented;
+  if (choice) info.buildSystemChoice = choice;
   if (tree.truncated) info.truncated = true;
   return info;
 }

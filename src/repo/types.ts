@@ -27,6 +27,31 @@ export interface BuildSystem {
   details: Record<string, string | boolean>;
 }
 
+/** One shell block the documentation or the CI gives. */
+export interface DocumentedBlock {
+  /** Where it was read: `README.md:14`, `.github/workflows/ci.yml: build`. */
+  source: string;
+  /** The heading (docs) or the step's name (CI) it was under. */
+  section: string;
+  /** The shell text as written (prompts like `$ ` already removed). */
+  text: string;
+  from: 'docs' | 'ci';
+}
+
+/** What the documentation says about building. */
+export interface DocumentedBuild {
+  blocks: DocumentedBlock[];
+  /** Package-like names the prose gives as build dependencies (`requires libfoo-dev`), with where. */
+  prosePackages: { name: string; source: string }[];
+}
+
+/** Which of the detected build systems the documentation uses, and why. */
+export interface BuildSystemChoice {
+  kind: BuildSystemKind;
+  file: string;
+  why: string;
+}
+
 export interface DocFile {
   path: string;
   /** Higher is more likely to hold build instructions. */
@@ -55,6 +80,8 @@ export interface ExpectedTarget {
   role: 'main' | 'test' | 'example' | 'excluded';
   /** Why the name or kind is uncertain, e.g. that libtool builds `libfoo.a` next to `libfoo.so`. */
   note?: string;
+  /** A configure argument the build needs to produce this name (`-DBUILD_SHARED_LIBS=ON`). */
+  buildOption?: string;
 }
 
 export interface RepoInfo {
@@ -79,6 +106,10 @@ export interface RepoInfo {
   expectedTargets: ExpectedTarget[];
   /** Language ecosystems with their manifests and declared dependencies (src/repo/ecosystems/). */
   ecosystems?: EcosystemInfo[];
+  /** The build commands the README/INSTALL/BUILDING files and the CI give (src/repo/documented.ts). */
+  documented?: DocumentedBuild;
+  /** Set when the documentation names one of the detected build systems: it is first in `buildSystems`. */
+  buildSystemChoice?: BuildSystemChoice;
 }
 
 /** A dependency a manifest declares (`numpy>=1.20` in requirements.txt, `serde = "1"` in Cargo.toml, …). */

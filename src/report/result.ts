@@ -12,7 +12,7 @@ import type { Artifact, Expected, Metrics } from '../verify/types.js';
 import type { ExcludedArtifact } from '../verify/policy.js';
 import type { Verification } from '../verify/verification.js';
 import type { Finding } from '../knowledge/diagnose/types.js';
-import type { BuildSystem } from '../repo/types.js';
+import type { BuildSystem, BuildSystemChoice } from '../repo/types.js';
 import type { ResultRecipe } from '../finalize/finalize.js';
 import type { ResultPatch } from '../finalize/patches.js';
 import type { ListenerFailure } from '../agent/events.js';
@@ -137,6 +137,8 @@ export interface BuildResult {
    */
   environment?: { gpu?: GpuEnvironment };
   buildSystems: Pick<BuildSystem, 'kind' | 'dir' | 'file'>[];
+  /** Set when the documentation named one of the build systems: it was tried first (`buildSystems[0]`), and why. */
+  buildSystemChoice?: BuildSystemChoice;
   rootCause?: Pick<Finding, 'id' | 'category' | 'message' | 'line' | 'excerpt' | 'captures'> & {
     turn: number;
   };
@@ -159,9 +161,10 @@ export interface BuildResult {
   files: { trajectory: string; logs: string; artifacts: string; snapshot?: string };
   /**
    * New binaries that do not count toward the metrics (vendored code, submodules, test/example/benchmark
-   * directories), with the reason; listed so nothing is dropped silently.
+   * directories), with the reason; listed so nothing is dropped silently. They are copied to `artifacts/`
+   * too (`copiedTo`, or `copyError` saying why not).
    */
-  excludedArtifacts?: ExcludedArtifact[];
+  excludedArtifacts?: (ExcludedArtifact & { copiedTo?: string; copyError?: string })[];
   /** Every verifier check (artifacts, layer-2 spec, probes) and the self-stop audit. */
   verification?: Verification;
   /** The minimised recipe and its replay in a fresh sandbox (finalize; only after a successful build). */

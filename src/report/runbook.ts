@@ -330,6 +330,11 @@ function environmentSection(input: ReportInput, extra: readonly string[] = []): 
       : []),
     `- Compiler: ${compiler ? code(compiler) : 'not captured'}${compiler ? ' (as build.sh reported it during the replay)' : ''}.`,
     `- Build systems found: ${systems}.`,
+    ...(result.buildSystemChoice
+      ? [
+          `- Built with ${result.buildSystemChoice.kind} (${code(result.buildSystemChoice.file)}) first because the documentation uses it: ${result.buildSystemChoice.why}.`,
+        ]
+      : []),
     `- Repository: ${code(result.repo.source)}${result.repo.commit ? ` at commit ${code(result.repo.commit)}` : ''}.`,
     `- Strategy: ${result.strategy}; ${plural(result.turns.length, 'script')} run; total time ${seconds(result.timings.totalMs)}${harnessTimeWords(result.timings)}.`,
     `- buildbench ${result.tool.version}, finished ${result.timings.finishedAt}.`,

@@ -3,7 +3,8 @@
  * under vendored code (third_party/, vendor/, external/, deps/, extern/, …), under git submodules and under
  * test, example and benchmark directories are products of someone else's code or of the test suite, not of
  * the project. They are set aside with the reason — never silently dropped: result.json lists them under
- * `excludedArtifacts`.
+ * `excludedArtifacts`, and they are copied to `artifacts/` like the others (core/stages/collect.ts), so a
+ * library whose only executables are its example programs still gives its user those programs.
  *
  * Rules:
  * - Test, benchmark, fuzzing, example and documentation directories are the ones inspection gives the

@@ -1,6 +1,8 @@
 import type { Action, Strategy, TurnContext, TurnRecord } from '../types.js';
+import type { RepoInfo } from '../../repo/types.js';
 import { candidateRecipes } from '../../recipe/catalog.js';
 import { deployRecipes } from '../../deploy/recipes/index.js';
+import { documentedPackages, documentedRecipes, type DocumentedRecipe } from '../../recipe/documented.js';
 import { emptyFixes, type Recipe, type RecipeFixes } from '../../recipe/model.js';
 import { describeScript, renderScript } from '../../recipe/render-turn.js';
 import {
@@ -14,6 +16,8 @@ import { submodulesThatMatter } from '../../knowledge/repair/submodules.js';
 
 interface Attempt {
   recipe: Recipe;
+  /** Why this recipe was chosen (turn 0: the evidence; later: the fallback it is). */
+  why: string;
   fixes: RecipeFixes;
   /** Repair keys already applied to this recipe. */
   applied: Set<string>;
@@ -21,15 +25,34 @@ interface Attempt {
   edits: Set<string>;
 }
 
+/** A recipe in the plan with why it comes where it does. */
+interface Planned {
+  recipe: Recipe;
+  /** `first`: the recipe of turn 0; `documented`: the documented commands; `other`: another build system. */
+  role: 'first' | 'documented' | 'other';
+  notes: string[];
+  /** Why the first recipe is first, when the documentation decided it. */
+  because?: string;
+}
+
 /**
- * The embedded default, no model: a recipe per detected build system, tried in order of evidence; after a
- * failure the repair knowledge maps the root cause to a fix and the same recipe runs again with it; when
- * no fix applies, the next recipe is tried. Package fixes carry over to later recipes.
+ * The embedded default, no model: a recipe per detected build system, tried in order of evidence (the one
+ * the documentation uses first); after a failure the repair knowledge maps the root cause to a fix and the
+ * same recipe runs again with it. When no fix applies it does not give up: it tries, in order, the
+ * documented commands (README/INSTALL/BUILDING blocks, then the CI's steps, cleaned: recipe/documented.ts),
+ * the other build systems present, and a serial (-j1) run of the first recipe that failed in its parallel
+ * build step — each a turn whose reason says why it was chosen. Package fixes carry over to later recipes;
+ * the packages the documentation names are installed up front (those the package index knows).
  */
 export class RulesStrategy implements Strategy {
   readonly name = 'rules';
   private recipes: Recipe[] | undefined;
+  private plan: Planned[] = [];
   private index = 0;
+  /** Packages the documentation names, installed up front in every recipe (only those the index knows). */
+  private documentedPackages: string[] = [];
+  /** The first attempt that failed in a parallel build step, for the serial retry; `done` once tried. */
+  private serial: { attempt: Attempt; cause: string } | 'done' | undefined;
   private attempt: Attempt | undefined;
   /** Packages installed by earlier repairs, kept for every later recipe. */
   private carried: string[] = [];
@@ -50,9 +73,13 @@ export class RulesStrategy implements Strategy {
       this.missingSubmodules = (await submodulesThatMatter(context.repo.root, root, missing)).map(
         (m) => m.path,
       );
-      this.recipes = context.goal
+      const catalog = context.goal
         ? deployRecipes(context.repo, context.goal)
         : candidateRecipes(context.repo);
+      const documented = context.goal ? [] : await documentedRecipes(context.repo);
+      this.plan = planRecipes(catalog, documented, context.repo.buildSystemChoice);
+      this.recipes = this.plan.map((p) => p.recipe);
+      this.documentedPackages = context.goal ? [] : await this.knownDocumentedPackages(context.repo);
       if (this.recipes.length === 0) {
         return {
           kind: 'finish',
@@ -79,6 +106,12 @@ export class RulesStrategy implements Strategy {
         observation.output,
       );
       if (repair) return this.retryWith(repair);
+    }
+    if (this.attempt && observation && observation.exec.exitCode !== 0 && this.serial === undefined) {
+      const cause =
+        observation.rootCause?.message ?? (observation.exec.timedOut ? 'a timeout' : 'an unrecognised error');
+      if (mayBeParallelFailure(observation) && serialRecipe(this.attempt.recipe))
+        this.serial = { attempt: this.attempt, cause };
     }
     return this.advance(context);
   }
@@ -119,49 +152,100 @@ export class RulesStrategy implements Strategy {
 
   private advance(context: TurnContext): Action {
     const recipes = this.recipes ?? [];
-    for (let i = this.index + 1; i < recipes.length; i++) {
-      if (!this.tried.has(recipes[i]!.id)) return this.start(i);
-    }
     const last = context.history[context.history.length - 1]?.observation;
-    const built = last?.verdict.metrics.completion ?? false;
+    const previous = this.attempt?.recipe.label;
     const cause = last?.rootCause?.message ?? (last?.exec.timedOut ? 'the build timed out' : undefined);
+    const failure = cause ? `no known repair for "${cause}"` : 'no recognised error to repair';
+    for (let i = this.index + 1; i < recipes.length; i++) {
+      if (!this.tried.has(recipes[i]!.id))
+        return this.start(i, `${failure} after ${previous ?? 'the last recipe'}`);
+    }
+    if (this.serial !== undefined && this.serial !== 'done') {
+      const { attempt, cause: serialCause } = this.serial;
+      this.serial = 'done';
+      return this.runSerial(attempt, serialCause, failure);
+    }
+    const built = last?.verdict.metrics.completion ?? false;
     const tried =
-      recipes.length === 1 ? `the only recipe (${recipes[0]!.label})` : `all ${recipes.length} recipes`;
+      (recipes.length === 1 ? `the only recipe (${recipes[0]!.label})` : `all ${recipes.length} recipes`) +
+      (this.serial === 'done' ? ' and a serial build' : '');
     const repaired =
       this.attempt && this.attempt.applied.size > 0 ? ` after ${this.attempt.applied.size} repair(s)` : '';
     const submodules =
       this.missingSubmodules.length > 0
         ? `; git submodules ${this.missingSubmodules.join(', ')} are not checked out and could not be fetched`
         : '';
+    const legacy = legacyNote(last?.rootCause, this.attempt?.applied);
     return {
       kind: 'finish',
       claim: built ? 'partial' : 'impossible',
-      reason: built
-        ? `${tried} ran${repaired}; binaries were built but not all expected ones (${last?.verdict.failures.join('; ') ?? ''})${submodules}`
-        : cause
-          ? `no known repair for the root cause "${cause}"${repaired ? ` (${repaired.trim()} applied)` : ''}, and ${tried} failed${submodules}`
-          : `${tried} failed${repaired} without a recognised error${submodules}`,
+      reason:
+        (built
+          ? `${tried} ran${repaired}; binaries were built but not all expected ones (${last?.verdict.failures.join('; ') ?? ''})${submodules}`
+          : cause
+            ? `no known repair for the root cause "${cause}"${repaired ? ` (${repaired.trim()} applied)` : ''}, and ${tried} failed${submodules}`
+            : `${tried} failed${repaired} without a recognised error${submodules}`) + legacy,
     };
   }
 
-  private start(index: number): Action {
-    const recipe = this.recipes![index]!;
+  private start(index: number, failure?: string): Action {
+    const planned = this.plan[index]!;
+    const recipe = planned.recipe;
     this.index = index;
     this.tried.add(recipe.id);
     const fixes = emptyFixes();
     fixes.packages = [...this.carried];
+    // The packages the documentation names (those the package index knows) are installed up front.
+    fixes.packages = [...new Set([...this.documentedPackages, ...fixes.packages])];
     if (this.missingSubmodules.length > 0) {
       // Submodules that did not come with the checkout: fetch them first (a warning, not a failure, offline).
       fixes.packages = [...new Set([...fixes.packages, 'git', 'ca-certificates'])];
-      fixes.prelude = [SUBMODULE_FETCH];
+      fixes.prelude.push(SUBMODULE_FETCH);
     }
-    this.attempt = { recipe, fixes, applied: new Set(), edits: new Set() };
+    const packagesNote =
+      failure === undefined && this.documentedPackages.length > 0
+        ? `; installs up front the packages the documentation names: ${this.documentedPackages.join(' ')}`
+        : '';
+    const why = whyPlanned(planned, failure) + packagesNote;
+    this.attempt = { recipe, why, fixes, applied: new Set(), edits: new Set() };
     return {
       kind: 'run',
       script: renderScript(recipe, fixes),
       purpose: recipe.label,
-      reason: recipe.evidence,
+      reason: why,
       recipe: describeScript(recipe, fixes, this.attempt.edits),
+    };
+  }
+
+  /**
+   * The package names the documentation gives (apt-get lines, `requires libfoo-dev` prose) that the sandbox's
+   * package index knows; none without the look-up service (an unknown name would fail the install).
+   */
+  private async knownDocumentedPackages(repo: RepoInfo): Promise<string[]> {
+    const names = await documentedPackages(repo);
+    if (names.length === 0 || !this.services.knownPackages) return [];
+    return this.services.knownPackages(names);
+  }
+
+  /** The failed attempt again, its parallel build steps run serially (`-j1`), with the fixes it had. */
+  private runSerial(attempt: Attempt, cause: string, failure: string): Action {
+    const recipe = serialRecipe(attempt.recipe)!;
+    const why =
+      `${failure}; ${attempt.recipe.label} had failed in its parallel build step (${cause}): ` +
+      'retrying that step serially (-j1), in case the failure is a parallel-make race';
+    this.attempt = {
+      recipe,
+      why,
+      fixes: attempt.fixes,
+      applied: new Set(attempt.applied),
+      edits: new Set(attempt.edits),
+    };
+    return {
+      kind: 'run',
+      script: renderScript(recipe, attempt.fixes),
+      purpose: recipe.label,
+      reason: why,
+      recipe: describeScript(recipe, attempt.fixes, this.attempt.edits),
     };
   }
 }
@@ -170,6 +254,99 @@ export class RulesStrategy implements Strategy {
 export const SUBMODULE_FETCH =
   "if [ -e .git ] && [ -f .gitmodules ]; then git config --global --add safe.directory '*'; " +
   "git submodule update --init --recursive --depth 1 || echo 'buildbench: warning: could not fetch the git submodules' >&2; fi";
+
+/**
+ * The order recipes are tried in: the catalog's first (the build system the documentation uses when it
+ * names one, else the best evidenced), then the documented commands, then the other build systems.
+ */
+export function planRecipes(
+  catalog: readonly Recipe[],
+  documented: readonly DocumentedRecipe[],
+  choice?: RepoInfo['buildSystemChoice'],
+): Planned[] {
+  const plan: Planned[] = [];
+  const [first, ...others] = catalog;
+  if (first) {
+    const chosen = choice && first.system === choice.kind && first.evidence.startsWith(choice.file);
+    const because = chosen ? `the documentation uses ${choice.kind}: ${choice.why}` : undefined;
+    plan.push({ recipe: first, role: 'first', notes: [], ...(because ? { because } : {}) });
+  }
+  for (const d of documented) plan.push({ recipe: d.recipe, role: 'documented', notes: d.notes });
+  for (const recipe of others) plan.push({ recipe, role: 'other', notes: [] });
+  return plan;
+}
+
+/** Why a planned recipe runs now, for the turn's reason. */
+function whyPlanned(planned: Planned, failure: string | undefined): string {
+  const { recipe, role, notes } = planned;
+  const dropped =
+    notes.length > 0
+      ? ` (cleaned: ${notes.slice(0, 3).join('; ')}${notes.length > 3 ? `; ${notes.length - 3} more` : ''})`
+      : '';
+  if (role === 'first' || failure === undefined)
+    return `${recipe.evidence}${planned.because ? `; ${planned.because}` : ''}${dropped}`;
+  if (role === 'documented')
+    return `${failure}; trying ${recipe.evidence} as a recipe of their own${dropped}`;
+  return `${failure}; trying the other build system present: ${recipe.evidence}`;
+}
+
+/**
+ * For a root cause that is a removed API (`legacy-*` signatures): that its migration is not mechanical and
+ * is left to the model strategies, or that the mechanical one was applied and did not suffice.
+ */
+function legacyNote(
+  rootCause: { id: string; message: string; hint?: string } | undefined,
+  applied: ReadonlySet<string> | undefined,
+): string {
+  if (!rootCause?.id.startsWith('legacy-')) return '';
+  const key = `legacy:${rootCause.id.slice('legacy-'.length)}`;
+  if (applied?.has(key))
+    return `; the code ${rootCause.message}: its documented migration was applied as a patch, and the build still fails there`;
+  return `; the code ${rootCause.message}, and its documented migration is not mechanical, so the rules strategy does not patch it: it is left to the model strategies (--strategy llm or hybrid) — ${rootCause.hint ?? ''}`;
+}
+
+/** The turn's output ended inside a `build` step (the renderer's `### buildbench: build` markers). */
+export function failedInBuildStep(output: string): boolean {
+  const markers = [...output.matchAll(/^### buildbench: (\w+)$/gm)];
+  return markers.length > 0 && markers[markers.length - 1]![1] === 'build';
+}
+
+/**
+ * Whether a serial retry could help: the failure was in a build step, and either nothing recognisable
+ * stopped it or make reported other jobs running beside the one that failed (`Waiting for unfinished
+ * jobs`). A deterministic error of a one-job build (a missing dependency, a syntax error) is not retried.
+ */
+export function mayBeParallelFailure(
+  observation: Pick<NonNullable<TurnRecord['observation']>, 'output' | 'rootCause'>,
+): boolean {
+  if (!failedInBuildStep(observation.output)) return false;
+  return observation.rootCause === undefined || /Waiting for unfinished jobs/.test(observation.output);
+}
+
+const PARALLEL_FLAGS =
+  /-j\s*(?:"\$\{BB_JOBS:-\$\(nproc\)\}"|\$\(nproc\)|"\$\(nproc\)"|\$\{?\w+\}?|\d+)|--parallel(?:\s+\d+)?/g;
+
+/**
+ * The recipe with its build steps' parallelism set to one job (`make -jN` / `cmake --build -j` → `-j1`,
+ * `ninja` → `ninja -j1`), or undefined when its build steps are serial already.
+ */
+export function serialRecipe(recipe: Recipe): Recipe | undefined {
+  let changed = false;
+  const steps = recipe.steps.map((step) => {
+    if (step.purpose !== 'build') return step;
+    let command = step.command.replace(PARALLEL_FLAGS, () => {
+      changed = true;
+      return '-j1';
+    });
+    if (!/-j1\b/.test(command) && /(?:^|[\s;&(])ninja(?=\s)/.test(command)) {
+      command = command.replace(/(^|[\s;&(])ninja(?=\s)/, '$1ninja -j1');
+      changed = true;
+    }
+    return { ...step, command };
+  });
+  if (!changed) return undefined;
+  return { ...recipe, id: `${recipe.id}:serial`, label: `${recipe.label}, serial`, steps };
+}
 
 function noRecipeReason(context: TurnContext): string {
   const systems = context.repo.buildSystems;

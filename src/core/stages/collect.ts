@@ -8,13 +8,26 @@ import type { Artifact } from '../../verify/types.js';
 import { say, type CopiedArtifact, type Opened, type RunState } from './state.js';
 
 /**
- * Stage 4: the new binaries are copied to `<out>/artifacts/`. The copy is taken before the final checks
- * run the binaries (probes): a probed binary could rearrange the tree.
+ * Stage 4: every new binary is copied to `<out>/artifacts/`: those that count and those the scoring policy
+ * set aside (example, test and benchmark programs, vendored code — a library whose only executables are its
+ * examples still gives its user those programs; result.json lists them with the reason). The copy is taken
+ * before the final checks run the binaries (probes): a probed binary could rearrange the tree.
  */
-export async function collect(state: RunState, { box }: Opened, outcome: LoopOutcome): Promise<void> {
+export async function collect(
+  state: RunState,
+  { box, verifier }: Opened,
+  outcome: LoopOutcome,
+): Promise<void> {
   const dest = path.join(state.outDir, 'artifacts');
-  say(state, 'collect', `copying ${outcome.artifacts.length} binaries to ${dest}`);
+  const counted = new Set(outcome.artifacts.map((a) => a.pathBase64 ?? a.path));
+  const excluded = verifier.excluded.filter((a) => !counted.has(a.pathBase64 ?? a.path));
+  say(
+    state,
+    'collect',
+    `copying ${outcome.artifacts.length} binaries${excluded.length > 0 ? ` and ${excluded.length} set aside (examples, tests, vendored)` : ''} to ${dest}`,
+  );
   state.copied = await copyArtifacts(box.hostWorkdir, outcome.artifacts, dest);
+  state.copiedExcluded = await copyArtifacts(box.hostWorkdir, excluded, dest);
 }
 
 /**
@@ -22,12 +35,12 @@ export async function collect(state: RunState, { box }: Opened, outcome: LoopOut
  * was written by the build: nothing is copied through a symbolic link (a folder on the way or the file
  * itself), setuid/setgid bits are dropped, and what cannot be copied safely says why in `copyError`.
  */
-export async function copyArtifacts(
+export async function copyArtifacts<T extends Artifact>(
   root: string,
-  artifacts: Artifact[],
+  artifacts: T[],
   dest: string,
-): Promise<CopiedArtifact[]> {
-  const out: CopiedArtifact[] = [];
+): Promise<(T & Pick<CopiedArtifact, 'copiedTo' | 'copyError'>)[]> {
+  const out: (T & Pick<CopiedArtifact, 'copiedTo' | 'copyError'>)[] = [];
   for (const artifact of artifacts) {
     const rel =
       artifact.pathBase64 !== undefined ? Buffer.from(artifact.pathBase64, 'base64') : artifact.path;

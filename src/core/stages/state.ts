@@ -25,6 +25,7 @@ import {
   createStreamRedactor,
   type Redactor,
 } from '../../trajectory/redact.js';
+import type { ExcludedArtifact } from '../../verify/policy.js';
 import type { IgnoredName } from '../../verify/scoring.js';
 import type { Layer2Spec } from '../../verify/spec.js';
 import type { Artifact, Expected, TreeSnapshot } from '../../verify/types.js';
@@ -101,6 +102,11 @@ export interface RunState {
   verifier?: BuildVerifier;
   outcome?: LoopOutcome;
   copied: CopiedArtifact[];
+  /**
+   * The new binaries the scoring policy set aside (examples, tests, benchmarks, vendored code), copied to
+   * `artifacts/` too: a user still wants a library's example programs. Listed in result.json with the reason.
+   */
+  copiedExcluded: (ExcludedArtifact & { copiedTo?: string; copyError?: string })[];
   /** What the final checks said; undefined when they did not run. */
   final?: StatusFacts['final'];
   /** A deploy run's target and verifier checks and whether its setup ran through (the final checks). */
@@ -173,6 +179,7 @@ export async function startRun(
     spec: {},
     prepareMs: 0,
     copied: [],
+    copiedExcluded: [],
     decision: { status: 'failed', reason: '' },
   };
   const { strategy, maxTurns } = settings;

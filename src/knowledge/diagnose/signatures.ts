@@ -2,6 +2,7 @@
  * The layer-1 signature catalog: failure signatures are DATA (`verifiers/signatures.yaml`), compiled here
  * into a line matcher. One line yields at most one match: the highest-priority signature that matches.
  */
+import { legacySignatures } from './legacy-apis.js';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../../base/errors.js';
@@ -498,9 +499,26 @@ export function loadSignatureCatalog(location: URL | string = DEFAULT_SIGNATURES
 
 let defaultCatalog: SignatureCatalog | undefined;
 
-/** The shipped catalog, loaded once. */
+/**
+ * The shipped catalog, loaded once: `verifiers/signatures.yaml` and, after it, one signature per removed API
+ * of `verifiers/legacy-apis.yaml` (diagnose/legacy-apis.ts).
+ */
 export function defaultSignatureCatalog(): SignatureCatalog {
-  return (defaultCatalog ??= loadSignatureCatalog());
+  return (defaultCatalog ??= loadDefaultCatalog());
+}
+
+function loadDefaultCatalog(): SignatureCatalog {
+  const source = DEFAULT_SIGNATURES_URL.pathname;
+  let doc: unknown;
+  try {
+    doc = parseYaml(readFileSync(DEFAULT_SIGNATURES_URL, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(
+      `cannot read the signature catalog ${source}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const spec = validateCatalogSpec(doc, source);
+  return compileCatalog({ ...spec, signatures: [...spec.signatures, ...legacySignatures()] }, source);
 }
 
 /**

@@ -52,6 +52,8 @@ export interface StrategyServices {
    * /usr/local/include and their subdirectories), for headers a package ships outside the default search path.
    */
   findHeaders?: (header: string) => Promise<string[]>;
+  /** Those of the package names the sandbox's package index knows (names a README gives may be another distribution's). */
+  knownPackages?: (names: readonly string[]) => Promise<string[]>;
 }
 
 export interface RepairKnowledge {

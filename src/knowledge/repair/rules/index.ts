@@ -16,6 +16,7 @@ import { GPU_RULES } from './gpu.js';
 import { KERNEL_RULES } from './kernel.js';
 import { LAYOUT_RULES } from './layout.js';
 import { PARALLEL_RULES } from './parallel.js';
+import { LEGACY_API_RULES } from './legacy-apis.js';
 import { PACKAGE_RULES } from './packages.js';
 import { PROSE_RULES } from './prose.js';
 import { PYTHON_RULES } from './python.js';
@@ -36,6 +37,7 @@ export const RULES: readonly Rule[] = [
   ...PYTHON_RULES,
   ...DEPLOY_LANG_RULES,
   ...KERNEL_RULES,
+  ...LEGACY_API_RULES,
 ];
 
 /** Signature id → its rule; throws when two rules claim one id. */

@@ -1155,6 +1155,28 @@ export const SIGNATURE_CASES: SignatureCase[] = [
   },
   { id: 'gha-exit-code', line: '##[error]Process completed with exit code 2.', captures: { code: '2' } },
   ...LANGUAGE_SIGNATURE_CASES,
+  // removed APIs (verifiers/legacy-apis.yaml), as GCC 12 prints them in a UTF-8 locale
+  {
+    id: 'legacy-glibc-sys-errlist',
+    line: 'err.c:5:33: error: ‘sys_errlist’ undeclared (first use in this function)',
+  },
+  { id: 'legacy-glibc-sys-errlist', line: "util.cc:9:12: error: 'sys_nerr' was not declared in this scope" },
+  {
+    id: 'legacy-glibc-sys-siglist',
+    line: 'sig.c:9:22: error: ‘sys_siglist’ undeclared (first use in this function); did you mean ‘sigset_t’?',
+  },
+  {
+    id: 'legacy-glibc-sigunused',
+    line: "trap.cpp:12:13: error: 'SIGUNUSED' was not declared in this scope; did you mean 'SIGSYS'?",
+  },
+  {
+    id: 'legacy-glibc-stime',
+    line: 'clock.c:20:5: error: implicit declaration of function ‘stime’; did you mean ‘ctime’? [-Wimplicit-function-declaration]',
+  },
+  {
+    id: 'legacy-boost-asio-get-io-service',
+    line: "src/server.cpp:40:17: error: 'class boost::asio::basic_socket_acceptor<boost::asio::ip::tcp>' has no member named 'get_io_service'",
+  },
 ];
 
 /** Lines that must match nothing (noise in successful builds). */
