@@ -147,6 +147,7 @@ function deployPart(state: RunState): DeployResult | undefined {
       notes: e.notes,
     })),
     installed: deployInstalls(state.outcome?.history ?? [], end?.kind === 'verified' ? end.turn : undefined),
+    ...(state.deployRecords && state.deployRecords.length > 0 ? { records: state.deployRecords } : {}),
     setupRan: facts?.setupRan ?? false,
     ...(facts?.target ? { target: facts.target } : {}),
     verifier: {

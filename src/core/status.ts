@@ -133,7 +133,7 @@ function deployFailure(deploy: DeployFacts): string | undefined {
 
 /**
  * A deploy's status: SUCCESS when the target and every verifier check passed; otherwise PARTIAL when the setup
- * ran through (a setup script ended with exit 0, or the target itself ran, which shows an environment was
+ * ran through (a script got through every setup step, or the target itself ran, which shows an environment was
  * there) and FAILED when it never did, each with the failing evidence. Cancelled, sandbox and provider errors
  * keep their status: they say why the run stopped, not what the deployment did.
  */

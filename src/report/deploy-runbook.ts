@@ -77,7 +77,7 @@ export function deployEvidenceSection(deploy: DeployResult): string[] {
     out.push(checkRow({ ...check, name: `verifier: ${check.name.replace(/^spec: /, '')}` }));
   out.push(
     '',
-    `The setup ${deploy.setupRan ? 'ran through (a setup script ended with exit 0)' : 'never ran through (no setup script ended with exit 0)'}.`,
+    `The setup ${deploy.setupRan ? 'ran through (a script got through every setup step)' : 'never ran through (no script got through every setup step)'}.`,
     '',
   );
   out.push(...tails([...(target ? [target] : []), ...verifier.checks]));
@@ -115,10 +115,26 @@ export function deployInstalledSection(deploy: DeployResult): string[] {
     return out;
   }
   out.push('| what | kind | why | turn |', '| --- | --- | --- | --- |');
-  for (const item of deploy.installed)
-    out.push(`| ${code(item.what)} | ${item.kind} | ${cell(item.why)} | ${item.turn} |`);
+  for (const item of deploy.installed) {
+    const what = item.kind === 'step' ? stepSummary(item.what) : item.what;
+    out.push(`| ${code(what)} | ${item.kind} | ${cell(item.why)} | ${item.turn} |`);
+  }
   out.push('');
+  if (deploy.installed.some((i) => i.kind === 'step'))
+    out.push('A step is shown by its first line; `build.sh` holds each whole.', '');
+  if (deploy.records && deploy.records.length > 0)
+    out.push(
+      `The exact versions installed, as the setups recorded them: ${deploy.records.map(code).join(', ')} (in this folder).`,
+      '',
+    );
   return out;
+}
+
+/** A setup step in a table cell: its first line (its `# buildbench:` title when it has one), clipped. */
+export function stepSummary(command: string): string {
+  const first = command.split('\n').find((line) => line.trim() !== '') ?? command;
+  const text = first.trim().replace(/^#\s*(?:buildbench:\s*)?/, '');
+  return text.length > 100 ? `${text.slice(0, 99)}…` : text;
 }
 
 /** What the target must leave, in words. */
@@ -153,7 +169,9 @@ export function deployRunSection(result: BuildResult, deploy: DeployResult): str
     '',
   );
   if (recipe) {
-    lines.push(`bash /path/to/this/folder/${recipe.files.buildSh}   # the setup`);
+    lines.push(
+      `bash /path/to/this/folder/${recipe.files.buildSh}   # the setup (it ends with one run of the target)`,
+    );
   } else {
     const last = lastSetupTurn(result);
     lines.push(

@@ -82,8 +82,13 @@ export interface DeployResult {
     notes: string[];
   }[];
   installed: DeployInstall[];
-  /** Some setup script ran to its end (exit 0 within its time limit). */
+  /** Some setup script ran to its end (exit 0 within its time limit), or through every setup step to the target. */
   setupRan: boolean;
+  /**
+   * The setups' records of the exact versions installed (`.buildbench/deploy/*` in the sandbox: a pip freeze,
+   * Cargo.lock, `go list -m all`, …), copied into the output folder; paths relative to it.
+   */
+  records?: string[];
   /** The target experiment's check, the last time it ran; absent when it never ran. */
   target?: DeployCheckEvidence;
   /** The task's verifier: its spec file, whether it was hidden, whether it passed, and each check. */

@@ -1,9 +1,9 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 import type { LoopOutcome } from '../../agent/loop.js';
 import { errorMessage } from '../../base/errors.js';
-import { copyFileNoFollow, relComponents } from '../../base/safe-fs.js';
+import { copyFileNoFollow, lstatUnder, relComponents } from '../../base/safe-fs.js';
 import type { Artifact } from '../../verify/types.js';
 import { say, type CopiedArtifact, type Opened, type RunState } from './state.js';
 
@@ -28,6 +28,40 @@ export async function collect(
   );
   state.copied = await copyArtifacts(box.hostWorkdir, outcome.artifacts, dest);
   state.copiedExcluded = await copyArtifacts(box.hostWorkdir, excluded, dest);
+  if (state.settings.deploy) state.deployRecords = await copyDeployRecords(box.hostWorkdir, state.outDir);
+}
+
+/** Where a deploy's setups record the exact versions they installed, relative to the repository root. */
+const DEPLOY_RECORDS = '.buildbench/deploy';
+/** At most this many record files, each at most this large, are copied (the tree was written by the build). */
+const MAX_RECORDS = 32;
+const MAX_RECORD_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Copies the setups' version records (`.buildbench/deploy/*`: a pip freeze, Cargo.lock, `go list -m all`, …)
+ * to `<out>/deploy/`, so the user has them without the sandbox: regular files only, never through a link,
+ * bounded in number and size. Returns their paths relative to the output folder.
+ */
+export async function copyDeployRecords(root: string, outDir: string): Promise<string[]> {
+  const dir = await lstatUnder(root, DEPLOY_RECORDS).catch(() => undefined);
+  if (!dir?.isDirectory()) return [];
+  const names = (await readdir(path.join(root, DEPLOY_RECORDS)).catch(() => [] as string[])).sort();
+  const out: string[] = [];
+  for (const name of names.slice(0, MAX_RECORDS)) {
+    const rel = `${DEPLOY_RECORDS}/${name}`;
+    const stats = await lstatUnder(root, rel).catch(() => undefined);
+    if (!stats?.isFile() || stats.size > MAX_RECORD_BYTES) continue;
+    const target = path.join(outDir, 'deploy', name);
+    try {
+      await mkdir(path.dirname(target), { recursive: true });
+      await rm(target, { force: true });
+      await copyFileNoFollow(root, rel, target);
+      out.push(`deploy/${name}`);
+    } catch {
+      // A record that cannot be copied safely is left out; the setup's log still names what it installed.
+    }
+  }
+  return out;
 }
 
 /**

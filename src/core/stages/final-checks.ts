@@ -1,3 +1,4 @@
+import { TARGET_RUN_MARKER } from '../../deploy/recipes/target-run.js';
 import type { LoopOutcome } from '../../agent/loop.js';
 import type { TurnRecord } from '../../agent/types.js';
 import { TARGET_CHECK } from '../../deploy/target.js';
@@ -61,8 +62,12 @@ export function deployFacts(
   const verifier = hiddenVerifier
     ? specChecks.filter((c) => c.hidden)
     : specChecks.filter((c) => !c.hidden && c.name !== TARGET_CHECK_NAME && c.required);
+  // A script that ended with exit 0, or one that reached the target's run (its setup steps all succeeded).
   const setupRan = history.some(
-    (r) => r.observation !== undefined && r.observation.exec.exitCode === 0 && !r.observation.exec.timedOut,
+    (r) =>
+      r.observation !== undefined &&
+      ((r.observation.exec.exitCode === 0 && !r.observation.exec.timedOut) ||
+        r.observation.output.includes(TARGET_RUN_MARKER)),
   );
   return { setupRan, ...(target ? { target: fact(target) } : {}), verifier: verifier.map(fact) };
 }

@@ -111,6 +111,8 @@ export interface RunState {
   final?: StatusFacts['final'];
   /** A deploy run's target and verifier checks and whether its setup ran through (the final checks). */
   deployFacts?: StatusFacts['deploy'];
+  /** A deploy's version records copied into the output folder (collect.ts), relative to it. */
+  deployRecords?: string[];
   decision: StatusDecision;
   finalized?: FinalizeOutput;
   /** Where the kept sandbox is (`--keep`). */

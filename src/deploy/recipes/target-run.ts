@@ -8,6 +8,12 @@ import { shq } from '../../base/shell.js';
 import type { Recipe } from '../../recipe/model.js';
 import { DEPLOY_ENV_FILE, type DeployGoal } from '../types.js';
 
+/**
+ * The line a turn prints just before the target runs: every setup step before it succeeded (turn scripts run
+ * with `set -e`), so a turn that printed it set the environment up even when the target then failed.
+ */
+export const TARGET_RUN_MARKER = '### buildbench: the target experiment: ';
+
 /** The step: from the target's cwd, with the deploy environment sourced, within the target's time limit. */
 export function targetStep(goal: DeployGoal): Recipe['steps'][number] {
   const cwd = goal.target.cwd && goal.target.cwd !== '.' ? goal.target.cwd : '.';
@@ -17,7 +23,7 @@ export function targetStep(goal: DeployGoal): Recipe['steps'][number] {
     command: [
       `if [ -f ${DEPLOY_ENV_FILE} ]; then . ./${DEPLOY_ENV_FILE}; fi`,
       `cd ${shq(cwd)}`,
-      `echo ${shq(`### buildbench: the target experiment: ${goal.target.command}`)}`,
+      `echo ${shq(`${TARGET_RUN_MARKER}${goal.target.command}`)}`,
       `timeout -k 10s ${seconds}s bash -c ${shq(goal.target.command)}`,
     ].join('\n'),
   };

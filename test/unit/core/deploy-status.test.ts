@@ -3,6 +3,7 @@
  * passed; PARTIAL when the setup ran through but one failed (with the failing evidence); FAILED when the setup
  * never ran through. And the facts it is decided from (core/stages/final-checks.ts `deployFacts`).
  */
+import { TARGET_RUN_MARKER } from '../../../src/deploy/recipes/target-run.js';
 import { describe, expect, it } from '@jest/globals';
 
 import type { LoopEnd } from '../../../src/agent/loop.js';
@@ -104,11 +105,11 @@ describe('deployFacts', () => {
     required: true,
     ...extra,
   });
-  const turn = (n: number, exitCode: number | null, timedOut = false): TurnRecord =>
+  const turn = (n: number, exitCode: number | null, timedOut = false, output = ''): TurnRecord =>
     ({
       turn: n,
       action: { kind: 'run', script: 'x', purpose: 'setup', reason: 'r' },
-      observation: { exec: { exitCode, timedOut } },
+      observation: { exec: { exitCode, timedOut }, output },
       notes: [],
     }) as unknown as TurnRecord;
   const artifacts: VerificationCheck = {
@@ -138,5 +139,13 @@ describe('deployFacts', () => {
     expect(facts.setupRan).toBe(false);
     expect(facts.verifier.map((c) => c.name)).toEqual(['spec: visible one']);
     expect(deployFacts({ checks: [] }, [], true)).toEqual({ setupRan: false, verifier: [] });
+  });
+
+  it('counts a script that failed in the target’s run (after every setup step) as a setup that ran through', () => {
+    const reached = turn(0, 1, false, `### buildbench: dependencies\n${TARGET_RUN_MARKER}./simulate\nboom\n`);
+    expect(deployFacts({ checks: [] }, [reached], true).setupRan).toBe(true);
+    expect(
+      deployFacts({ checks: [] }, [turn(0, 1, false, 'E: Unable to locate package\n')], true).setupRan,
+    ).toBe(false);
   });
 });

@@ -51,7 +51,7 @@ describe('deploy RUNBOOK.md golden files', () => {
     expect(text).toContain(
       [
         '```sh',
-        'bash /path/to/this/folder/build.sh   # the setup',
+        'bash /path/to/this/folder/build.sh   # the setup (it ends with one run of the target)',
         'if [ -f .buildbench/deploy-env.sh ]; then . .buildbench/deploy-env.sh; fi   # the environment the setup made',
         'make && ./sortbench 200000',
         '```',
