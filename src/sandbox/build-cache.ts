@@ -28,7 +28,18 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, rename, rm, unlink, utimes } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  unlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 import { CancelledError } from '../base/errors.js';
@@ -56,6 +67,11 @@ export interface BuildCacheLayout {
   ccache: string;
   /** Holds one folder per sandbox, `incoming/<sandbox id>/`. */
   incoming: string;
+  /**
+   * One file per live sandbox, `ccache-users/<sandbox id>`, holding its repository's store key: a store in
+   * use is never pruned (outside `ccache/`, which sandboxes mount read-write, so no build can remove it).
+   */
+  ccacheUsers: string;
 }
 
 export function buildCacheLayout(root: string): BuildCacheLayout {
@@ -64,6 +80,7 @@ export function buildCacheLayout(root: string): BuildCacheLayout {
     apt: join(root, 'apt'),
     ccache: join(root, 'ccache'),
     incoming: join(root, 'incoming'),
+    ccacheUsers: join(root, 'ccache-users'),
   };
 }
 
@@ -143,10 +160,12 @@ export async function prepareBuildCache(
     for (const mount of mounts) await mkdir(mount.host, { recursive: true });
     const now = new Date();
     await utimes(join(layout.ccache, sandbox.repoKey), now, now); // last use, for pruneRepositoryStores
+    await mkdir(layout.ccacheUsers, { recursive: true });
+    await writeFile(join(layout.ccacheUsers, sandbox.sandboxId), sandbox.repoKey);
   }
   await removeSharedCcacheStore(layout.ccache);
   await hashLegacyPackages(layout.apt);
-  await pruneRepositoryStores(layout.ccache, CCACHE_KEEP_REPOSITORIES);
+  await pruneRepositoryStores(layout.ccache, CCACHE_KEEP_REPOSITORIES, await storesInUse(layout.ccacheUsers));
   let collected = 0;
   for (const name of await readdir(layout.incoming).catch(() => [] as string[])) {
     const dir = join(layout.incoming, name);
@@ -167,7 +186,28 @@ export async function releaseBuildCache(root: string, sandboxId: string): Promis
   const dir = join(layout.incoming, sandboxId);
   const collected = await collectDownloads(dir, layout.apt, { all: true });
   await rm(dir, { recursive: true, force: true });
+  await rm(join(layout.ccacheUsers, sandboxId), { force: true });
   return collected;
+}
+
+/**
+ * The store keys of the sandboxes that are live: a `ccache-users/` file younger than a day (a sandbox of a
+ * crashed run never released its file; after a day it no longer protects the store, and is removed).
+ */
+export async function storesInUse(users: string, now = Date.now()): Promise<Set<string>> {
+  const keys = new Set<string>();
+  for (const name of await readdir(users).catch(() => [] as string[])) {
+    const path = join(users, name);
+    const info = await lstat(path).catch(() => undefined);
+    if (!info?.isFile()) continue;
+    if (now - info.mtimeMs > STALE_INCOMING_MS) {
+      await rm(path, { force: true }).catch(() => undefined);
+      continue;
+    }
+    const key = (await readFile(path, 'utf8').catch(() => '')).trim();
+    if (KEY.test(key)) keys.add(key);
+  }
+  return keys;
 }
 
 /** A package's file name as apt stores it (`name_version_arch.deb`, an epoch's colon as %3a). */
@@ -283,11 +323,19 @@ async function removeSharedCcacheStore(ccache: string): Promise<void> {
   }
 }
 
-/** Keeps the `keep` most recently used repository stores (by the folder's mtime) and removes the others. */
-export async function pruneRepositoryStores(ccache: string, keep: number): Promise<number> {
+/**
+ * Keeps the `keep` most recently used repository stores (by the folder's mtime) and removes the others, but
+ * never a store a live sandbox uses (`inUse`: a long build's store is older than those of the builds that
+ * started after it, and removing it under the build broke the sandboxes that had yet to mount it).
+ */
+export async function pruneRepositoryStores(
+  ccache: string,
+  keep: number,
+  inUse: ReadonlySet<string> = new Set(),
+): Promise<number> {
   const stores: { path: string; mtimeMs: number }[] = [];
   for (const name of await readdir(ccache).catch(() => [] as string[])) {
-    if (!KEY.test(name)) continue;
+    if (!KEY.test(name) || inUse.has(name)) continue;
     const path = join(ccache, name);
     const info = await lstat(path).catch(() => undefined);
     if (info?.isDirectory()) stores.push({ path, mtimeMs: info.mtimeMs });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 
 import {
   BUILD_CACHE_MOUNT,
+  buildCacheLayout,
   BUILD_CACHE_SETUP_SCRIPT,
   buildCacheMounts,
   CCACHE_MAX_SIZE,
@@ -19,6 +20,7 @@ import {
   requestCacheKey,
   sandboxBaseEnv,
   setUpBuildCache,
+  storesInUse,
 } from '../../../src/sandbox/build-cache.js';
 import { baseSandboxEnv, SANDBOX_PATH } from '../../../src/sandbox/common.js';
 import type { ExecResult } from '../../../src/sandbox/types.js';
@@ -127,6 +129,31 @@ describe('repository stores', () => {
     }
     expect(await pruneRepositoryStores(dir, 2)).toBe(1);
     expect((await readdir(dir)).sort()).toEqual([keys[1], keys[2]].sort());
+  });
+
+  it('never removes the store of a live sandbox, however old; a day-old user file no longer protects it', async () => {
+    const root = await tmp();
+    const layout = buildCacheLayout(root);
+    const old = repositoryCacheKey('long-build');
+    // The long build's sandbox is live (prepared, not released); eight newer repositories came after it.
+    await prepareBuildCache(root, { repoKey: old, sandboxId: 'long-1' });
+    const t = new Date(Date.UTC(2026, 0, 1));
+    await utimes(join(layout.ccache, old), t, t);
+    for (const name of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i']) {
+      await prepareBuildCache(root, { repoKey: repositoryCacheKey(name), sandboxId: `${name}-1` });
+      await releaseBuildCache(root, `${name}-1`);
+    }
+    expect(await readdir(layout.ccache)).toContain(old);
+    expect(await storesInUse(layout.ccacheUsers)).toEqual(new Set([old]));
+    // Released: it is an ordinary old store again, pruned at the next sandbox.
+    await releaseBuildCache(root, 'long-1');
+    await prepareBuildCache(root, { repoKey: repositoryCacheKey('j'), sandboxId: 'j-1' });
+    expect(await readdir(layout.ccache)).not.toContain(old);
+    // A crashed run's user file (never released) protects nothing after a day, and goes.
+    const stale = join(layout.ccacheUsers, 'j-1');
+    await utimes(stale, t, t);
+    expect(await storesInUse(layout.ccacheUsers)).toEqual(new Set());
+    expect(await readdir(layout.ccacheUsers)).toEqual([]);
   });
 });
 
