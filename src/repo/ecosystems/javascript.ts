@@ -4,7 +4,7 @@
  * Only the root package.json counts: deeper ones are examples, workspaces or vendored tools (noted).
  */
 import type { DeclaredDependency, EcosystemInfo } from '../types.js';
-import { readManifest } from './read.js';
+import { readManifest } from './manifest-files.js';
 
 export const JS_LOCK_FILES = [
   'package-lock.json',

@@ -3,7 +3,7 @@
  * versions resolved, and the Julia version that made it).
  */
 import type { EcosystemInfo } from '../types.js';
-import { readManifest } from './read.js';
+import { readManifest } from './manifest-files.js';
 import { parseToml, tomlGet, tomlTable, type TomlTable } from './toml-reader.js';
 
 /** Julia's standard library: shipped with Julia, never installed from a registry. */

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { readFileUnder } from '../../base/safe-fs.js';
 
 /** A manifest larger than this is read only up to here (a real one is a few KiB). */
-export const MANIFEST_MAX_BYTES = 512 * 1024;
+export const MANIFEST_MAX_BYTES = 1024 * 1024;
 
 /** How many manifests of one kind a detector reads at most (a monorepo can hold hundreds). */
 export const MANIFESTS_PER_KIND = 50;
@@ -51,4 +51,15 @@ export function lineRef(manifest: string, text: string, offset: number): string 
   let line = 1;
   for (let i = 0; i < offset && i < text.length; i++) if (text[i] === '\n') line++;
   return `${manifest}:${line}`;
+}
+
+/** The directory part of a relative path ('' at the root). */
+export function dirOf(rel: string): string {
+  const i = rel.lastIndexOf('/');
+  return i < 0 ? '' : rel.slice(0, i);
+}
+
+/** The depth of a relative path (0 for a file at the root). */
+export function depthOf(rel: string): number {
+  return rel.split('/').length - 1;
 }

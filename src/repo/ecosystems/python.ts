@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { DeclaredDependency, EcosystemInfo } from '../types.js';
 import { defaultPythonTable, oldPinNote, type PythonTable } from './python-table.js';
-import { depthOf, dirOf, readManifest } from './read.js';
+import { depthOf, dirOf, readManifest } from './manifest-files.js';
 import { parseToml, tomlGet, tomlTable, type TomlTable } from './toml-reader.js';
 
 /** Manifests deeper than this are examples or vendored tools, not the paper's environment. */

@@ -4,7 +4,7 @@
  * version a DESCRIPTION or lock file asks for is the runtime.
  */
 import type { DeclaredDependency, EcosystemInfo } from '../types.js';
-import { depthOf, readManifest } from './read.js';
+import { depthOf, readManifest } from './manifest-files.js';
 
 /** Packages that come with R itself (never installed separately). */
 export const R_BASE_PACKAGES: ReadonlySet<string> = new Set([
