@@ -1,6 +1,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 
+import { DEPLOY_RECORD_DIR } from '../../deploy/recipes/shell-steps.js';
 import type { LoopOutcome } from '../../agent/loop.js';
 import { errorMessage } from '../../base/errors.js';
 import { copyFileNoFollow, lstatUnder, relComponents } from '../../base/safe-fs.js';
@@ -31,8 +32,6 @@ export async function collect(
   if (state.settings.deploy) state.deployRecords = await copyDeployRecords(box.hostWorkdir, state.outDir);
 }
 
-/** Where a deploy's setups record the exact versions they installed, relative to the repository root. */
-const DEPLOY_RECORDS = '.buildbench/deploy';
 /** At most this many record files, each at most this large, are copied (the tree was written by the build). */
 const MAX_RECORDS = 32;
 const MAX_RECORD_BYTES = 4 * 1024 * 1024;
@@ -43,12 +42,12 @@ const MAX_RECORD_BYTES = 4 * 1024 * 1024;
  * bounded in number and size. Returns their paths relative to the output folder.
  */
 export async function copyDeployRecords(root: string, outDir: string): Promise<string[]> {
-  const dir = await lstatUnder(root, DEPLOY_RECORDS).catch(() => undefined);
+  const dir = await lstatUnder(root, DEPLOY_RECORD_DIR).catch(() => undefined);
   if (!dir?.isDirectory()) return [];
-  const names = (await readdir(path.join(root, DEPLOY_RECORDS)).catch(() => [] as string[])).sort();
+  const names = (await readdir(path.join(root, DEPLOY_RECORD_DIR)).catch(() => [] as string[])).sort();
   const out: string[] = [];
   for (const name of names.slice(0, MAX_RECORDS)) {
-    const rel = `${DEPLOY_RECORDS}/${name}`;
+    const rel = `${DEPLOY_RECORD_DIR}/${name}`;
     const stats = await lstatUnder(root, rel).catch(() => undefined);
     if (!stats?.isFile() || stats.size > MAX_RECORD_BYTES) continue;
     const target = path.join(outDir, 'deploy', name);

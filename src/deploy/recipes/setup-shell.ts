@@ -7,8 +7,7 @@
 import { shq } from '../../base/shell.js';
 import { DEPLOY_ENV_FILE, type DeployGoal } from '../types.js';
 
-/** Where setups record what they installed (a lock, a freeze, a version list), relative to the repository root. */
-export const DEPLOY_RECORD_DIR = '.buildbench/deploy';
+export { DEPLOY_RECORD_DIR } from './shell-steps.js';
 
 /**
  * Lines that export `name` (a shell expression for its value, e.g. `"$PWD/.buildbench/cargo"`) now and append
