@@ -11,6 +11,8 @@ import type { RepairKnowledge, StrategyServices } from './repair/repair.js';
 import { RuleKnowledge } from './repair/rules/index.js';
 import { resolvePackages, sandboxRunner } from './repair/packages.js';
 import type { Resolution } from './repair/needs.js';
+import { parseAptCachePolicy } from './repair/package-index.js';
+import { PACKAGE_NAME } from './repair/needs.js';
 
 /** The repair knowledge base used by the rules strategy. */
 export function createKnowledge(): RepairKnowledge {
@@ -24,7 +26,24 @@ export function createServices(sandbox: Sandbox): StrategyServices {
   return {
     resolvePackages: (needs) => resolvePackages(needs, runner, { cache }),
     findHeaders: (header) => findHeaders(sandbox, header),
+    packageStatus: (names) => packageStatus(sandbox, names),
   };
+}
+
+/** What apt-cache policy says of package names (a doc's `apt-get install` line): installed, available, or absent. */
+export async function packageStatus(
+  sandbox: Pick<Sandbox, 'exec'>,
+  names: readonly string[],
+): Promise<Map<string, 'installed' | 'available'>> {
+  const valid = names.filter((n) => PACKAGE_NAME.test(n));
+  const status = new Map<string, 'installed' | 'available'>();
+  if (valid.length === 0) return status;
+  const result = await sandbox.exec(`apt-cache policy ${valid.join(' ')} 2>/dev/null`, { timeoutMs: 60_000 });
+  for (const [name, entry] of parseAptCachePolicy(result.output)) {
+    if (entry.installed !== undefined) status.set(name, 'installed');
+    else if (entry.candidate !== undefined) status.set(name, 'available');
+  }
+  return status;
 }
 
 /** A header name that is safe in a `find -path` pattern: no globs, no `..`, relative. */

@@ -14,6 +14,7 @@ import path from 'node:path';
 
 import { ConfigError } from '../base/errors.js';
 import { detectBuildSystems } from './build-systems.js';
+import { readDeclaredDependencies } from './declared-deps.js';
 import { detectEcosystems } from './ecosystems/index.js';
 import { findDocs } from './docs.js';
 import { countLanguages, findMainSources } from './languages.js';
@@ -77,6 +78,7 @@ export async function inspectRepo(root: string, options: InspectOptions = {}): P
     mainSources,
     expectedTargets,
     ecosystems,
+    declaredDeps: await readDeclaredDependencies(abs, { files: ownFiles, buildSystems, docs }),
   };
   if (tree.truncated) info.truncated = true;
   return info;

@@ -52,6 +52,8 @@ export interface StrategyServices {
    * /usr/local/include and their subdirectories), for headers a package ships outside the default search path.
    */
   findHeaders?: (header: string) => Promise<string[]>;
+  /** What apt says of package names a build doc lists: installed, available, or (absent) unknown. */
+  packageStatus?: (names: string[]) => Promise<Map<string, 'installed' | 'available'>>;
 }
 
 export interface RepairKnowledge {
