@@ -6,7 +6,10 @@
  * knowledge and its read-only sandbox services for the composition root. It imports only `base/`, `recipe/`
  * and `repo/` types, and the `Sandbox` interface.
  */
+import path from 'node:path';
+
 import type { Sandbox } from '../sandbox/types.js';
+import { CONTENTS_INDEX_FILE, ensureContentsIndex, type ContentsIndex } from './repair/contents-index.js';
 import type { RepairKnowledge, StrategyServices } from './repair/repair.js';
 import { RuleKnowledge } from './repair/rules/index.js';
 import { resolvePackages, sandboxRunner } from './repair/packages.js';
@@ -23,11 +26,30 @@ export function createKnowledge(): RepairKnowledge {
 export function createServices(sandbox: Sandbox): StrategyServices {
   const cache = new Map<string, Resolution>();
   const runner = sandboxRunner(sandbox);
+  let index: Promise<ContentsIndex | undefined> | undefined;
   return {
-    resolvePackages: (needs) => resolvePackages(needs, runner, { cache }),
+    resolvePackages: async (needs) => {
+      index ??= contentsIndexFor(sandbox);
+      const opened = await index;
+      return resolvePackages(needs, runner, { cache, ...(opened ? { index: opened } : {}) });
+    },
     findHeaders: (header) => findHeaders(sandbox, header),
     packageStatus: (names) => packageStatus(sandbox, names),
   };
+}
+
+/**
+ * The host-side Contents index of the sandbox's image, built on first use and cached with its layer;
+ * undefined when the image's lists are not on this machine or the index cannot be built (apt-file then).
+ */
+async function contentsIndexFor(sandbox: Sandbox): Promise<ContentsIndex | undefined> {
+  const lists = sandbox.packageLists;
+  if (!lists) return undefined;
+  try {
+    return await ensureContentsIndex(lists.listsDir, path.join(lists.cacheDir, CONTENTS_INDEX_FILE));
+  } catch {
+    return undefined;
+  }
 }
 
 /** What apt-cache policy says of package names (a doc's `apt-get install` line): installed, available, or absent. */
