@@ -36,6 +36,7 @@ const SUITES: Suite[] = [
   { name: 'hybrid-vs-llm', module: 'hybrid-vs-llm', export: 'benchHybridVsLlm' },
   { name: 'build-cache', module: 'build-cache', export: 'benchBuildCache' },
   { name: 'harness-overhead', module: 'harness-overhead', export: 'benchHarnessOverhead' },
+  { name: 'package-lookup', module: 'package-lookup', export: 'benchPackageLookup' },
 ];
 
 interface SuiteReport {

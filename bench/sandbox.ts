@@ -3,8 +3,10 @@
  * full `cp -a` copy of the base rootfs created and removed, N times each. Goal: overlay ≥ 20× faster. And
  * one command (`true`) in a sandbox of each network mode: what entering bubblewrap (and slirp4netns) costs.
  * Needs what the rootfs backend needs (root, overlayfs, unshare); the cached layers are made first if absent
- * (not timed). Run alone with `npx tsx bench/sandbox.ts`.
+ * (not timed). And create+dispose with the build cache off, empty and full, side by side. Run alone with
+ * `npx tsx bench/sandbox.ts`.
  */
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +36,55 @@ function round(value: number, digits = 1): number {
   return Math.round(value * f) / f;
 }
 
+/** Packages in the full build cache of the side-by-side rounds. */
+const FULL_CACHE_PACKAGES = 2500;
+
+/**
+ * Create+dispose with the build cache off, empty and full (FULL_CACHE_PACKAGES files named by a hash, as
+ * `apt/` holds them; no package index names these hashes, so apt is never offered one), side by side. The
+ * full cache's first sandbox checks every file once (not timed: a warm-up round); later ones see it unchanged.
+ */
+async function createDisposeByCache(
+  settings: ReturnType<typeof defaultSandboxSettings> & { choice: 'rootfs' },
+  repo: string,
+  n: number,
+): Promise<Record<string, number>> {
+  const empty = await mkdtemp(join(tmpdir(), 'bb-bench-cache-empty-'));
+  const full = await mkdtemp(join(tmpdir(), 'bb-bench-cache-full-'));
+  try {
+    await mkdir(join(full, 'apt'), { recursive: true });
+    for (let i = 0; i < FULL_CACHE_PACKAGES; i++) {
+      const name = createHash('sha256').update(`bench-${i}`).digest('hex');
+      await writeFile(join(full, 'apt', `${name}.deb`), Buffer.alloc(4096));
+    }
+    const out: Record<string, number> = {};
+    for (const [label, buildCache] of [
+      ['off', undefined],
+      ['empty', empty],
+      [`full_${FULL_CACHE_PACKAGES}`, full],
+    ] as const) {
+      await (
+        await createRootfsSandbox({ ...settings, buildCache }, { repoDir: repo, name: 'bench-cache' })
+      ).dispose();
+      const times: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const started = performance.now();
+        const sandbox = await createRootfsSandbox(
+          { ...settings, buildCache },
+          { repoDir: repo, name: 'bench-cache' },
+        );
+        await sandbox.dispose();
+        times.push(performance.now() - started);
+      }
+      out[label] = mean(times);
+    }
+    return out;
+  } finally {
+    await rm(empty, { recursive: true, force: true });
+    await rm(full, { recursive: true, force: true });
+  }
+}
+
 /** Mean create+dispose times over `n` rounds each (default 10); the copy rounds take seconds each. */
 export async function benchSandbox(options: { n?: number } = {}): Promise<BenchMetric[]> {
   const N = options.n ?? 10;
@@ -48,6 +99,7 @@ export async function benchSandbox(options: { n?: number } = {}): Promise<BenchM
   const overlay: number[] = [];
   const copy: number[] = [];
   const execMs: Record<string, number> = {};
+  const cacheMs: Record<string, number> = {};
   try {
     for (let i = 0; i < N; i++) {
       const started = performance.now();
@@ -83,6 +135,7 @@ export async function benchSandbox(options: { n?: number } = {}): Promise<BenchM
         await sandbox.dispose();
       }
     }
+    Object.assign(cacheMs, await createDisposeByCache(settings, repo, N));
   } finally {
     await rm(repo, { recursive: true, force: true });
   }
@@ -100,6 +153,11 @@ export async function benchSandbox(options: { n?: number } = {}): Promise<BenchM
       unit: 'x',
     },
     { name: 'sandbox.rootfs.create_dispose.overlay', value: round(overlayMs), unit: 'ms' },
+    ...Object.entries(cacheMs).map(([cache, ms]) => ({
+      name: `sandbox.rootfs.create_dispose.build_cache_${cache}`,
+      value: round(ms),
+      unit: 'ms',
+    })),
     { name: 'sandbox.rootfs.create_dispose.copy_base', value: round(copyMs), unit: 'ms' },
     { name: 'sandbox.rootfs.create_dispose.speedup', value: round(copyMs / overlayMs), unit: 'x' },
   ];

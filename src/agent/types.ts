@@ -4,6 +4,7 @@ import type { ScriptRecipe } from '../recipe/model.js';
 import type { Finding } from '../knowledge/diagnose/types.js';
 import type { Artifact, Claim, Expected, Verdict } from '../verify/types.js';
 import type { DeployGoal } from '../deploy/types.js';
+import type { PreinstallPlan } from '../knowledge/repair/declared.js';
 
 /** What a strategy asks the harness to do next. */
 export type Action =
@@ -22,6 +23,8 @@ export type Action =
        * successful trajectory from this instead of parsing scripts. Absent for free-form scripts.
        */
       recipe?: ScriptRecipe;
+      /** The declared dependencies this (first) script installs up front, each with its declarations. */
+      preinstall?: PreinstallPlan;
     }
   | {
       kind: 'finish';

@@ -40,6 +40,8 @@ const BUILD_OPTIONS = `build options:
   --max-cost <usd>     dollar budget for the whole run
   --prices <file>      a price table (YAML) replacing the shipped one
   --keep               keep the sandbox's build tree for inspection (its location is printed)
+  --no-preinstall      do not install the dependencies the build files declare before the first script
+                       (the repair loop then finds each missing package; for before/after measurements)
   --build-cache <dir>  package downloads and ccache shared by rootfs and docker sandboxes, or 'off'
                        (default: BUILDBENCH_BUILD_CACHE, else <cache>/build-cache)
   --network <mode>     isolated | host | none: the build's network (default: isolated — its own network
@@ -129,6 +131,7 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
       out: { type: 'string' },
       expect: { type: 'string' },
       keep: { type: 'boolean' },
+      'no-preinstall': { type: 'boolean' },
       json: { type: 'boolean' },
       spec: { type: 'string' },
     },
@@ -153,6 +156,7 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     ...run,
     json: values.json ?? false,
     keep: values.keep ?? false,
+    ...(values['no-preinstall'] ? { preinstall: false } : {}),
     sandbox: sandboxFromFlags(values, io),
     ...(values.spec !== undefined ? { spec: path.resolve(io.cwd, values.spec) } : {}),
   };

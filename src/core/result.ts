@@ -185,6 +185,15 @@ export async function trajectoryAnalysisOf(state: RunState): Promise<TrajectoryA
   return analyzeTrajectory({ turns, claims, passed: state.verifier?.report().passed ?? false });
 }
 
+/** What the strategy installed up front from the declared dependencies (the first script that says so). */
+function preinstalledPart(history: readonly TurnRecord[]): Pick<BuildResult, 'preinstalled'> {
+  for (const record of history) {
+    if (record.action.kind === 'run' && record.action.preinstall)
+      return { preinstalled: record.action.preinstall };
+  }
+  return {};
+}
+
 /** Time inside the sandbox's scripts (the turns', build.sh's in each replay) and the harness's share of the rest. */
 function timingsPart(state: RunState, finishedAt: number): BuildResult['timings'] {
   const totalMs = finishedAt - state.startedAt;
@@ -246,6 +255,7 @@ export function toBuildResult(
     ...(state.repo?.buildSystemChoice ? { buildSystemChoice: state.repo.buildSystemChoice } : {}),
     rootCause: status !== 'success' ? rootCausePart(outcome?.rootCause) : undefined,
     turns: turnSummaries(outcome?.history ?? [], state.outDir),
+    ...preinstalledPart(outcome?.history ?? []),
     timings: timingsPart(state, finishedAt),
     files: {
       trajectory: 'trajectory.jsonl',

@@ -23,6 +23,11 @@ export interface BuildSettings {
   outDir: string;
   strategy: StrategyChoice;
   maxTurns: number;
+  /**
+   * Install the dependencies the build files declare before the first turn (default true); false leaves
+   * every missing package to the repair loop (the repair tests, and before/after measurements).
+   */
+  preinstall?: boolean;
   /** Wall-clock budget for the whole run. */
   timeoutMs: number;
   /** Wall-clock cap for one script. */

@@ -6,11 +6,16 @@
  * knowledge and its read-only sandbox services for the composition root. It imports only `base/`, `recipe/`
  * and `repo/` types, and the `Sandbox` interface.
  */
+import path from 'node:path';
+
 import type { Sandbox } from '../sandbox/types.js';
+import { CONTENTS_INDEX_FILE, ensureContentsIndex, type ContentsIndex } from './repair/contents-index.js';
 import type { RepairKnowledge, StrategyServices } from './repair/repair.js';
 import { RuleKnowledge } from './repair/rules/index.js';
 import { resolvePackages, sandboxRunner } from './repair/packages.js';
 import type { Resolution } from './repair/needs.js';
+import { parseAptCachePolicy } from './repair/package-index.js';
+import { PACKAGE_NAME } from './repair/needs.js';
 
 /** The repair knowledge base used by the rules strategy. */
 export function createKnowledge(): RepairKnowledge {
@@ -21,14 +26,18 @@ export function createKnowledge(): RepairKnowledge {
 export function createServices(sandbox: Sandbox): StrategyServices {
   const cache = new Map<string, Resolution>();
   const runner = sandboxRunner(sandbox);
+  let index: Promise<ContentsIndex | undefined> | undefined;
   return {
-    resolvePackages: (needs) => resolvePackages(needs, runner, { cache }),
+    resolvePackages: async (needs) => {
+      index ??= contentsIndexFor(sandbox);
+      const opened = await index;
+      return resolvePackages(needs, runner, { cache, ...(opened ? { index: opened } : {}) });
+    },
     findHeaders: (header) => findHeaders(sandbox, header),
     knownPackages: (names) => knownPackages(sandbox, names),
+    packageStatus: (names) => packageStatus(sandbox, names),
   };
 }
-
-const PACKAGE_NAME = /^[a-z0-9][a-z0-9+.-]*[a-z0-9+]$/;
 
 /**
  * Those of `names` the sandbox's package index has (`apt-cache show`), in the order given; the index is
@@ -53,6 +62,36 @@ export async function knownPackages(
       .filter((n): n is string => n !== undefined),
   );
   return valid.filter((n) => known.has(n));
+}
+
+/**
+ * The host-side Contents index of the sandbox's image, built on first use and cached with its layer;
+ * undefined when the image's lists are not on this machine or the index cannot be built (apt-file then).
+ */
+async function contentsIndexFor(sandbox: Sandbox): Promise<ContentsIndex | undefined> {
+  const lists = sandbox.packageLists;
+  if (!lists) return undefined;
+  try {
+    return await ensureContentsIndex(lists.listsDir, path.join(lists.cacheDir, CONTENTS_INDEX_FILE));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What apt-cache policy says of package names (a doc's `apt-get install` line): installed, available, or absent. */
+export async function packageStatus(
+  sandbox: Pick<Sandbox, 'exec'>,
+  names: readonly string[],
+): Promise<Map<string, 'installed' | 'available'>> {
+  const valid = names.filter((n) => PACKAGE_NAME.test(n));
+  const status = new Map<string, 'installed' | 'available'>();
+  if (valid.length === 0) return status;
+  const result = await sandbox.exec(`apt-cache policy ${valid.join(' ')} 2>/dev/null`, { timeoutMs: 60_000 });
+  for (const [name, entry] of parseAptCachePolicy(result.output)) {
+    if (entry.installed !== undefined) status.set(name, 'installed');
+    else if (entry.candidate !== undefined) status.set(name, 'available');
+  }
+  return status;
 }
 
 /** A header name that is safe in a `find -path` pattern: no globs, no `..`, relative. */

@@ -14,6 +14,7 @@ import path from 'node:path';
 
 import { ConfigError } from '../base/errors.js';
 import { detectBuildSystems } from './build-systems.js';
+import { readDeclaredDependencies } from './declared-deps.js';
 import { detectEcosystems } from './ecosystems/index.js';
 import { findDocs } from './docs.js';
 import { documentedChoice, findDocumentedBuild, preferDocumented } from './documented.js';
@@ -87,6 +88,7 @@ export async function inspectRepo(root: string, options: InspectOptions = {}): P
     mainSources,
     expectedTargets,
     ecosystems,
+    declaredDeps: await readDeclaredDependencies(abs, { files: ownFiles, buildSystems, docs }),
   };
   if (documented.blocks.length > 0 || documented.prosePackages.length > 0) info.documented = documented;
   if (choice) info.buildSystemChoice = choice;

@@ -110,6 +110,8 @@ export interface RepoInfo {
   documented?: DocumentedBuild;
   /** Set when the documentation names one of the detected build systems: it is first in `buildSystems`. */
   buildSystemChoice?: BuildSystemChoice;
+  /** What the build files and build docs declare they need from the system (src/repo/declared-deps.ts). */
+  declaredDeps?: BuildDeclaration[];
 }
 
 /** A dependency a manifest declares (`numpy>=1.20` in requirements.txt, `serde = "1"` in Cargo.toml, …). */
@@ -149,4 +151,18 @@ export interface EcosystemInfo {
   runtime?: { name: string; version?: string; why: string };
   /** What a person should know (an unusual layout, a lock file that disagrees with the manifest). */
   notes: string[];
+}
+
+/** What a declaration names: a pkg-config module, a CMake package, a header, a library (-l), or a package. */
+export type DeclarationKind = 'pkgconfig' | 'cmake' | 'header' | 'library' | 'package';
+
+export interface BuildDeclaration {
+  kind: DeclarationKind;
+  name: string;
+  /** The default configuration fails without it (REQUIRED, no `required: false`, AC_MSG_ERROR when missing). */
+  required: boolean;
+  /** The file and line it was read from, relative to the repository root (`meson.build:12`). */
+  source: string;
+  /** The declaration as written, on one line, at most 160 characters. */
+  text: string;
 }

@@ -20,6 +20,7 @@ import type { TrajectoryAnalysis } from '../trajectory/analysis.js';
 import type { DeployTarget, RegistrySettings, Requirement } from '../deploy/types.js';
 import type { EcosystemKind } from '../repo/types.js';
 import type { GpuEnvironment } from '../verify/gpu.js';
+import type { PreinstallPlan } from '../knowledge/repair/declared.js';
 
 export const RESULT_SCHEMA = 'buildbench.result/v1';
 
@@ -148,6 +149,12 @@ export interface BuildResult {
     turn: number;
   };
   turns: TurnSummary[];
+  /**
+   * The packages the first script installed because the build files or build docs declare them (each with
+   * the declarations it answers), the declarations that led to no install and why, and the look-up's time.
+   * Absent when nothing was declared or no package resolver ran.
+   */
+  preinstalled?: PreinstallPlan;
   /**
    * `scriptsMs`: time inside the sandbox's scripts (every turn, and build.sh in each replay); `harnessMs`:
    * the rest of `totalMs` (lookups, scans, snapshots, copies, sandbox and replay set-up, model calls);

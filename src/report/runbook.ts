@@ -349,8 +349,16 @@ interface Dependency {
   why: string;
 }
 
-/** Why each package is there: the first turn that installed it (a repair's reason), or the tool it provides. */
-export function dependencyReasons(turns: readonly ReportTurn[], recipe: FinalRecipe): Dependency[] {
+/**
+ * Why each package is there: the declarations it was pre-installed for (`preinstalled`), else the first turn
+ * that installed it (a repair's reason), or the tool it provides.
+ */
+export function dependencyReasons(
+  turns: readonly ReportTurn[],
+  recipe: FinalRecipe,
+  preinstalled?: BuildResult['preinstalled'],
+): Dependency[] {
+  const declared = new Map((preinstalled?.packages ?? []).map((p) => [p.package, p.declarations]));
   const out: Dependency[] = [];
   const seen = new Set<string>();
   for (const turn of turns) {
@@ -360,11 +368,14 @@ export function dependencyReasons(turns: readonly ReportTurn[], recipe: FinalRec
       if (seen.has(name)) continue;
       seen.add(name);
       const answered = answeredFinding(turns, turn.turn);
+      const declarations = declared.get(name);
       out.push({
         name,
-        why: answered
-          ? `turn ${turn.turn} fixed turn ${answered.turn}'s error: ${turn.reason}`
-          : `installed by turn ${turn.turn} (${turn.purpose})`,
+        why: declarations
+          ? `declared by the build files (${declarations.join('; ')}); installed before the first script`
+          : answered
+            ? `turn ${turn.turn} fixed turn ${answered.turn}'s error: ${turn.reason}`
+            : `installed by turn ${turn.turn} (${turn.purpose})`,
       });
     }
   }
@@ -450,7 +461,7 @@ function recipeSection(input: ReportInput, recipe: FinalRecipe | undefined): str
 
 function dependencySection(input: ReportInput, recipe: FinalRecipe | undefined): string[] {
   if (!recipe) return [];
-  const deps = dependencyReasons(input.turns, recipe);
+  const deps = dependencyReasons(input.turns, recipe, input.result.preinstalled);
   if (deps.length === 0) return [];
   const out = ['## Dependencies', '', '| package | why it is needed |', '| --- | --- |'];
   for (const d of deps) out.push(`| ${code(d.name)} | ${cell(d.why)} |`);

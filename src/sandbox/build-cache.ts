@@ -164,7 +164,8 @@ export async function prepareBuildCache(
     await writeFile(join(layout.ccacheUsers, sandbox.sandboxId), sandbox.repoKey);
   }
   await removeSharedCcacheStore(layout.ccache);
-  await hashLegacyPackages(layout.apt);
+  const aptChanged = await aptChangedSinceCheck(layout);
+  if (aptChanged) await hashLegacyPackages(layout.apt);
   await pruneRepositoryStores(layout.ccache, CCACHE_KEEP_REPOSITORIES, await storesInUse(layout.ccacheUsers));
   let collected = 0;
   for (const name of await readdir(layout.incoming).catch(() => [] as string[])) {
@@ -172,12 +173,32 @@ export async function prepareBuildCache(
     collected += await collectDownloads(dir, layout.apt);
     await removeIfStale(dir);
   }
-  return {
-    layout,
-    collected,
-    pruned: await pruneOldest(layout.apt, APT_LIMIT_BYTES, APT_PRUNE_TO_BYTES),
-    mounts,
-  };
+  const pruned =
+    aptChanged || collected > 0 ? await pruneOldest(layout.apt, APT_LIMIT_BYTES, APT_PRUNE_TO_BYTES) : 0;
+  await recordAptCheck(layout);
+  return { layout, collected, pruned, mounts };
+}
+
+/** Where the mtime of `apt/` at the last full check is kept (outside `apt/`, whose mtime it records). */
+function aptCheckStamp(layout: BuildCacheLayout): string {
+  return join(layout.root, '.apt-checked');
+}
+
+/**
+ * Whether `apt/` changed since the last full check (its mtime moves whenever a file is added, renamed or
+ * removed, and only this process writes there: sandboxes see it read-only). A full cache holds thousands of
+ * packages; reading and stat-ing every one on each sandbox made creation grow with the cache.
+ */
+async function aptChangedSinceCheck(layout: BuildCacheLayout): Promise<boolean> {
+  const info = await lstat(layout.apt).catch(() => undefined);
+  const seen = await readFile(aptCheckStamp(layout), 'utf8').catch(() => '');
+  return !info || seen.trim() !== String(Math.round(info.mtimeMs));
+}
+
+/** Records the mtime of `apt/` after a check (best effort: without it the next sandbox checks again). */
+async function recordAptCheck(layout: BuildCacheLayout): Promise<void> {
+  const info = await lstat(layout.apt).catch(() => undefined);
+  if (info) await writeFile(aptCheckStamp(layout), String(Math.round(info.mtimeMs))).catch(() => undefined);
 }
 
 /** Called when a sandbox is disposed: takes its downloads into `apt/` and removes its `incoming/` folder. */

@@ -858,6 +858,12 @@ export class RootfsSandbox extends QueuedSandbox implements Sandbox {
     return join(this.buildDir, 'workspace');
   }
 
+  /** The toolchain layer's package lists (with apt-file's Contents files); its index is cached beside the layer. */
+  get packageLists(): { listsDir: string; cacheDir: string } | undefined {
+    const root = this.layers.toolchainRoot;
+    return root ? { listsDir: join(root, 'var/lib/apt/lists'), cacheDir: dirname(root) } : undefined;
+  }
+
   describeLocation(): string {
     return `build folder ${this.buildDir} (repository copy in ${this.hostWorkdir}, changes to the system in ${join(this.buildDir, 'upper')})`;
   }

@@ -50,6 +50,11 @@ export interface Sandbox {
   readonly image: string;
   /** The shared build cache folder on this machine mounted into the sandbox (see build-cache.ts), if any. */
   readonly buildCache?: string;
+  /**
+   * The image's package lists on this machine (`listsDir`, holding apt-file's Contents files) and the folder
+   * where a host-side index of them is cached with the layer (`cacheDir`); absent when not on this machine.
+   */
+  readonly packageLists?: { listsDir: string; cacheDir: string };
   /** Runs a bash script; failures are results, never exceptions (only a broken sandbox throws SandboxError). */
   exec(script: string, options: ExecOptions): Promise<ExecResult>;
   /** Where the sandbox's own files live on this machine, for `--keep` messages. */

@@ -150,6 +150,7 @@ const dockerUp = await dockerHere();
         'docker',
       );
       s.sandbox.image = BARE_DOCKER_IMAGE;
+      s.preinstall = false; // this case is about the repair loop, not the declared dependencies
       const result = await runBuild(s);
       expect(result.status).toBe('success');
       expect(result.turns.map((t) => t.purpose)).toEqual(['make', 'make + install-header-package']);

@@ -25,6 +25,8 @@ function settings(fixture: string, strategy: BuildSettings['strategy'], expect: 
     outDir: path.join(outRoot, `${fixture}-${strategy}`),
     strategy,
     maxTurns: 6,
+    // Each case is about the repair that fixes its failure: the declared dependencies stay uninstalled.
+    preinstall: false,
     timeoutMs: BUILD_TIMEOUT_MS,
     turnTimeoutMs: 3 * 60_000,
     expect,

@@ -21,6 +21,8 @@ export interface StrategyDeps {
   /** Retrieval deferred to the first model turn. */
   loadInstructions?: (repo: RepoInfo) => Promise<string>;
   signal?: AbortSignal;
+  /** The rules strategy installs declared dependencies before its first recipe (default true). */
+  preinstall?: boolean;
 }
 
 /** Picks the strategy named in the settings. */
@@ -29,7 +31,7 @@ export function createStrategy(choice: StrategyChoice, deps: StrategyDeps): Stra
     case 'baseline':
       return new BaselineStrategy();
     case 'rules':
-      return new RulesStrategy(deps.knowledge, deps.services);
+      return new RulesStrategy(deps.knowledge, deps.services, { preinstall: deps.preinstall ?? true });
     case 'llm':
     case 'hybrid':
       if (!deps.session)

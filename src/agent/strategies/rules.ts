@@ -13,6 +13,8 @@ import {
   type StrategyServices,
 } from '../../knowledge/repair/repair.js';
 import { submodulesThatMatter } from '../../knowledge/repair/submodules.js';
+import type { PreinstallPlan } from '../../knowledge/repair/declared.js';
+import { preinstallFor } from './preinstall.js';
 
 interface Attempt {
   recipe: Recipe;
@@ -59,10 +61,13 @@ export class RulesStrategy implements Strategy {
   private readonly tried = new Set<string>();
   /** Submodule paths that came empty with the checkout. */
   private missingSubmodules: string[] = [];
+  /** The declared dependencies installed before the first recipe (reported with the first turn). */
+  private preinstall: PreinstallPlan | undefined;
 
   constructor(
     private readonly knowledge: RepairKnowledge = NO_KNOWLEDGE,
     private readonly services: StrategyServices = {},
+    private readonly options: { preinstall?: boolean } = {},
   ) {}
 
   async next(context: TurnContext): Promise<Action> {
@@ -87,7 +92,10 @@ export class RulesStrategy implements Strategy {
           reason: noRecipeReason(context),
         };
       }
-      return this.start(0);
+      if (this.options.preinstall !== false)
+        this.preinstall = await preinstallFor(context.repo, this.services);
+      this.carried = (this.preinstall?.packages ?? []).map((p) => p.package);
+      return { ...this.start(0), ...(this.preinstall ? { preinstall: this.preinstall } : {}) };
     }
     const last: TurnRecord | undefined = context.history[context.history.length - 1];
     const observation = last?.observation;

@@ -23,6 +23,7 @@ export async function runLoop(
     state.deps.createStrategy(settings.strategy, {
       knowledge: createKnowledge(),
       services: createServices(box),
+      preinstall: settings.preinstall ?? true,
       session,
       loadInstructions: session ? () => retrieve(state, session.provider) : undefined,
       signal: options.signal,

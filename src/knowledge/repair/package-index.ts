@@ -240,6 +240,8 @@ export function buildLookupScript(
   queries: readonly NeedQuery[],
   extraPackages: readonly string[],
   maxHitsPerName = 40,
+  /** Hits already found in a host-side index (contents-index.ts): listed instead of running apt-file. */
+  knownHits?: readonly AptFileHit[],
 ): string {
   const extras = [...new Set(extraPackages.filter((p) => PACKAGE_NAME.test(p)))].map(shellQuote).join(' ');
   const lines = [
@@ -249,7 +251,16 @@ export function buildLookupScript(
     ': > "$tmp"',
     `echo '${MARK} apt-file'`,
   ];
-  if (queries.length > 0) {
+  if (queries.length > 0 && knownHits) {
+    const listed = knownHits.filter((h) => PACKAGE_NAME.test(h.pkg) && !/['\n]/.test(h.path));
+    lines.push(
+      `cat > "$tmp" <<'${MARK}-hits'`,
+      ...listed.map((h) => `${h.pkg}: ${h.path}`),
+      `${MARK}-hits`,
+      'cat "$tmp"',
+      `echo '${MARK} apt-file-status ${listed.length > 0 ? 0 : 1}'`,
+    );
+  } else if (queries.length > 0) {
     lines.push(
       'if command -v apt-file >/dev/null 2>&1; then',
       `  apt-file search -x ${shellQuote(buildAptFilePattern(queries))} > "$tmp" 2>&1`,

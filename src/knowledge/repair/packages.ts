@@ -22,6 +22,7 @@ import {
   type RankedCandidates,
 } from './package-index.js';
 import { needKey, type Need, type Resolution } from './needs.js';
+import type { ContentsIndex } from './contents-index.js';
 
 /** Runs a bash script where apt-file and apt-cache are (inside the sandbox). Output is stdout+stderr. */
 export interface PackageIndexRunner {
@@ -35,6 +36,11 @@ export interface ResolveOptions {
   cache?: Map<string, Resolution>;
   /** Index hits outside /usr/include and bin directories kept per file name (config.h matches hundreds). Default 40. */
   maxHitsPerName?: number;
+  /**
+   * A host-side index of the image's Contents files (contents-index.ts): when it covers every need, its hits
+   * replace the apt-file search and the sandbox only runs apt-cache policy.
+   */
+  index?: Pick<ContentsIndex, 'covers' | 'search'>;
 }
 
 // ───────────────────────────── resolution ─────────────────────────────
@@ -208,7 +214,9 @@ export async function resolvePackages(
   if (runner && unique.size > 0) {
     const valid = [...queries.values()].filter((q): q is NeedQuery => q !== undefined);
     const curated = [...unique.values()].flatMap((n) => fallback.lookup(n)?.packages ?? []);
-    const result = await runner.run(buildLookupScript(valid, curated, options.maxHitsPerName));
+    const index = options.index;
+    const known = index && valid.every((q) => index.covers(q)) ? index.search(valid) : undefined;
+    const result = await runner.run(buildLookupScript(valid, curated, options.maxHitsPerName, known));
     out = parseLookupOutput(result.output);
   } else if (!runner) {
     out = { aptFile: 'missing', hits: [], policy: new Map(), policyRan: false };

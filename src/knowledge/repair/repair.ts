@@ -54,6 +54,8 @@ export interface StrategyServices {
   findHeaders?: (header: string) => Promise<string[]>;
   /** Those of the package names the sandbox's package index knows (names a README gives may be another distribution's). */
   knownPackages?: (names: readonly string[]) => Promise<string[]>;
+  /** What apt says of package names a build doc lists: installed, available, or (absent) unknown. */
+  packageStatus?: (names: string[]) => Promise<Map<string, 'installed' | 'available'>>;
 }
 
 export interface RepairKnowledge {

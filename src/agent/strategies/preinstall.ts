@@ -1,0 +1,31 @@
+/**
+ * The rules strategy's first-turn packages: what the build files declare (`RepoInfo.declaredDeps`),
+ * resolved in one batched look-up (`knowledge/repair/declared.ts`). A look-up that fails is not fatal:
+ * the first recipe then runs without pre-installed packages and the repair loop finds what is missing.
+ */
+import type { RepoInfo } from '../../repo/types.js';
+import { planPreinstall, type PreinstallPlan } from '../../knowledge/repair/declared.js';
+import type { StrategyServices } from '../../knowledge/repair/repair.js';
+
+/** The pre-install plan for the repository, or undefined when it declares nothing or nothing can resolve it. */
+export async function preinstallFor(
+  repo: RepoInfo,
+  services: StrategyServices,
+): Promise<PreinstallPlan | undefined> {
+  const declared = repo.declaredDeps ?? [];
+  if (declared.length === 0 || !services.resolvePackages) return undefined;
+  try {
+    return await planPreinstall(declared, services);
+  } catch (error) {
+    return {
+      packages: [],
+      skipped: [
+        {
+          declaration: `${declared.length} declaration(s)`,
+          why: `the look-up failed: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      ],
+      lookupMs: 0,
+    };
+  }
+}

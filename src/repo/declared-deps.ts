@@ -1,0 +1,288 @@
+/**
+ * What the build files declare they need from the system, read before anything runs: meson
+ * `dependency('x')`, CMake `find_package(X)`, `pkg_check_modules`/`pkg_search_module`, autoconf
+ * `PKG_CHECK_MODULES`/`AC_CHECK_LIB`/`AC_CHECK_HEADERS`, `pkg-config --cflags x` in Makefiles, the
+ * `#include <…>` lines of the sources of a plain Makefile project, and the packages a build doc's
+ * `apt-get install` line names. Meson, CMake and configure stop at the first missing dependency, so a
+ * project that needs four `-dev` packages otherwise spends four turns discovering them one by one; the
+ * rules strategy resolves these declarations in one batched lookup and installs the required ones up front.
+ *
+ * Each declaration keeps where it came from (file:line and the text as written) so result.json can say why
+ * a package was pre-installed. Only the project's own files are read (vendored and submodule trees are
+ * the caller's to exclude); reads are small and never follow symlinks out of the tree.
+ */
+import path from 'node:path';
+
+import type { BuildDeclaration, BuildSystem, DeclarationKind, DocFile } from './types.js';
+
+export type { BuildDeclaration, DeclarationKind } from './types.js';
+import { readSmallText } from './walk.js';
+
+/** At most this many declarations per repository (a plain Makefile project's includes can run long). */
+const MAX_DECLARATIONS = 200;
+/** Sources read for `#include <…>` in a plain Makefile project. */
+const MAX_INCLUDE_SOURCES = 400;
+const READ_BYTES = 256 * 1024;
+
+/** A macro or function call found in a build file: its arguments as written and its line. */
+interface Call {
+  body: string;
+  line: number;
+  text: string;
+}
+
+function lineOf(text: string, index: number): number {
+  let line = 1;
+  for (let i = 0; i < index; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat;
+}
+
+/** Drops `#` comments (meson, CMake, Makefiles) and `dnl` lines (autoconf), keeping line numbers. */
+function stripLineComments(text: string, style: 'hash' | 'm4'): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (style === 'm4') return /^\s*(dnl\b|#)/.test(line) ? '' : line;
+      const hash = line.indexOf('#');
+      return hash >= 0 ? line.slice(0, hash) : line;
+    })
+    .join('\n');
+}
+
+/** Every call of `name(...)` (case-sensitive unless `ignoreCase`), its parentheses balanced across lines. */
+function callsOf(text: string, name: string, ignoreCase = false): Call[] {
+  const calls: Call[] = [];
+  const pattern = new RegExp(`(?<![A-Za-z0-9_])${name}\\s*\\(`, ignoreCase ? 'gi' : 'g');
+  for (const match of text.matchAll(pattern)) {
+    const open = match.index + match[0].length;
+    let depth = 1;
+    let i = open;
+    for (; i < text.length && depth > 0; i++) {
+      const c = text[i];
+      if (c === '(') depth++;
+      else if (c === ')') depth--;
+    }
+    if (depth !== 0) continue;
+    const body = text.slice(open, i - 1);
+    calls.push({ body, line: lineOf(text, match.index), text: oneLine(text.slice(match.index, i)) });
+  }
+  return calls;
+}
+
+/** Splits m4 arguments at top-level commas, dropping one level of `[...]` quoting around each. */
+function m4Args(body: string): string[] {
+  const args: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const c of body) {
+    if (c === '[' || c === '(') depth++;
+    else if (c === ']' || c === ')') depth--;
+    if (c === ',' && depth === 0) {
+      args.push(current);
+      current = '';
+    } else current += c;
+  }
+  args.push(current);
+  return args.map((a) =>
+    a
+      .trim()
+      .replace(/^\[([\s\S]*)\]$/, '$1')
+      .trim(),
+  );
+}
+
+/** pkg-config module names from a module list (`glib-2.0 >= 2.56 gio-2.0`): versions and operators dropped. */
+function moduleNames(list: string): string[] {
+  const words = list.split(/[\s,]+/).filter(Boolean);
+  const names: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (/^[<>=!]=?$/.test(w)) {
+      i++; // the version after the operator
+      continue;
+    }
+    const name = w.split(/[<>=!]/)[0]!;
+    if (/^[A-Za-z0-9][A-Za-z0-9_.+-]*$/.test(name)) names.push(name);
+  }
+  return names;
+}
+
+type Collect = (kind: DeclarationKind, name: string, required: boolean, file: string, call: Call) => void;
+
+/** Meson names that are not pkg-config modules (built-in dependencies meson finds itself). */
+const MESON_BUILTIN = new Set(['threads', 'openmp', 'dl', 'iconv', 'intl', 'appleframeworks', '']);
+
+function readMeson(text: string, file: string, add: Collect): void {
+  for (const call of callsOf(stripLineComments(text, 'hash'), 'dependency')) {
+    const name = /^\s*'([^']*)'/.exec(call.body)?.[1];
+    if (name === undefined || MESON_BUILTIN.has(name)) continue;
+    // `required: false` or a feature option (`required: get_option('x')`) may be skipped by the default build.
+    const required = !/required\s*:\s*(false|get_option|not\b)/.test(call.body);
+    add('pkgconfig', name, required, file, call);
+  }
+}
+
+/** CMake packages that are part of CMake or the toolchain, not something to install. */
+const CMAKE_BUILTIN = new Set(['threads', 'pkgconfig', 'openmp', 'git', 'doxygen', 'python', 'python3']);
+
+function readCmake(text: string, file: string, add: Collect): void {
+  const clean = stripLineComments(text, 'hash');
+  for (const call of callsOf(clean, 'find_package', true)) {
+    const words = call.body.trim().split(/\s+/);
+    const name = words[0];
+    if (!name || !/^[A-Za-z][A-Za-z0-9_+-]*$/.test(name) || CMAKE_BUILTIN.has(name.toLowerCase())) continue;
+    add('cmake', name, words.includes('REQUIRED'), file, call);
+  }
+  for (const fn of ['pkg_check_modules', 'pkg_search_module']) {
+    for (const call of callsOf(clean, fn, true)) {
+      const words = call.body.trim().split(/\s+/).slice(1); // the prefix first
+      const required = words.includes('REQUIRED');
+      const list = words.filter((w) => !/^(REQUIRED|QUIET|IMPORTED_TARGET|GLOBAL|NO_CMAKE_\w+)$/.test(w));
+      const names = moduleNames(list.join(' '));
+      // pkg_search_module takes the first that exists: the first is the one to install.
+      for (const name of fn === 'pkg_search_module' ? names.slice(0, 1) : names)
+        add('pkgconfig', name, required, file, call);
+    }
+  }
+}
+
+/** An autoconf "if not found" argument that stops configure. */
+function stopsConfigure(action: string | undefined): boolean {
+  return action !== undefined && /AC_MSG_ERROR|AC_MSG_FAILURE|exit 1/.test(action);
+}
+
+function readAutoconf(text: string, file: string, add: Collect): void {
+  const clean = stripLineComments(text, 'm4');
+  for (const call of callsOf(clean, 'PKG_CHECK_MODULES')) {
+    const args = m4Args(call.body);
+    // Without an action-if-not-found, PKG_CHECK_MODULES stops configure.
+    const required = args[3] === undefined || args[3] === '' || stopsConfigure(args[3]);
+    for (const name of moduleNames(args[1] ?? '')) add('pkgconfig', name, required, file, call);
+  }
+  for (const call of callsOf(clean, 'AC_CHECK_LIB')) {
+    const args = m4Args(call.body);
+    const lib = args[0] ?? '';
+    if (/^[A-Za-z0-9_+.-]+$/.test(lib)) add('library', lib, stopsConfigure(args[3]), file, call);
+  }
+  for (const macro of ['AC_CHECK_HEADERS', 'AC_CHECK_HEADER']) {
+    for (const call of callsOf(clean, macro)) {
+      const args = m4Args(call.body);
+      const required = stopsConfigure(args[2]);
+      for (const header of (args[0] ?? '').split(/\s+/).filter((h) => /^[A-Za-z0-9_/.+-]+\.h$/.test(h)))
+        add('header', header, required, file, call);
+    }
+  }
+}
+
+function readMakefile(text: string, file: string, add: Collect): void {
+  const clean = stripLineComments(text, 'hash');
+  for (const match of clean.matchAll(/pkg-config((?:\s+--[a-z-]+(?:=\S+)?)*)\s+([^`)\n;|&]+)/g)) {
+    if (!/--(cflags|libs)/.test(match[1] ?? '')) continue;
+    const list = (match[2] ?? '').replace(/--[a-z-]+/g, ' ');
+    if (list.includes('$')) continue; // a variable: the names are elsewhere
+    const call: Call = { body: '', line: lineOf(clean, match.index), text: oneLine(match[0]) };
+    for (const name of moduleNames(list)) add('pkgconfig', name, true, file, call);
+  }
+}
+
+const INCLUDE = /^\s*#\s*include\s*<([A-Za-z0-9_/.+-]+\.(?:h|hh|hpp|hxx))>/gm;
+
+/** `#include <…>` of the sources, except the project's own headers (any file in the tree with that path tail). */
+async function readIncludes(root: string, files: readonly string[], add: Collect): Promise<void> {
+  const own = new Set<string>();
+  for (const f of files) {
+    const parts = f.split('/');
+    for (let i = 0; i < parts.length; i++) own.add(parts.slice(i).join('/'));
+  }
+  const sources = files.filter((f) => /\.(c|cc|cpp|cxx|h|hh|hpp)$/.test(f)).slice(0, MAX_INCLUDE_SOURCES);
+  for (const file of sources) {
+    const text = await readSmallText(root, file, { maxBytes: READ_BYTES });
+    if (text === undefined) continue;
+    for (const match of text.matchAll(INCLUDE)) {
+      const header = match[1]!;
+      if (own.has(header)) continue;
+      add('header', header, true, file, {
+        body: '',
+        line: lineOf(text, match.index),
+        text: oneLine(match[0]),
+      });
+    }
+  }
+}
+
+const APT_LINE = /\b(?:apt-get|apt|aptitude)\s+(?:-\S+\s+)*install\b([^\n]*)/g;
+
+/** Packages a build doc's `apt-get install` line names (options, variables and shell syntax skipped). */
+function readDocInstall(text: string, file: string, add: Collect): void {
+  for (const match of text.matchAll(APT_LINE)) {
+    const rest = (match[1] ?? '').split(/&&|\|\||;|\||`|#/)[0] ?? '';
+    const call: Call = { body: '', line: lineOf(text, match.index), text: oneLine(match[0]) };
+    for (const word of rest.replace(/\\$/, '').split(/\s+/)) {
+      if (word.startsWith('-') || !/^[a-z0-9][a-z0-9+.-]+$/.test(word)) continue;
+      add('package', word, true, file, call);
+    }
+  }
+}
+
+export interface DeclaredDepsInput {
+  /** The project's own files (vendored and submodule trees left out), relative to `root`. */
+  files: readonly string[];
+  buildSystems: readonly BuildSystem[];
+  docs: readonly DocFile[];
+}
+
+/** Docs worth reading for install lines: READMEs and build/install guides. */
+function isBuildDoc(doc: DocFile): boolean {
+  return /(^|\/)(readme|install|building|build|compiling|hacking|contributing)[^/]*$/i.test(doc.path);
+}
+
+/** The build files of each reader, by base name. */
+function readerFor(file: string): ((text: string, file: string, add: Collect) => void) | undefined {
+  const base = path.posix.basename(file);
+  if (base === 'meson.build') return readMeson;
+  if (base === 'CMakeLists.txt' || base.endsWith('.cmake')) return readCmake;
+  if (base === 'configure.ac' || base === 'configure.in') return readAutoconf;
+  if (base === 'Makefile' || base === 'makefile' || base === 'GNUmakefile' || base.endsWith('.mk'))
+    return readMakefile;
+  return undefined;
+}
+
+/**
+ * Every declaration of the project's build files and build docs, de-duplicated by kind and name (a name
+ * declared required anywhere is required). The sources' `#include <…>` lines are read only when the
+ * primary build system is a plain Makefile (other systems declare their dependencies themselves).
+ */
+export async function readDeclaredDependencies(
+  root: string,
+  input: DeclaredDepsInput,
+): Promise<BuildDeclaration[]> {
+  const found = new Map<string, BuildDeclaration>();
+  const add: Collect = (kind, name, required, file, call) => {
+    const key = `${kind}:${name}`;
+    const seen = found.get(key);
+    if (seen) {
+      if (required && !seen.required)
+        found.set(key, { ...seen, required, source: `${file}:${call.line}`, text: call.text });
+      return;
+    }
+    if (found.size >= MAX_DECLARATIONS) return;
+    found.set(key, { kind, name, required, source: `${file}:${call.line}`, text: call.text });
+  };
+  for (const file of input.files) {
+    const reader = readerFor(file);
+    if (!reader) continue;
+    const text = await readSmallText(root, file, { maxBytes: READ_BYTES });
+    if (text !== undefined) reader(text, file, add);
+  }
+  if (input.buildSystems[0]?.kind === 'make') await readIncludes(root, input.files, add);
+  for (const doc of input.docs.filter(isBuildDoc)) {
+    const text = await readSmallText(root, doc.path, { maxBytes: READ_BYTES });
+    if (text !== undefined) readDocInstall(text, doc.path, add);
+  }
+  return [...found.values()];
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from '@jest/globals';
+
+import { planPreinstall } from '../../../../src/knowledge/repair/declared.js';
+import type { Need, Resolution } from '../../../../src/knowledge/repair/needs.js';
+import type { BuildDeclaration } from '../../../../src/repo/declared-deps.js';
+
+const decl = (kind: BuildDeclaration['kind'], name: string, required = true, line = 1): BuildDeclaration => ({
+  kind,
+  name,
+  required,
+  source: `meson.build:${line}`,
+  text: `dependency('${name}')`,
+});
+
+/** A resolver over a fixed table, counting its calls. */
+function resolver(table: Record<string, Partial<Resolution>>) {
+  const calls: Need[][] = [];
+  return {
+    calls,
+    resolvePackages: (needs: Need[]) => {
+      calls.push(needs);
+      return Promise.resolve(
+        needs.map((need): Resolution => ({
+          need,
+          candidates: [],
+          via: 'apt-file',
+          ...table[`${need.kind}:${need.name}`],
+        })),
+      );
+    },
+  };
+}
+
+describe('planPreinstall', () => {
+  it('resolves every required declaration in one call and records where each package came from', async () => {
+    const r = resolver({
+      'pkgconfig:zlib': { package: 'zlib1g-dev' },
+      'header:zlib.h': { package: 'zlib1g-dev' },
+      'pkgconfig:jansson': { package: 'libjansson-dev' },
+      'header:stdio.h': { package: 'libc6-dev', installed: true },
+      'cmake:Threads': { noPackageNeeded: true, via: 'fallback' },
+      'pkgconfig:nosuch': { via: 'none', note: 'no package in the index ships nosuch.pc' },
+    });
+    const plan = await planPreinstall(
+      [
+        decl('pkgconfig', 'zlib', true, 2),
+        decl('header', 'zlib.h', true, 3),
+        decl('pkgconfig', 'jansson', true, 4),
+        decl('header', 'stdio.h'),
+        decl('cmake', 'Threads'),
+        decl('pkgconfig', 'nosuch'),
+        decl('pkgconfig', 'liblzma', false, 9),
+      ],
+      r,
+    );
+    expect(r.calls).toHaveLength(1);
+    expect(r.calls[0]!.map((n) => n.name)).toEqual([
+      'zlib',
+      'zlib.h',
+      'jansson',
+      'stdio.h',
+      'Threads',
+      'nosuch',
+    ]);
+    expect(plan.packages).toEqual([
+      {
+        package: 'zlib1g-dev',
+        declarations: ["meson.build:2: dependency('zlib')", "meson.build:3: dependency('zlib.h')"],
+      },
+      { package: 'libjansson-dev', declarations: ["meson.build:4: dependency('jansson')"] },
+    ]);
+    expect(plan.skipped).toEqual([
+      {
+        declaration: "meson.build:9: dependency('liblzma')",
+        why: 'optional: the default build goes on without it',
+      },
+      { declaration: "meson.build:1: dependency('nosuch')", why: 'no package in the index ships nosuch.pc' },
+    ]);
+  });
+
+  it('installs the packages a doc names only when apt knows them and they are not installed', async () => {
+    const plan = await planPreinstall(
+      [decl('package', 'libfoo-dev'), decl('package', 'cmake'), decl('package', 'libgone-dev')],
+      {
+        packageStatus: (names) => {
+          expect(names).toEqual(['libfoo-dev', 'cmake', 'libgone-dev']);
+          return Promise.resolve(
+            new Map<string, 'installed' | 'available'>([
+              ['libfoo-dev', 'available'],
+              ['cmake', 'installed'],
+            ]),
+          );
+        },
+      },
+    );
+    expect(plan.packages.map((p) => p.package)).toEqual(['libfoo-dev']);
+    expect(plan.skipped.map((s) => s.why)).toEqual(['apt does not know libgone-dev']);
+  });
+
+  it('installs nothing without a resolver and says so', async () => {
+    const plan = await planPreinstall([decl('pkgconfig', 'zlib')], {});
+    expect(plan.packages).toEqual([]);
+    expect(plan.skipped).toEqual([
+      { declaration: "meson.build:1: dependency('zlib')", why: 'no package resolver' },
+    ]);
+  });
+});

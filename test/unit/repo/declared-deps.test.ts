@@ -1,0 +1,181 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+
+import { readDeclaredDependencies, type BuildDeclaration } from '../../../src/repo/declared-deps.js';
+import { inspectRepo } from '../../../src/repo/inspect.js';
+import type { BuildSystem } from '../../../src/repo/types.js';
+import { removeTree, tempTree } from './fixtures.js';
+
+let roots: string[] = [];
+afterEach(() => {
+  roots.forEach(removeTree);
+  roots = [];
+});
+
+function tree(files: Record<string, string>): string {
+  const root = tempTree(files);
+  roots.push(root);
+  return root;
+}
+
+const system = (kind: BuildSystem['kind'], file: string): BuildSystem => ({
+  kind,
+  dir: '',
+  file,
+  linux: true,
+  details: {},
+});
+
+/** kind:name → required, for compact comparisons. */
+function summary(decls: BuildDeclaration[]): Record<string, boolean> {
+  return Object.fromEntries(decls.map((d) => [`${d.kind}:${d.name}`, d.required]));
+}
+
+async function read(files: Record<string, string>, primary: BuildSystem, docs: string[] = []) {
+  const root = tree(files);
+  return readDeclaredDependencies(root, {
+    files: Object.keys(files),
+    buildSystems: [primary],
+    docs: docs.map((p) => ({ path: p, score: 1, why: 'test' })),
+  });
+}
+
+describe('readDeclaredDependencies', () => {
+  it('reads meson dependency() calls, required unless required: false or a feature option', async () => {
+    const decls = await read(
+      {
+        'meson.build': [
+          "project('x', 'c')",
+          "zlib = dependency('zlib', version: '>=1.2')",
+          "# dependency('commented')",
+          'png = dependency(',
+          "  'libpng',",
+          ')',
+          "lz = dependency('liblzma', required: false)",
+          "gl = dependency('gl', required: get_option('opengl'))",
+          "th = dependency('threads')",
+        ].join('\n'),
+      },
+      system('meson', 'meson.build'),
+    );
+    expect(summary(decls)).toEqual({
+      'pkgconfig:zlib': true,
+      'pkgconfig:libpng': true,
+      'pkgconfig:liblzma': false,
+      'pkgconfig:gl': false,
+    });
+    expect(decls[1]).toMatchObject({ source: 'meson.build:4', text: "dependency( 'libpng', )" });
+  });
+
+  it('reads CMake find_package, pkg_check_modules and pkg_search_module', async () => {
+    const decls = await read(
+      {
+        'CMakeLists.txt': [
+          'cmake_minimum_required(VERSION 3.10)',
+          'find_package(PNG REQUIRED)',
+          'find_package(Threads REQUIRED)',
+          'FIND_PACKAGE(Boost 1.70 REQUIRED COMPONENTS filesystem)',
+          'find_package(CURL)',
+          'find_package(PkgConfig REQUIRED)',
+          'pkg_check_modules(DEPS REQUIRED IMPORTED_TARGET jansson>=2.10 yaml-0.1)',
+          'pkg_search_module(SSL openssl libressl)',
+        ].join('\n'),
+      },
+      system('cmake', 'CMakeLists.txt'),
+    );
+    expect(summary(decls)).toEqual({
+      'cmake:PNG': true,
+      'cmake:Boost': true,
+      'cmake:CURL': false,
+      'pkgconfig:jansson': true,
+      'pkgconfig:yaml-0.1': true,
+      'pkgconfig:openssl': false,
+    });
+  });
+
+  it('reads autoconf checks: required when missing stops configure', async () => {
+    const decls = await read(
+      {
+        'configure.ac': [
+          'AC_INIT([x], [1])',
+          'PKG_CHECK_MODULES([GLIB], [glib-2.0 >= 2.56 gio-2.0])',
+          'PKG_CHECK_MODULES([XML], [libxml-2.0], [have_xml=yes], [have_xml=no])',
+          'AC_CHECK_LIB([z], [inflate], [],',
+          '  [AC_MSG_ERROR([zlib is required])])',
+          'AC_CHECK_LIB([m], [cos])',
+          'dnl AC_CHECK_LIB([gone], [f])',
+          'AC_CHECK_HEADERS([expat.h zstd.h], [], [AC_MSG_ERROR([headers missing])])',
+          'AC_CHECK_HEADERS([sys/foo.h])',
+        ].join('\n'),
+      },
+      system('autotools', 'configure.ac'),
+    );
+    expect(summary(decls)).toEqual({
+      'pkgconfig:glib-2.0': true,
+      'pkgconfig:gio-2.0': true,
+      'pkgconfig:libxml-2.0': false,
+      'library:z': true,
+      'library:m': false,
+      'header:expat.h': true,
+      'header:zstd.h': true,
+      'header:sys/foo.h': false,
+    });
+  });
+
+  it('reads pkg-config in Makefiles and the system includes of a plain Makefile project', async () => {
+    const decls = await read(
+      {
+        Makefile:
+          'CFLAGS += $(shell pkg-config --cflags --libs expat)\nLIBS = `pkg-config --libs $(PKGS)`\nall: x\n',
+        'src/main.c':
+          '#include <stdio.h>\n#include <zlib.h>\n#include <own/util.h>\n#include "local.h"\n#include <vector>\n',
+        'include/own/util.h': 'int f(void);\n',
+      },
+      system('make', 'Makefile'),
+    );
+    expect(summary(decls)).toEqual({
+      'pkgconfig:expat': true,
+      'header:stdio.h': true,
+      'header:zlib.h': true,
+    });
+  });
+
+  it('reads includes only for a plain Makefile project', async () => {
+    const decls = await read(
+      { 'CMakeLists.txt': 'project(x C)\n', 'main.c': '#include <zlib.h>\n' },
+      system('cmake', 'CMakeLists.txt'),
+    );
+    expect(decls).toEqual([]);
+  });
+
+  it("reads the packages a build doc's apt-get install line names", async () => {
+    const decls = await read(
+      {
+        'README.md': [
+          '# x',
+          '```',
+          'sudo apt-get update && sudo apt-get install -y libfoo-dev libbar1.0-dev \\',
+          '```',
+          'apt install --no-install-recommends $PKGS cmake; echo done',
+        ].join('\n'),
+        'NEWS.md': 'apt-get install libnews-dev\n',
+      },
+      system('cmake', 'CMakeLists.txt'),
+      ['README.md', 'NEWS.md'],
+    );
+    expect(summary(decls)).toEqual({
+      'package:libfoo-dev': true,
+      'package:libbar1.0-dev': true,
+      'package:cmake': true,
+    });
+    expect(decls[0]!.source).toBe('README.md:3');
+  });
+
+  it('is part of inspectRepo, over the own files only', async () => {
+    const root = tree({
+      'meson.build': "project('x', 'c')\ndependency('jansson')\n",
+      'third_party/lib/meson.build': "dependency('vendored-only')\n",
+    });
+    const info = await inspectRepo(root);
+    expect(info.declaredDeps?.map((d) => d.name)).toEqual(['jansson']);
+  });
+});

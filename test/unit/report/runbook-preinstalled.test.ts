@@ -1,0 +1,48 @@
+import { describe, expect, it } from '@jest/globals';
+
+import type { ReportTurn } from '../../../src/finalize/turns.js';
+import type { FinalRecipe } from '../../../src/recipe/model.js';
+import { dependencyReasons } from '../../../src/report/runbook.js';
+
+const turn: ReportTurn = {
+  turn: 0,
+  purpose: 'meson',
+  reason: 'meson.build found',
+  script: '',
+  recipe: { tools: [], packages: ['zlib1g-dev', 'libfoo-dev'], prelude: [], edits: [], env: {}, steps: [] },
+  timedOut: false,
+  passed: true,
+  artifacts: 1,
+  failures: [],
+  notes: [],
+};
+
+const recipe: FinalRecipe = {
+  mode: 'minimal',
+  turn: 0,
+  tools: [],
+  packages: ['zlib1g-dev', 'libfoo-dev'],
+  patches: [],
+  prelude: [],
+  env: {},
+  steps: [],
+  scripts: [],
+  notes: [],
+};
+
+describe('dependencyReasons with pre-installed packages', () => {
+  it('names the declarations a package was installed for before the first script', () => {
+    const reasons = dependencyReasons([turn], recipe, {
+      packages: [{ package: 'zlib1g-dev', declarations: ["meson.build:4: dependency('zlib')"] }],
+      skipped: [],
+      lookupMs: 5,
+    });
+    expect(reasons).toEqual([
+      {
+        name: 'zlib1g-dev',
+        why: "declared by the build files (meson.build:4: dependency('zlib')); installed before the first script",
+      },
+      { name: 'libfoo-dev', why: 'installed by turn 0 (meson)' },
+    ]);
+  });
+});
