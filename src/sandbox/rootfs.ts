@@ -472,7 +472,7 @@ async function createToolchain(paths: RootfsPaths, baseRoot: string, options: La
  * `isolated` networking, bubblewrap waits (--block-fd) until slirp4netns has given its new network namespace
  * a user-mode uplink. Everything it starts lives in this pid namespace and ends with it.
  */
-const ENTRY_SCRIPT = `
+export const ENTRY_SCRIPT = `
 set -u
 exec 2>&1
 fail() { echo "buildbench sandbox setup: $*"; exit 125; }
@@ -513,7 +513,11 @@ until [ -s "$C/net.ready" ]; do
   i=$((i + 1)); [ "$i" -lt 4000 ] || { kill -KILL "$bw"; fail "user-mode networking (slirp4netns) did not start in time"; }
   sleep 0.005
 done
-printf go > "$C/go"
+# Opened read-write, the FIFO never blocks: when bubblewrap is already gone (it failed, or was killed while
+# the network came up), a write-only open would wait for a reader forever and the sandbox would hang.
+exec 6<>"$C/go"
+printf go >&6
+exec 6>&-
 wait "$bw"
 rc=$?
 kill "$sl" 2>/dev/null
