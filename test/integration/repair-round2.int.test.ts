@@ -35,6 +35,9 @@ function settings(
     json: false,
     keep: false,
     sandbox: sandboxSettingsFrom(process.env, 'rootfs', undefined),
+    // Each case proves a repair rule: declared dependencies installed before turn 0 would leave some of them
+    // no error to repair (preinstall.int.test.ts covers that path).
+    preinstall: false,
     ...extra,
   };
 }
