@@ -9,6 +9,8 @@ export default tseslint.config(
       'dist/',
       'coverage/',
       'test/fixtures/',
+      // Fixture repositories of the task suites (artifacts under test, not this project's code).
+      'tasks/',
       'buildbench-out/',
       '*.config.js',
       'bin/',
