@@ -557,6 +557,8 @@ export function parseTask(text: string, file: string, suite?: string): Task {
           fail(['target', 'evidence', 'metrics', i], `min (${m.min}) is greater than max (${m.max})`);
       });
     }
+    if (target.cwd !== undefined && !insideRepository(target.cwd))
+      fail(['target', 'cwd'], 'expected a folder inside the repository (relative, without ..)');
     const timeout = duration(target.timeout, ['target', 'timeout']);
     const deploy: DeployTask = {
       ...base,
@@ -604,10 +606,8 @@ function readGuest(
   for (const field of ['image', 'configFragment'] as const) {
     const value = raw[field];
     if (value === undefined) continue;
-    const normal = path.posix.normalize(value);
-    if (path.posix.isAbsolute(value) || normal === '..' || normal.startsWith('../')) {
+    if (!insideRepository(value))
       problem(field, 'expected a path inside the repository (relative, without ..)');
-    }
   }
   if (raw.configFragment !== undefined && raw.kind !== 'kernel') {
     problem('configFragment', 'only a kind: kernel guest has a config fragment');
@@ -728,4 +728,10 @@ export async function loadTasks(paths: readonly string[], options: LoadTasksOpti
   }
   if (issues.length > 0) throw new TaskError(issues);
   return tasks;
+}
+
+/** A relative path that stays inside the repository (`a/b`, `.`), not `/etc` nor `../x`. */
+function insideRepository(value: string): boolean {
+  const normal = path.posix.normalize(value);
+  return !path.posix.isAbsolute(value) && normal !== '..' && !normal.startsWith('../');
 }

@@ -193,6 +193,19 @@ describe('task files', () => {
     ]);
   });
 
+  it('refuses a target folder outside the repository', () => {
+    const deploy = (cwd: string): string =>
+      `kind: deploy\nrepository: o/n\ntarget: { command: x, cwd: '${cwd}', evidence: { files: [a] } }\nverifier: { spec: v.yml }\n`;
+    for (const cwd of ['../../etc', '/etc', 'a/../../b']) {
+      expect(issuesOf(deploy(cwd))).toEqual([
+        'task.yml:3: target.cwd: expected a folder inside the repository (relative, without ..)',
+      ]);
+    }
+    expect((parseTask(deploy('experiments/../runs'), 'task.yml') as DeployTask).target.cwd).toBe(
+      'experiments/../runs',
+    );
+  });
+
   it('reads a guest block into a GuestSpec, and names each bad field of one', () => {
     const deploy = (guest: string): string =>
       `kind: deploy\nrepository: o/n\ntarget: { command: x, evidence: { files: [a] } }\nverifier: { spec: v.yml }\nguest:\n${guest}`;
