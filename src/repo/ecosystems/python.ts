@@ -232,19 +232,24 @@ function addPoetry(found: Found, deps: TomlTable | undefined, manifest: string, 
   }
 }
 
-async function readPyproject(root: string, rel: string, table: PythonTable): Promise<Found> {
-  const found = empty();
+/** A TOML manifest parsed; undefined when it cannot be read, with a note in `found` when it is not TOML. */
+async function readTomlManifest(root: string, rel: string, found: Found): Promise<TomlTable | undefined> {
   const text = await readManifest(root, rel);
-  if (text === undefined) return found;
-  let doc: TomlTable;
+  if (text === undefined) return undefined;
   try {
-    doc = parseToml(text);
+    return parseToml(text);
   } catch (error) {
     found.notes.push(
       `${rel} could not be read as TOML (${error instanceof Error ? error.message : String(error)})`,
     );
-    return found;
+    return undefined;
   }
+}
+
+async function readPyproject(root: string, rel: string, table: PythonTable): Promise<Found> {
+  const found = empty();
+  const doc = await readTomlManifest(root, rel, found);
+  if (!doc) return found;
   const project = tomlTable(doc, 'project');
   if (project) {
     addRequirements(found, stringsOf(project.dependencies), `${rel} (project.dependencies)`, table);
@@ -392,17 +397,8 @@ async function readEnvironmentYml(root: string, rel: string, table: PythonTable)
 
 async function readPipfile(root: string, rel: string): Promise<Found> {
   const found = empty();
-  const text = await readManifest(root, rel);
-  if (text === undefined) return found;
-  let doc: TomlTable;
-  try {
-    doc = parseToml(text);
-  } catch (error) {
-    found.notes.push(
-      `${rel} could not be read as TOML (${error instanceof Error ? error.message : String(error)})`,
-    );
-    return found;
-  }
+  const doc = await readTomlManifest(root, rel, found);
+  if (!doc) return found;
   for (const [section, dev] of [
     ['packages', false],
     ['dev-packages', true],
