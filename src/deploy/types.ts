@@ -81,3 +81,6 @@ export interface DeployGoal {
  * setup made, wherever its tools live). `.buildbench/` is never scanned for artifacts nor kept in patches.
  */
 export const DEPLOY_ENV_FILE = '.buildbench/deploy-env.sh';
+
+/** The shell line that runs what follows in the environment the setup made so far (a step, the target). */
+export const SOURCE_DEPLOY_ENV = `if [ -f ${DEPLOY_ENV_FILE} ]; then . ./${DEPLOY_ENV_FILE}; fi`;

@@ -39,8 +39,7 @@ export function script(lines: readonly string[]): string {
   return lines.join('\n');
 }
 
-/** The first line of a step that runs in the environment the setup made so far (the target's environment). */
-export const SOURCE_DEPLOY_ENV = `if [ -f ${DEPLOY_ENV_FILE} ]; then . ./${DEPLOY_ENV_FILE}; fi`;
+export { SOURCE_DEPLOY_ENV } from '../types.js';
 
 /**
  * A step's own package installer (`bb_deploy_install pkg…`): steps run on their own in build.sh (`bash -c`,

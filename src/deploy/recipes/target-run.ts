@@ -6,7 +6,7 @@
  */
 import { shq } from '../../base/shell.js';
 import type { Recipe } from '../../recipe/model.js';
-import { DEPLOY_ENV_FILE, type DeployGoal } from '../types.js';
+import { SOURCE_DEPLOY_ENV, type DeployGoal } from '../types.js';
 
 /**
  * The line a turn prints just before the target runs: every setup step before it succeeded (turn scripts run
@@ -21,7 +21,7 @@ export function targetStep(goal: DeployGoal): Recipe['steps'][number] {
   return {
     purpose: 'build',
     command: [
-      `if [ -f ${DEPLOY_ENV_FILE} ]; then . ./${DEPLOY_ENV_FILE}; fi`,
+      SOURCE_DEPLOY_ENV,
       `cd ${shq(cwd)}`,
       `echo ${shq(`${TARGET_RUN_MARKER}${goal.target.command}`)}`,
       `timeout -k 10s ${seconds}s bash -c ${shq(goal.target.command)}`,

@@ -8,7 +8,7 @@
  * data (verifiers/gpu.yaml); the versions come from the failure and the check's lines in the same log.
  */
 import { shq } from '../../../base/shell.js';
-import { DEPLOY_ENV_FILE } from '../../../deploy/types.js';
+import { DEPLOY_ENV_FILE, SOURCE_DEPLOY_ENV } from '../../../deploy/types.js';
 import { withStepBeforeGpuCheck } from '../../../deploy/gpu.js';
 import type { Finding } from '../../diagnose/types.js';
 import { defaultGpuTables, type GpuTables } from '../gpu-tables.js';
@@ -82,11 +82,7 @@ export function torchCudaBuild(
 
 /** A step that runs in the deploy environment (its virtual environment's python), or the system's without one. */
 function inDeployEnv(marker: string, lines: string[]): string {
-  return [
-    `# buildbench: ${marker}`,
-    `if [ -f ${DEPLOY_ENV_FILE} ]; then . ./${DEPLOY_ENV_FILE}; fi`,
-    ...lines,
-  ].join('\n');
+  return [`# buildbench: ${marker}`, SOURCE_DEPLOY_ENV, ...lines].join('\n');
 }
 
 function offline(input: RepairInput): boolean {
