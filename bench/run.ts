@@ -37,6 +37,7 @@ const SUITES: Suite[] = [
   { name: 'build-cache', module: 'build-cache', export: 'benchBuildCache' },
   { name: 'harness-overhead', module: 'harness-overhead', export: 'benchHarnessOverhead' },
   { name: 'package-lookup', module: 'package-lookup', export: 'benchPackageLookup' },
+  { name: 'vs-hand', module: 'vs-hand', export: 'benchVsHand' },
 ];
 
 interface SuiteReport {

@@ -31,7 +31,9 @@ import {
   requestCacheKey,
   sandboxBaseEnv,
   setUpBuildCache,
+  BUILD_CACHE_SETUP_SCRIPT,
   type BuildCacheMount,
+  type BuildCacheSetup,
 } from './build-cache.js';
 import {
   createSandboxCgroups,
@@ -252,7 +254,7 @@ export async function withCreationLock<T>(
 /** Removes half-made layers left by a process that died while creating them. Call only under the lock. */
 async function removeStaleTemps(suiteDir: string): Promise<void> {
   for (const name of await readdir(suiteDir).catch(() => [] as string[])) {
-    if (/^\.(base|toolchain).*\.tmp-/.test(name) || /^\.lock\.stale-/.test(name)) {
+    if (/^\.(base|toolchain|cache).*\.tmp-/.test(name) || /^\.lock\.stale-/.test(name)) {
       await removeTree(join(suiteDir, name));
     }
   }
@@ -398,20 +400,68 @@ export async function ensureRootfsLayers(
 }
 
 async function createToolchain(paths: RootfsPaths, baseRoot: string, options: LayerOptions): Promise<void> {
-  const { suite, onProgress, signal } = options;
+  const made = await createLayer(paths, options, {
+    dir: paths.toolchainDir,
+    lowerdirs: [baseRoot],
+    script: TOOLCHAIN_SCRIPT,
+    what: 'the build toolchain',
+    tmpPrefix: 'toolchain',
+    timeoutMs: TOOLCHAIN_TIMEOUT_MS,
+    record: { packages: TOOLCHAIN_PACKAGES },
+    onStart: () =>
+      options.onProgress?.(
+        `installing the build toolchain into a cached layer on Debian ${options.suite} (first run only, ~2-3 min; log: ${join(paths.suiteDir, 'toolchain.log')})…`,
+      ),
+    failure: (detail) =>
+      new SandboxError(
+        `installing the build toolchain (${TOOLCHAIN_PACKAGES.join(' ')}) failed (${detail})`,
+        `see ${join(paths.suiteDir, 'toolchain.log')}; check that the Debian mirror is reachable from this machine`,
+      ),
+  });
+  options.onProgress?.(`created the toolchain layer in ${made.seconds} s (${paths.toolchainRoot})`);
+}
+
+interface LayerPlan {
+  /** The layer's folder (`root/` and `READY` once made). */
+  dir: string;
+  lowerdirs: string[];
+  script: string;
+  /** What the layer holds, for messages ("the build toolchain"). */
+  what: string;
+  /** Prefix of the temporary folder (`.<prefix>.tmp-…`, removed by removeStaleTemps if left behind). */
+  tmpPrefix: 'toolchain' | 'cache';
+  timeoutMs: number;
+  /** Extra fields of READY. */
+  record: Record<string, unknown>;
+  onStart?: () => void;
+  /** The error for a script that failed; `detail` says how, with the output's last lines. */
+  failure: (detail: string) => Error;
+  /** Checks the script's output; returns fields for READY, or throws. */
+  check?: (output: string) => Record<string, unknown>;
+}
+
+/**
+ * Runs our own `plan.script` (never the repository's) over `plan.lowerdirs` in a fresh overlay with this
+ * machine's network, and keeps its upper dir as a read-only layer: `<dir>/root` and `<dir>/READY`, moved into
+ * place at once so no half-made layer is ever used. Call under the creation lock.
+ */
+async function createLayer(
+  paths: RootfsPaths,
+  options: LayerOptions,
+  plan: LayerPlan,
+): Promise<{ seconds: number; fields: Record<string, unknown> }> {
+  const { suite, signal } = options;
   await removeStaleTemps(paths.suiteDir);
-  if (existsSync(paths.toolchainDir)) await removeTree(paths.toolchainDir);
-  const tmp = join(paths.suiteDir, `.toolchain.tmp-${process.pid}-${randomBytes(3).toString('hex')}`);
-  const logPath = join(paths.suiteDir, 'toolchain.log');
+  if (existsSync(plan.dir)) await removeTree(plan.dir);
+  const tmp = join(paths.suiteDir, `.${plan.tmpPrefix}.tmp-${process.pid}-${randomBytes(3).toString('hex')}`);
+  const logPath = join(paths.suiteDir, `${plan.tmpPrefix}.log`);
   await prepareBuildDir(tmp);
-  onProgress?.(
-    `installing the build toolchain into a cached layer on Debian ${suite} (first run only, ~2-3 min; log: ${logPath})…`,
-  );
+  plan.onStart?.();
   const started = Date.now();
   try {
-    const run = await withHeartbeat(onProgress, 'installing the build toolchain', logPath, () =>
+    const run = await withHeartbeat(options.onProgress, `installing ${plan.what}`, logPath, () =>
       runInOverlay({
-        lowerdirs: [baseRoot],
+        lowerdirs: plan.lowerdirs,
         buildDir: tmp,
         workspace: join(tmp, 'workspace'),
         cwd: '/',
@@ -419,26 +469,26 @@ async function createToolchain(paths: RootfsPaths, baseRoot: string, options: La
         network: 'host', // our own script, not the repository's
         mounts: [],
         cgroupProcs: [],
-        script: TOOLCHAIN_SCRIPT,
-        timeoutMs: TOOLCHAIN_TIMEOUT_MS,
+        script: plan.script,
+        timeoutMs: plan.timeoutMs,
         logPath,
         ...(signal ? { signal } : {}),
       }),
     );
     const result = run.result;
-    if (result.cancelled) throw new CancelledError('installing the build toolchain was cancelled');
+    if (result.cancelled) throw new CancelledError(`installing ${plan.what} was cancelled`);
     if (!run.entered && !result.timedOut) {
       throw new SandboxError(
-        `could not enter the base rootfs to install the toolchain:\n${lastLines(result.output)}`,
+        `could not enter the rootfs layers to install ${plan.what}:\n${lastLines(result.output)}`,
         'the rootfs sandbox needs root, util-linux unshare and overlayfs; see the log above',
       );
     }
     if (result.exitCode !== 0) {
-      throw new SandboxError(
-        `installing the build toolchain (${TOOLCHAIN_PACKAGES.join(' ')}) failed (${result.timedOut ? 'timed out' : `exit code ${result.exitCode}`}):\n${lastLines(result.output)}`,
-        `see ${logPath}; check that the Debian mirror is reachable from this machine`,
+      throw plan.failure(
+        `${result.timedOut ? 'timed out' : `exit code ${result.exitCode}`}:\n${lastLines(result.output)}`,
       );
     }
+    const fields = plan.check?.(result.output) ?? {};
     await rename(join(tmp, 'upper'), join(tmp, 'root'));
     for (const name of ['work', 'merged', 'workspace', 'cmd']) await removeTree(join(tmp, name));
     const seconds = Math.round((Date.now() - started) / 100) / 10;
@@ -447,17 +497,97 @@ async function createToolchain(paths: RootfsPaths, baseRoot: string, options: La
       JSON.stringify({
         format: LAYER_FORMAT,
         suite,
-        packages: TOOLCHAIN_PACKAGES,
+        ...plan.record,
+        ...fields,
         createdAt: new Date().toISOString(),
         seconds,
       }) + '\n',
     );
-    await rename(tmp, paths.toolchainDir);
-    onProgress?.(`created the toolchain layer in ${seconds} s (${paths.toolchainRoot})`);
+    await rename(tmp, plan.dir);
+    return { seconds, fields };
   } catch (error) {
     await removeTree(tmp).catch(() => undefined);
     throw error;
   }
+}
+
+/** `<suiteDir>/cache-<hash>`: the build cache's setup over one toolchain layer (its name is in the hash). */
+export function buildCacheLayerDir(paths: RootfsPaths): string {
+  const hash = createHash('sha256')
+    .update(JSON.stringify({ LAYER_FORMAT, toolchain: basename(paths.toolchainDir), BUILD_CACHE_SETUP_SCRIPT }))
+    .digest('hex')
+    .slice(0, 10);
+  return join(paths.suiteDir, `cache-${hash}`);
+}
+
+/** The build cache's layer and what its setup found (`ccache`), stacked on the toolchain layer. */
+export interface BuildCacheLayer {
+  root: string;
+  setup: BuildCacheSetup;
+}
+
+async function readCacheLayer(dir: string): Promise<BuildCacheLayer | undefined> {
+  const text = await readIfExists(() => readFile(join(dir, 'READY'), 'utf8'));
+  if (text === undefined) return undefined;
+  try {
+    const ready = JSON.parse(text) as { ccache?: unknown };
+    const ccache = ready.ccache === true;
+    return {
+      root: join(dir, 'root'),
+      setup: ccache
+        ? { ccache }
+        : {
+            ccache,
+            reason:
+              'ccache is not installed in the sandbox and could not be installed: compiling without a compiler cache',
+          },
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The build cache's setup (BUILD_CACHE_SETUP_SCRIPT: apt's hooks that keep and offer packages, the ccache
+ * links) made once into a cached layer over the toolchain, instead of run in each sandbox: a sandbox with the
+ * cache then starts as fast as one without (one command, not two). The script is ours and nothing of a build
+ * is in the layer. Returns undefined when the toolchain layer is not used.
+ */
+export async function ensureBuildCacheLayer(
+  layers: RootfsLayers,
+  options: LayerOptions,
+): Promise<BuildCacheLayer | undefined> {
+  if (!layers.toolchainRoot) return undefined;
+  const paths = rootfsPaths(options.cacheDir, options.suite);
+  const dir = buildCacheLayerDir(paths);
+  const ready = await readCacheLayer(dir);
+  if (ready) return ready;
+  return withCreationLock(paths.lockDir, `the Debian ${options.suite} build-cache layer`, options, async () => {
+    const again = await readCacheLayer(dir);
+    if (again) return again;
+    await createLayer(paths, options, {
+      dir,
+      lowerdirs: layers.lowerdirs,
+      script: BUILD_CACHE_SETUP_SCRIPT,
+      what: 'the build cache setup',
+      tmpPrefix: 'cache',
+      timeoutMs: 5 * 60_000,
+      record: { toolchain: basename(paths.toolchainDir) },
+      failure: (detail) =>
+        new SandboxError(
+          `the build cache setup failed (${detail})`,
+          `see ${join(paths.suiteDir, 'cache.log')}`,
+        ),
+      check: (output) => {
+        const said = /^ccache: (yes|no)$/m.exec(output);
+        if (!said) throw new SandboxError(`the build cache setup printed no \`ccache: yes|no\`:\n${lastLines(output)}`);
+        return { ccache: said[1] === 'yes' };
+      },
+    });
+    const made = await readCacheLayer(dir);
+    if (!made) throw new SandboxError(`the build cache layer ${dir} was made but cannot be read`);
+    return made;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -960,6 +1090,25 @@ export async function createRootfsSandbox(
     ...(request.onProgress ? { onProgress: request.onProgress } : {}),
     ...(request.signal ? { signal: request.signal } : {}),
   });
+  // The build cache's setup is a cached layer (one command to start a sandbox, not two); where it cannot be
+  // made, each sandbox runs the setup itself, as a docker one does.
+  let cacheLayer: BuildCacheLayer | undefined;
+  if (settings.buildCache) {
+    try {
+      cacheLayer = await ensureBuildCacheLayer(layers, {
+        cacheDir: settings.cacheDir,
+        suite: settings.suite,
+        mirror: settings.mirror,
+        ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+    } catch (error) {
+      if (error instanceof CancelledError) throw error;
+      request.onProgress?.(
+        `the build cache layer could not be made (${errorMessage(error)}); setting the cache up in the sandbox`,
+      );
+    }
+  }
   const id = makeSandboxId(request.name);
   const buildDir = join(settings.workRoot, id);
   await mkdir(settings.workRoot, { recursive: true, mode: 0o700 });
@@ -1003,7 +1152,17 @@ export async function createRootfsSandbox(
   if (gpu) request.onProgress?.(gpu.present ? `GPU: ${gpu.record.how}` : `warning: ${gpu.record.how}`);
   const devices = [...(gpu ? [gpu.record] : []), ...(kvm ? [kvmDevice(kvm)] : [])];
   if (devices.length > 0) isolation.devices = devices;
-  const sandbox = new RootfsSandbox(id, buildDir, layers, buildCache, isolation, cgroups, cacheMounts, gpu);
+  const sandboxLayers = cacheLayer ? { ...layers, lowerdirs: [cacheLayer.root, ...layers.lowerdirs] } : layers;
+  const sandbox = new RootfsSandbox(
+    id,
+    buildDir,
+    sandboxLayers,
+    buildCache,
+    isolation,
+    cgroups,
+    cacheMounts,
+    gpu,
+  );
   try {
     await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal, request.onCopied);
     if (options.probe ?? true) {
@@ -1019,7 +1178,9 @@ export async function createRootfsSandbox(
         );
       }
     }
-    if (buildCache) await setUpBuildCache(sandbox, request);
+    if (buildCache && cacheLayer) {
+      if (cacheLayer.setup.reason) request.onProgress?.(cacheLayer.setup.reason);
+    } else if (buildCache) await setUpBuildCache(sandbox, request);
   } catch (error) {
     await sandbox.dispose().catch(() => undefined);
     throw error;

@@ -4,13 +4,13 @@
  * missing (ccache never stands in for it). Uses the Debian mirror, as the repair tests do.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { createDockerSandbox } from '../../src/sandbox/docker.js';
-import { createRootfsSandbox } from '../../src/sandbox/rootfs.js';
+import { buildCacheLayerDir, createRootfsSandbox, rootfsPaths } from '../../src/sandbox/rootfs.js';
 import type { Sandbox, SandboxSettings } from '../../src/sandbox/types.js';
 import {
   BARE_DOCKER_IMAGE,
@@ -127,6 +127,42 @@ sharedCacheSuite(
   (buildCache) => sandboxTestSettings('rootfs', { buildCache }),
   (settings, repo) => createRootfsSandbox(settings, { repoDir: repo, name: 'build-cache-int' }),
 );
+
+(rootfsUnavailable ? describe.skip : describe)('the rootfs build cache setup', () => {
+  it(
+    'is a cached layer under each sandbox, not a command run in it',
+    async () => {
+      const repo = await makeFixtureRepo();
+      const buildCache = await mkdtemp(join(tmpdir(), 'bb-build-cache-layer-'));
+      const settings = sandboxTestSettings('rootfs', { buildCache });
+      try {
+        const box = await createRootfsSandbox(settings, { repoDir: repo, name: 'build-cache-layer' });
+        try {
+          const layer = buildCacheLayerDir(rootfsPaths(settings.cacheDir, settings.suite));
+          const ready = JSON.parse(readFileSync(join(layer, 'READY'), 'utf8')) as { ccache?: boolean };
+          expect(ready.ccache).toBe(true);
+          expect(box.layers.lowerdirs[0]).toBe(join(layer, 'root'));
+          // The hooks and links come from the layer: the sandbox's own upper dir holds none of them.
+          expect(existsSync(join(box.buildDir, 'upper', 'usr/local/libexec'))).toBe(false);
+          expect(existsSync(join(box.buildDir, 'upper', 'etc/apt/apt.conf.d'))).toBe(false);
+          const r = await box.exec(
+            'cat /etc/apt/apt.conf.d/00buildbench-cache; readlink /usr/lib/ccache/gcc; command -v cc; head -3 /usr/local/bin/apt-get',
+            { timeoutMs: 30_000 },
+          );
+          expect(r.output).toContain('buildbench-keep-debs');
+          expect(r.output).toMatch(/^\/usr\/lib\/ccache\/cc$/m);
+          expect(r.output).toContain('offers the build cache to apt');
+        } finally {
+          await box.dispose();
+        }
+      } finally {
+        await rm(repo, { recursive: true, force: true });
+        await rm(buildCache, { recursive: true, force: true });
+      }
+    },
+    LAYER_CREATION_TIMEOUT_MS,
+  );
+});
 
 sharedCacheSuite(
   'docker',

@@ -1,0 +1,229 @@
+/**
+ * buildbench against the commands run by hand, side by side in one run (issue 13's measure). For each
+ * repository, both sides start cold on the same cached Debian toolchain layer: an empty package cache and no
+ * ccache store.
+ * - **buildbench**: `runBuild` with the rules strategy and a fresh, empty build cache; its whole wall time
+ *   (the turns, the harness and the replay of the recipe in a fresh sandbox).
+ * - **by hand**: a fresh rootfs sandbox without the build cache, the repository copied in, and one script run
+ *   in /workspace: the commands a person who knows the repository types (its documented commands, with the
+ *   `apt-get install` of what they need). A corpus entry names its hand script; a fixture has none, so its
+ *   hand script is the verified build.sh buildbench wrote: the commands that are known to work, run once,
+ *   without the harness. Timed from the sandbox's creation to its removal. A hand run that fails makes the
+ *   comparison void for that repository (reported, left out of the ratios).
+ * buildbench runs first, so any cache between this machine and the Debian mirror favours the hand side.
+ *
+ * Reports per repository both wall times, their ratio, buildbench's turns, replay and harness seconds; over
+ * all: the total ratio (sum over sum) and the median ratio, and turns per success.
+ *
+ * The corpus: the fixtures under test/fixtures/repos that are expected to build (BB_BENCH_FIXTURES limits
+ * them; `none` leaves them out), and the entries of BB_BENCH_VS_HAND, a JSON file of real repositories:
+ * `[{ "name": "tmux", "dir": "/path/to/checkout", "hand": "/path/to/tmux.sh", "expect": ["tmux"] }]`
+ * (`hand` and `expect` optional). Run alone: `npx tsx bench/vs-hand.ts`, or `npm run bench -- --only vs-hand`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+
+import { runBuild } from '../src/core/run-build.js';
+import { createRootfsSandbox } from '../src/sandbox/index.js';
+import type { SandboxSettings } from '../src/sandbox/types.js';
+import { quantile } from './harness-overhead.js';
+import { FIXTURES, fixtureCorpus, round, type BenchResult } from './rules-vs-baseline.js';
+
+export interface VsHandEntry {
+  name: string;
+  dir: string;
+  /** The hand script's path; absent: the verified build.sh buildbench writes. */
+  hand?: string;
+  expect: string[];
+}
+
+/** The entries of a BB_BENCH_VS_HAND file, each checked (the error names the file, entry and field). */
+export function readVsHandCorpus(file: string, text: string): VsHandEntry[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file}: not JSON (${(error as Error).message}); expected an array of entries`);
+  }
+  if (!Array.isArray(data)) throw new Error(`${file}: expected an array of { name, dir, hand?, expect? }`);
+  return data.map((raw: unknown, i): VsHandEntry => {
+    const where = `${file}: entry ${i + 1}`;
+    if (typeof raw !== 'object' || raw === null) throw new Error(`${where}: expected an object`);
+    const e = raw as Record<string, unknown>;
+    if (typeof e.name !== 'string' || !/^[\w.+-]+$/.test(e.name))
+      throw new Error(`${where}: "name" must be a word (letters, digits, . + - _)`);
+    if (typeof e.dir !== 'string' || !existsSync(e.dir))
+      throw new Error(`${where}: "dir" must be the path of an existing checkout`);
+    if (e.hand !== undefined && (typeof e.hand !== 'string' || !existsSync(e.hand)))
+      throw new Error(`${where}: "hand" must be the path of an existing script`);
+    if (e.expect !== undefined && (!Array.isArray(e.expect) || e.expect.some((x) => typeof x !== 'string')))
+      throw new Error(`${where}: "expect" must be an array of binary names`);
+    return {
+      name: e.name,
+      dir: path.resolve(e.dir),
+      ...(typeof e.hand === 'string' ? { hand: path.resolve(e.hand) } : {}),
+      expect: (e.expect as string[] | undefined) ?? [],
+    };
+  });
+}
+
+/** One script run by hand in a fresh sandbox without the build cache; wall time from creation to removal. */
+async function runByHand(
+  settings: SandboxSettings,
+  dir: string,
+  script: string,
+): Promise<{ ms: number; exitCode: number | null; tail: string }> {
+  const started = performance.now();
+  const sandbox = await createRootfsSandbox(settings, { repoDir: dir, name: 'by-hand' });
+  let result;
+  try {
+    result = await sandbox.exec(script, { timeoutMs: 30 * 60_000 });
+  } finally {
+    await sandbox.dispose();
+  }
+  return {
+    ms: performance.now() - started,
+    exitCode: result.exitCode,
+    tail: result.output.trim().split('\n').slice(-3).join(' | '),
+  };
+}
+
+interface Row {
+  name: string;
+  handSource: 'documented' | 'recipe';
+  bbMs: number;
+  handMs?: number;
+  turns: number;
+  success: boolean;
+  replayMs: number;
+  harnessMs: number;
+  note?: string;
+}
+
+export async function benchVsHand(): Promise<BenchResult[]> {
+  const corpus = await fixtureCorpus('vs-hand');
+  const only = process.env.BB_BENCH_FIXTURES?.split(',').filter(Boolean);
+  const fixtures =
+    only?.[0] === 'none'
+      ? []
+      : corpus.fixtures.filter(
+          (f) => (corpus.expected.get(f) ?? []).length > 0 && (!only || only.includes(f)),
+        );
+  const entries: VsHandEntry[] = fixtures.map((f) => ({
+    name: f,
+    dir: path.join(FIXTURES, f),
+    expect: corpus.expected.get(f) ?? [],
+  }));
+  const file = process.env.BB_BENCH_VS_HAND;
+  if (file) entries.push(...readVsHandCorpus(file, readFileSync(file, 'utf8')));
+  if (entries.length === 0)
+    throw new Error('vs-hand: nothing to compare (no fixture and no BB_BENCH_VS_HAND)');
+
+  const scratch = await mkdtemp(path.join(tmpdir(), 'bb-bench-vs-hand-'));
+  const rows: Row[] = [];
+  try {
+    for (const entry of entries) {
+      const buildCache = await mkdtemp(path.join(scratch, `cache-${entry.name}-`));
+      const outDir = path.join(scratch, `out-${entry.name}`);
+      const started = performance.now();
+      const result = await runBuild({
+        source: entry.dir,
+        outDir,
+        strategy: 'rules',
+        maxTurns: 10,
+        timeoutMs: 45 * 60_000,
+        turnTimeoutMs: 30 * 60_000,
+        expect: entry.expect,
+        json: false,
+        keep: false,
+        sandbox: { ...corpus.sandbox, buildCache },
+      });
+      const bbMs = performance.now() - started;
+      const success = result.status === 'success' && result.recipe?.verified === true;
+      const row: Row = {
+        name: entry.name,
+        handSource: entry.hand ? 'documented' : 'recipe',
+        bbMs,
+        turns: result.turns.length,
+        success,
+        replayMs: result.recipe?.replay.durationMs ?? 0,
+        harnessMs: result.timings.harnessMs ?? 0,
+      };
+      const handScript = entry.hand
+        ? await readFile(entry.hand, 'utf8')
+        : success
+          ? await readFile(path.join(outDir, 'build.sh'), 'utf8')
+          : undefined;
+      if (handScript === undefined) {
+        row.note = `buildbench did not verify a recipe (${result.status}): no hand script to run`;
+      } else {
+        const { buildCache: _off, ...noCache } = corpus.sandbox;
+        const hand = await runByHand({ ...noCache, choice: 'rootfs' }, entry.dir, handScript);
+        if (hand.exitCode === 0) row.handMs = hand.ms;
+        else row.note = `the hand script failed (exit ${hand.exitCode}): ${hand.tail}`;
+      }
+      rows.push(row);
+      console.error(
+        `bench: ${entry.name}: buildbench ${round(bbMs / 1000, 2)} s (${result.status}, ${row.turns} turn(s), replay ` +
+          `${round(row.replayMs / 1000, 2)} s, harness ${round(row.harnessMs / 1000, 2)} s), by hand (${row.handSource}) ` +
+          (row.handMs !== undefined
+            ? `${round(row.handMs / 1000, 2)} s: ${round(bbMs / row.handMs, 2)}×`
+            : `void: ${row.note}`),
+      );
+      await rm(buildCache, { recursive: true, force: true });
+      await rm(outDir, { recursive: true, force: true });
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+  return vsHandResults(rows);
+}
+
+/** The per-repository rows and the summary: total and median ratio over the compared repositories. */
+export function vsHandResults(rows: readonly Row[]): BenchResult[] {
+  const compared = rows.filter((r) => r.handMs !== undefined && r.success);
+  const ratios = compared.map((r) => r.bbMs / r.handMs!);
+  const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+  const successes = rows.filter((r) => r.success);
+  const out: BenchResult[] = [
+    { name: 'vs_hand.repos', value: rows.length, unit: 'repos' },
+    { name: 'vs_hand.compared', value: compared.length, unit: 'repos' },
+    {
+      name: 'vs_hand.total_ratio',
+      value: compared.length
+        ? round(sum(compared.map((r) => r.bbMs)) / sum(compared.map((r) => r.handMs!)), 2)
+        : NaN,
+      unit: 'x',
+    },
+    { name: 'vs_hand.median_ratio', value: round(quantile(ratios, 0.5), 2), unit: 'x' },
+    {
+      name: 'vs_hand.turns_per_success',
+      value: successes.length ? round(sum(successes.map((r) => r.turns)) / successes.length, 2) : NaN,
+      unit: 'turns',
+    },
+  ];
+  for (const r of rows) {
+    const name = `vs_hand.${r.name}`;
+    out.push(
+      { name: `${name}.buildbench`, value: round(r.bbMs / 1000, 2), unit: 's' },
+      { name: `${name}.turns`, value: r.turns, unit: 'turns' },
+      { name: `${name}.replay`, value: round(r.replayMs / 1000, 2), unit: 's' },
+      { name: `${name}.harness`, value: round(r.harnessMs / 1000, 2), unit: 's' },
+    );
+    if (r.handMs !== undefined) {
+      out.push(
+        { name: `${name}.by_hand_${r.handSource}`, value: round(r.handMs / 1000, 2), unit: 's' },
+        { name: `${name}.ratio`, value: round(r.bbMs / r.handMs, 2), unit: 'x' },
+      );
+    }
+  }
+  return out;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && existsSync(FIXTURES)) {
+  for (const metric of await benchVsHand()) console.log(`${metric.name}\t${metric.value}\t${metric.unit}`);
+}
