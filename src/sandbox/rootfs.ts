@@ -514,7 +514,9 @@ async function createLayer(
 /** `<suiteDir>/cache-<hash>`: the build cache's setup over one toolchain layer (its name is in the hash). */
 export function buildCacheLayerDir(paths: RootfsPaths): string {
   const hash = createHash('sha256')
-    .update(JSON.stringify({ LAYER_FORMAT, toolchain: basename(paths.toolchainDir), BUILD_CACHE_SETUP_SCRIPT }))
+    .update(
+      JSON.stringify({ LAYER_FORMAT, toolchain: basename(paths.toolchainDir), BUILD_CACHE_SETUP_SCRIPT }),
+    )
     .digest('hex')
     .slice(0, 10);
   return join(paths.suiteDir, `cache-${hash}`);
@@ -562,32 +564,40 @@ export async function ensureBuildCacheLayer(
   const dir = buildCacheLayerDir(paths);
   const ready = await readCacheLayer(dir);
   if (ready) return ready;
-  return withCreationLock(paths.lockDir, `the Debian ${options.suite} build-cache layer`, options, async () => {
-    const again = await readCacheLayer(dir);
-    if (again) return again;
-    await createLayer(paths, options, {
-      dir,
-      lowerdirs: layers.lowerdirs,
-      script: BUILD_CACHE_SETUP_SCRIPT,
-      what: 'the build cache setup',
-      tmpPrefix: 'cache',
-      timeoutMs: 5 * 60_000,
-      record: { toolchain: basename(paths.toolchainDir) },
-      failure: (detail) =>
-        new SandboxError(
-          `the build cache setup failed (${detail})`,
-          `see ${join(paths.suiteDir, 'cache.log')}`,
-        ),
-      check: (output) => {
-        const said = /^ccache: (yes|no)$/m.exec(output);
-        if (!said) throw new SandboxError(`the build cache setup printed no \`ccache: yes|no\`:\n${lastLines(output)}`);
-        return { ccache: said[1] === 'yes' };
-      },
-    });
-    const made = await readCacheLayer(dir);
-    if (!made) throw new SandboxError(`the build cache layer ${dir} was made but cannot be read`);
-    return made;
-  });
+  return withCreationLock(
+    paths.lockDir,
+    `the Debian ${options.suite} build-cache layer`,
+    options,
+    async () => {
+      const again = await readCacheLayer(dir);
+      if (again) return again;
+      await createLayer(paths, options, {
+        dir,
+        lowerdirs: layers.lowerdirs,
+        script: BUILD_CACHE_SETUP_SCRIPT,
+        what: 'the build cache setup',
+        tmpPrefix: 'cache',
+        timeoutMs: 5 * 60_000,
+        record: { toolchain: basename(paths.toolchainDir) },
+        failure: (detail) =>
+          new SandboxError(
+            `the build cache setup failed (${detail})`,
+            `see ${join(paths.suiteDir, 'cache.log')}`,
+          ),
+        check: (output) => {
+          const said = /^ccache: (yes|no)$/m.exec(output);
+          if (!said)
+            throw new SandboxError(
+              `the build cache setup printed no \`ccache: yes|no\`:\n${lastLines(output)}`,
+            );
+          return { ccache: said[1] === 'yes' };
+        },
+      });
+      const made = await readCacheLayer(dir);
+      if (!made) throw new SandboxError(`the build cache layer ${dir} was made but cannot be read`);
+      return made;
+    },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -1152,7 +1162,9 @@ export async function createRootfsSandbox(
   if (gpu) request.onProgress?.(gpu.present ? `GPU: ${gpu.record.how}` : `warning: ${gpu.record.how}`);
   const devices = [...(gpu ? [gpu.record] : []), ...(kvm ? [kvmDevice(kvm)] : [])];
   if (devices.length > 0) isolation.devices = devices;
-  const sandboxLayers = cacheLayer ? { ...layers, lowerdirs: [cacheLayer.root, ...layers.lowerdirs] } : layers;
+  const sandboxLayers = cacheLayer
+    ? { ...layers, lowerdirs: [cacheLayer.root, ...layers.lowerdirs] }
+    : layers;
   const sandbox = new RootfsSandbox(
     id,
     buildDir,
