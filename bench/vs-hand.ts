@@ -18,7 +18,8 @@
  * The corpus: the fixtures under test/fixtures/repos that are expected to build (BB_BENCH_FIXTURES limits
  * them; `none` leaves them out), and the entries of BB_BENCH_VS_HAND, a JSON file of real repositories:
  * `[{ "name": "tmux", "dir": "/path/to/checkout", "hand": "/path/to/tmux.sh", "expect": ["tmux"] }]`
- * (`hand` and `expect` optional). Run alone: `npx tsx bench/vs-hand.ts`, or `npm run bench -- --only vs-hand`.
+ * (`hand` and `expect` optional). BB_BENCH_PREINSTALL=off builds without installing the declared
+ * dependencies up front (turns per success before and after). Run alone: `npx tsx bench/vs-hand.ts`, or `npm run bench -- --only vs-hand`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -123,6 +124,8 @@ export async function benchVsHand(): Promise<BenchResult[]> {
   if (entries.length === 0)
     throw new Error('vs-hand: nothing to compare (no fixture and no BB_BENCH_VS_HAND)');
 
+  // BB_BENCH_PREINSTALL=off: no declared dependency installed before turn 0 (the "before" of issue 13).
+  const preinstall = process.env.BB_BENCH_PREINSTALL !== 'off';
   const scratch = await mkdtemp(path.join(tmpdir(), 'bb-bench-vs-hand-'));
   const rows: Row[] = [];
   try {
@@ -141,6 +144,7 @@ export async function benchVsHand(): Promise<BenchResult[]> {
         json: false,
         keep: false,
         sandbox: { ...corpus.sandbox, buildCache },
+        preinstall,
       });
       const bbMs = performance.now() - started;
       const success = result.status === 'success' && result.recipe?.verified === true;
