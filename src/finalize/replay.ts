@@ -36,6 +36,8 @@ export interface ReplayOutcome {
   compiler?: string;
   /** The replay's complete output, relative to the output directory. */
   log?: string;
+  /** True when the task's hidden verifier ran in the replay sandbox too (and so is part of `status`). */
+  hiddenVerifier?: boolean;
   /** Bytes build.sh printed in all, and whether the log kept only its head and tail. */
   logBytes?: number;
   logTruncated?: boolean;
@@ -47,11 +49,14 @@ export interface ReplayOutcome {
  */
 export const REPLAY_DIR = '.buildbench/replay';
 
-/** Scans the replay's tree and judges it; the run passes its own verifier so both judge alike. */
+/**
+ * Scans the replay's tree and judges it; the run passes its own verifier so both judge alike. `hidden` is set
+ * when the judgement included the task's hidden verifier (loaded after the loop, run in the replay too).
+ */
 export type ReplayJudge = (
   sandbox: Sandbox,
   before: TreeSnapshot,
-) => Promise<{ artifacts: Artifact[]; verdict: Verdict }>;
+) => Promise<{ artifacts: Artifact[]; verdict: Verdict; hidden?: boolean }>;
 
 /** The artifact verifier alone: new binaries outside build scratch, judged against the expected names. */
 export function artifactJudge(expected: Expected): ReplayJudge {
@@ -178,7 +183,7 @@ function replayVerdict(
   request: ReplayRequest,
   sandbox: Sandbox,
   exec: ExecResult,
-  { artifacts, verdict }: { artifacts: Artifact[]; verdict: Verdict },
+  { artifacts, verdict, hidden }: { artifacts: Artifact[]; verdict: Verdict; hidden?: boolean },
   base: Pick<ReplayResult, 'durationMs' | 'log'>,
 ): ReplayResult {
   const compiler = compilerFromOutput(exec.output);
@@ -198,6 +203,7 @@ function replayVerdict(
     missing: verdict.metrics.missing,
     artifacts: artifacts.length,
     ...(compiler ? { compiler } : {}),
+    ...(hidden ? { hiddenVerifier: true } : {}),
     artifactList: artifacts,
     image: sandbox.image,
     sandboxKind: sandbox.kind,
@@ -217,6 +223,7 @@ function replayVerdict(
   return outcome(
     'passed',
     `build.sh built ${artifacts.length} binar${artifacts.length === 1 ? 'y' : 'ies'} in a fresh ${sandbox.kind} sandbox and the verifiers passed` +
+      (hidden ? ', the task’s hidden verifier included' : '') +
       (exec.exitCode !== 0 ? ` (it exits ${exec.exitCode}, as the original turn did)` : ''),
   );
 }

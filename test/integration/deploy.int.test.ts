@@ -6,7 +6,7 @@
  * runtime-failure — the setup works, the target fails at run time — ends PARTIAL with the failing evidence.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -59,13 +59,56 @@ describe('buildbench deploy (rootfs sandbox, rules strategy)', () => {
       expect(deploy.verifier.checks.map((c) => c.name)).toEqual(['spec: the benchmark runs and sorts']);
       // The setup was minimised into build.sh and replayed in a fresh sandbox, where the target passed again.
       expect(result.recipe?.verified).toBe(true);
+      // ... and the hidden verifier judged the replay too.
+      expect(result.recipe?.replay.hiddenVerifier).toBe(true);
+      expect(result.recipe?.replay.reason).toMatch(/the task’s hidden verifier included/);
       expect(result.turns[0]!.purpose).toBe('C/C++: make');
       const runbook = readFileSync(path.join(settings.outDir, 'RUNBOOK.md'), 'utf8');
       expect(runbook).toContain('# sort-benchmark: deploy runbook');
       expect(runbook).toContain('**Status: SUCCESS**');
       expect(runbook).toContain('## How to run the target experiment');
       expect(runbook).toContain('make && ./sortbench 200000');
+      expect(runbook).toContain('where the target and the hidden verifier passed again');
       expect(existsSync(path.join(settings.outDir, 'build.sh'))).toBe(true);
+    },
+    5 * 60_000,
+  );
+
+  it(
+    'leaves the recipe unverified when the hidden verifier fails in the replay, though the run passed it',
+    async () => {
+      // The same task with a hidden check that holds in the run's sandbox and not in the replay's copy, where
+      // build.sh is placed under .buildbench/replay: so the hidden verifier must have judged the replay.
+      const dir = mkdtempSync(path.join(tmpdir(), 'bb-int-deploy-hidden-'));
+      cpSync(path.resolve('tasks/examples'), dir, { recursive: true });
+      writeFileSync(
+        path.join(dir, 'sort-benchmark.spec.yml'),
+        [
+          'name: sort-benchmark-ran',
+          'hidden: true',
+          'checks:',
+          '  - name: the benchmark runs outside a replay',
+          '    command: ./sortbench 1000 && test ! -e .buildbench/replay/build.sh',
+          '    timeout: 60s',
+          '    expect:',
+          "      stdout: 'sorted 1000 integers'",
+          '',
+        ].join('\n'),
+      );
+      const settings: DeploySettings = {
+        ...shared,
+        source: path.join(dir, 'sort-benchmark'),
+        taskFile: path.join(dir, 'sort-benchmark.yml'),
+        outDir: path.join(outRoot, 'sort-benchmark-hidden'),
+        json: false,
+        keep: false,
+      };
+      const result = await runDeploy(settings);
+      expect(result.status).toBe('success');
+      expect(result.deploy!.verifier).toMatchObject({ hidden: true, passed: true });
+      expect(result.recipe?.verified).toBe(false);
+      expect(result.recipe?.replay.status).toBe('failed');
+      expect(result.recipe?.replay.reason).toMatch(/the benchmark runs outside a replay/);
     },
     5 * 60_000,
   );

@@ -35,7 +35,18 @@ export async function finalize(
       history: outcome.history,
       status: state.decision.status,
       expected: state.expected,
-      judge: (replayBox, before) => verifierFor(replayBox, before).verify(),
+      judge: async (replayBox, before) => {
+        const verifier = verifierFor(replayBox, before);
+        const judged = await verifier.verify();
+        const hiddenSpecFile = state.spec.hiddenFile;
+        if (!hiddenSpecFile || !judged.verdict.passed) return judged;
+        // The task's hidden verifier judges the replay too: a recipe is verified by what made the run SUCCESS.
+        await verifier.finish({ hiddenSpecFile, probes: false });
+        const failures = verifier.failures();
+        return failures.length === 0
+          ? { ...judged, hidden: true }
+          : { ...judged, verdict: { ...judged.verdict, passed: false, failures } };
+      },
       version: VERSION,
       replayTimeoutMs: settings.turnTimeoutMs,
       deadline: state.deadline,
