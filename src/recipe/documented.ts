@@ -275,13 +275,15 @@ export async function documentedRecipes(repo: Pick<RepoInfo, 'documented'>): Pro
 }
 
 /**
- * Every package name the documentation gives as a build dependency (its `apt-get install` lines, docs and CI,
- * skipping other systems' sections, and its prose), whether or not a block builds anything.
+ * Every package name the documentation gives as a build dependency (the `apt-get install` lines of its docs,
+ * skipping other systems' sections, and its prose), whether or not a block builds anything. CI files are
+ * left out: they install for a whole test matrix (multilib, sanitizers, linters, other compilers), not for
+ * a build; their packages come with the CI recipe when that one is tried.
  */
 export async function documentedPackages(repo: Pick<RepoInfo, 'documented'>): Promise<string[]> {
   const names = new Set<string>();
   for (const block of repo.documented?.blocks ?? []) {
-    if (OTHER_SYSTEM_SECTION.test(block.section)) continue;
+    if (block.from !== 'docs' || OTHER_SYSTEM_SECTION.test(block.section)) continue;
     for (const name of (await cleanBlock(block.text)).packages) names.add(name);
   }
   for (const p of repo.documented?.prosePackages ?? []) names.add(p.name);

@@ -190,7 +190,47 @@ function readMakefile(text: string, file: string, add: Collect): void {
   }
 }
 
-const INCLUDE = /^\s*#\s*include\s*<([A-Za-z0-9_/.+-]+\.(?:h|hh|hpp|hxx))>/gm;
+const INCLUDE = /^\s*#\s*include\s*<([A-Za-z0-9_/.+-]+\.(?:h|hh|hpp|hxx))>/;
+const DIRECTIVE = /^\s*#\s*(if|ifdef|ifndef|elif|else|endif|define)\b\s*(.*)$/;
+/** Conditions that do not make an include optional: C++ linkage and the usual "is it defined" of the header. */
+const HARMLESS_CONDITION = /^(?:defined\s*\(?\s*)?__cplusplus\b/;
+
+/**
+ * The `#include <…>` lines a default build of this file reads: those outside any `#if`, `#ifdef`, `#elif` or
+ * `#else` block, where an include guard (`#ifndef X_H` then `#define X_H`) and `#ifdef __cplusplus` do not
+ * count. An include under a condition is another platform's (`#ifdef _WIN32` + `<io.h>`) or an optional
+ * feature's (`#if HAVE_SSL`): installing a package for it would be a guess, and a wrong one costs a download;
+ * the repair loop is there if the default build does read it.
+ */
+export function unconditionalIncludes(text: string): { header: string; line: number; text: string }[] {
+  const out: { header: string; line: number; text: string }[] = [];
+  const lines = text.split('\n');
+  // Per open block: whether it makes what it holds conditional.
+  const stack: boolean[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const directive = DIRECTIVE.exec(line);
+    if (directive) {
+      const [, word, rest = ''] = directive;
+      const condition = rest.replace(/\/\*.*?\*\/|\/\/.*$/g, '').trim();
+      if (word === 'if' || word === 'ifdef') stack.push(!HARMLESS_CONDITION.test(condition));
+      else if (word === 'ifndef') {
+        const next = lines.slice(i + 1).find((l) => l.trim() !== '' && !/^\s*(\/\/|\/\*)/.test(l));
+        const name = /^[A-Za-z_]\w*$/.test(condition) ? condition : undefined;
+        const guard =
+          name !== undefined && next !== undefined && new RegExp(`^\\s*#\\s*define\\s+${name}\\b`).test(next);
+        stack.push(!guard && !HARMLESS_CONDITION.test(condition));
+      } else if (word === 'elif' || word === 'else') {
+        if (stack.length > 0) stack[stack.length - 1] = true;
+      } else if (word === 'endif') stack.pop();
+      continue;
+    }
+    if (stack.some(Boolean)) continue;
+    const match = INCLUDE.exec(line);
+    if (match) out.push({ header: match[1]!, line: i + 1, text: oneLine(match[0]) });
+  }
+  return out;
+}
 
 /** `#include <…>` of the sources, except the project's own headers (any file in the tree with that path tail). */
 async function readIncludes(root: string, files: readonly string[], add: Collect): Promise<void> {
@@ -203,14 +243,9 @@ async function readIncludes(root: string, files: readonly string[], add: Collect
   for (const file of sources) {
     const text = await readSmallText(root, file, { maxBytes: READ_BYTES });
     if (text === undefined) continue;
-    for (const match of text.matchAll(INCLUDE)) {
-      const header = match[1]!;
-      if (own.has(header)) continue;
-      add('header', header, true, file, {
-        body: '',
-        line: lineOf(text, match.index),
-        text: oneLine(match[0]),
-      });
+    for (const include of unconditionalIncludes(text)) {
+      if (own.has(include.header)) continue;
+      add('header', include.header, true, file, { body: '', line: include.line, text: include.text });
     }
   }
 }

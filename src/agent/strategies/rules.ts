@@ -35,6 +35,8 @@ interface Planned {
   notes: string[];
   /** Why the first recipe is first, when the documentation decided it. */
   because?: string;
+  /** The packages a documented recipe's own install lines name (a CI file's), installed when it runs. */
+  packages?: string[];
 }
 
 /**
@@ -44,7 +46,8 @@ interface Planned {
  * documented commands (README/INSTALL/BUILDING blocks, then the CI's steps, cleaned: recipe/documented.ts),
  * the other build systems present, and a serial (-j1) run of the first recipe that failed in its parallel
  * build step — each a turn whose reason says why it was chosen. Package fixes carry over to later recipes;
- * the packages the documentation names are installed up front (those the package index knows).
+ * the packages the documentation names are installed up front (those the package index knows); a CI
+ * file's install lines only with the CI's own steps.
  */
 export class RulesStrategy implements Strategy {
   readonly name = 'rules';
@@ -85,6 +88,9 @@ export class RulesStrategy implements Strategy {
       this.plan = planRecipes(catalog, documented, context.repo.buildSystemChoice);
       this.recipes = this.plan.map((p) => p.recipe);
       this.documentedPackages = context.goal ? [] : await this.knownDocumentedPackages(context.repo);
+      for (const planned of this.plan) {
+        if (planned.packages?.length) planned.packages = await this.knownNames(planned.packages);
+      }
       if (this.recipes.length === 0) {
         return {
           kind: 'finish',
@@ -205,6 +211,8 @@ export class RulesStrategy implements Strategy {
     fixes.packages = [...this.carried];
     // The packages the documentation names (those the package index knows) are installed up front.
     fixes.packages = [...new Set([...this.documentedPackages, ...fixes.packages])];
+    // A documented recipe's own packages (the CI's install lines) come with it.
+    if (planned.packages?.length) fixes.packages = [...new Set([...fixes.packages, ...planned.packages])];
     if (this.missingSubmodules.length > 0) {
       // Submodules that did not come with the checkout: fetch them first (a warning, not a failure, offline).
       fixes.packages = [...new Set([...fixes.packages, 'git', 'ca-certificates'])];
@@ -230,9 +238,13 @@ export class RulesStrategy implements Strategy {
    * package index knows; none without the look-up service (an unknown name would fail the install).
    */
   private async knownDocumentedPackages(repo: RepoInfo): Promise<string[]> {
-    const names = await documentedPackages(repo);
+    return this.knownNames(await documentedPackages(repo));
+  }
+
+  /** The names the sandbox's package index knows; none without the look-up service. */
+  private async knownNames(names: readonly string[]): Promise<string[]> {
     if (names.length === 0 || !this.services.knownPackages) return [];
-    return this.services.knownPackages(names);
+    return this.services.knownPackages([...names]);
   }
 
   /** The failed attempt again, its parallel build steps run serially (`-j1`), with the fixes it had. */
@@ -279,7 +291,15 @@ export function planRecipes(
     const because = chosen ? `the documentation uses ${choice.kind}: ${choice.why}` : undefined;
     plan.push({ recipe: first, role: 'first', notes: [], ...(because ? { because } : {}) });
   }
-  for (const d of documented) plan.push({ recipe: d.recipe, role: 'documented', notes: d.notes });
+  for (const d of documented) {
+    plan.push({
+      recipe: d.recipe,
+      role: 'documented',
+      notes: d.notes,
+      // The docs' packages are installed up front already (documentedPackages); the CI's come with its steps.
+      ...(d.recipe.id === 'documented:ci' && d.packages.length > 0 ? { packages: [...d.packages] } : {}),
+    });
+  }
   for (const recipe of others) plan.push({ recipe, role: 'other', notes: [] });
   return plan;
 }

@@ -71,6 +71,30 @@ const documented: RepoInfo['documented'] = {
 };
 
 describe('rules strategy fallbacks before FAILED', () => {
+  it("installs a CI file's packages with the CI's steps only, not up front", async () => {
+    const repo = repoInfo({
+      buildSystems: [system('make')],
+      documented: {
+        blocks: [
+          {
+            source: '.github/workflows/ci.yml:12',
+            section: 'build',
+            text: 'sudo apt-get install -y gcc-multilib libci-dev\ncmake -B build && cmake --build build',
+            from: 'ci',
+          },
+        ],
+        prosePackages: [],
+      },
+    });
+    const s = new RulesStrategy(undefined, { knownPackages: (names) => Promise.resolve([...names]) });
+    const actions = await play(s, repo, [failed('', compileError), failed('', compileError)]);
+    const runs = actions.filter((a): a is Extract<Action, { kind: 'run' }> => a.kind === 'run');
+    expect(runs.map((a) => a.purpose)).toEqual(['make', 'CI build steps']);
+    expect(runs[0]!.script).not.toContain('libci-dev');
+    expect(runs[0]!.reason).not.toContain('installs up front');
+    expect(runs[1]!.script).toContain('bb_apt_install gcc-multilib libci-dev');
+  });
+
   it('tries the documented commands, then the other build system, then a serial build, each with why', async () => {
     const repo = repoInfo({ buildSystems: [system('cmake'), system('make')], documented });
     const looked: string[][] = [];

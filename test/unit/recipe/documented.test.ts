@@ -102,7 +102,7 @@ describe('documented commands as a recipe (recipe/documented)', () => {
     ).toEqual([]);
   });
 
-  it('adds the CI steps as a second recipe when they differ, and lists every named package', async () => {
+  it('adds the CI steps as a second recipe when they differ; packages up front come from the docs alone', async () => {
     const repo = {
       documented: {
         blocks: [
@@ -116,6 +116,10 @@ describe('documented commands as a recipe (recipe/documented)', () => {
     const recipes = await documentedRecipes(repo);
     expect(recipes.map((r) => r.recipe.id)).toEqual(['documented:docs', 'documented:ci']);
     expect(recipes[1]!.recipe.steps.map((s) => s.command)).toEqual(['cmake -B build && cmake --build build']);
-    expect(await documentedPackages(repo)).toEqual(['libssl-dev']);
+    // The CI file's packages are its recipe's, not installed up front in every recipe.
+    expect(await documentedPackages(repo)).toEqual([]);
+    expect(recipes[1]!.packages).toEqual(['libssl-dev']);
+    repo.documented.blocks.push(block('sudo apt-get install -y libz-dev'));
+    expect(await documentedPackages(repo)).toEqual(['libz-dev']);
   });
 });

@@ -139,6 +139,39 @@ describe('readDeclaredDependencies', () => {
     });
   });
 
+  it("leaves out the includes under a condition: another platform's, an optional feature's", async () => {
+    const decls = await read(
+      {
+        Makefile: 'all: x\n',
+        'src/platform.h': [
+          '#ifndef PLATFORM_H',
+          '#define PLATFORM_H',
+          '#include <zlib.h>',
+          '#ifdef __cplusplus',
+          '#include <expat.h>',
+          '#endif',
+          '#if defined(_WIN32) || defined(MSDOS)',
+          '#  include <io.h>',
+          '#elif defined(__APPLE__)',
+          '#  include <mach/mach_time.h>',
+          '#else',
+          '#  include <unistd.h>',
+          '#endif',
+          '#ifdef HAVE_SSL',
+          '#include <openssl/ssl.h>',
+          '#endif',
+          '#ifndef NO_PNG /* optional */',
+          '#include <png.h>',
+          '#endif',
+          '#include <yaml.h>',
+          '#endif /* PLATFORM_H */',
+        ].join('\n'),
+      },
+      system('make', 'Makefile'),
+    );
+    expect(summary(decls)).toEqual({ 'header:zlib.h': true, 'header:expat.h': true, 'header:yaml.h': true });
+  });
+
   it('reads includes only for a plain Makefile project', async () => {
     const decls = await read(
       { 'CMakeLists.txt': 'project(x C)\n', 'main.c': '#include <zlib.h>\n' },
