@@ -5,6 +5,7 @@
  * data: dates as their text, an integer past 2^53 as the nearest number, tables as ordinary objects.
  */
 import { parse, TomlError, type TomlTable as ParsedTable } from 'smol-toml';
+import { MANIFEST_MAX_BYTES, readManifest } from './manifest-files.js';
 
 export type TomlValue = string | number | boolean | TomlValue[] | TomlTable;
 export interface TomlTable {
@@ -24,6 +25,23 @@ export function readToml(rel: string, text: string): TomlRead {
   } catch (error) {
     return { note: `${rel} could not be read as TOML (${problem(error)})` };
   }
+}
+
+/**
+ * The manifest `rel` under `root` as TOML (read through the walk's rules, at most `maxBytes`); undefined when
+ * it cannot be read or is not TOML, with the note saying why pushed to `notes` for the latter.
+ */
+export async function readTomlManifest(
+  root: string,
+  rel: string,
+  notes: string[],
+  maxBytes = MANIFEST_MAX_BYTES,
+): Promise<TomlTable | undefined> {
+  const text = await readManifest(root, rel, maxBytes);
+  if (text === undefined) return undefined;
+  const { table, note } = readToml(rel, text);
+  if (note !== undefined) notes.push(note);
+  return table;
 }
 
 /** What is wrong, in one short line (smol-toml's message also quotes the lines around, which can be long). */
