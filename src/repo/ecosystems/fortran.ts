@@ -7,7 +7,7 @@
 import type { DeclaredDependency, EcosystemInfo } from '../types.js';
 import type { EcosystemDetector } from './detector.js';
 import { manifestsNamed, manifestsWhere, readManifest } from './manifest-files.js';
-import { parseToml, tomlString, tomlTable } from './toml-lite.js';
+import { readTomlManifest, tomlString, tomlTable } from './toml.js';
 
 const SOURCE = /\.(?:f|for|f77|f90|f95|f03|f08|F|FOR|F77|F90|F95|F03|F08)$/;
 /** Modules every Fortran compiler (or gfortran with -fopenmp) provides. */
@@ -46,7 +46,7 @@ export const fortranDetector: EcosystemDetector = {
       runtime: { name: 'gfortran', why: fpm ? `${fpm}` : `${sources.length} Fortran source file(s)` },
     };
     if (fpm) {
-      const { table } = parseToml((await readManifest(root, fpm)) ?? '');
+      const table = (await readTomlManifest(root, fpm, info.notes)) ?? {};
       for (const [section, dev] of [
         ['dependencies', false],
         ['dev-dependencies', true],

@@ -3,8 +3,7 @@
  * versions resolved, and the Julia version that made it).
  */
 import type { EcosystemInfo } from '../types.js';
-import { readManifest } from './manifest-files.js';
-import { parseToml, tomlGet, tomlTable, type TomlTable } from './toml-reader.js';
+import { readTomlManifest, tomlGet, tomlTable } from './toml.js';
 
 /** Julia's standard library: shipped with Julia, never installed from a registry. */
 const JULIA_STDLIB = new Set([
@@ -45,19 +44,6 @@ const JULIA_STDLIB = new Set([
   'NetworkOptions',
 ]);
 
-async function readToml(root: string, rel: string, notes: string[]): Promise<TomlTable | undefined> {
-  const text = await readManifest(root, rel);
-  if (text === undefined) return undefined;
-  try {
-    return parseToml(text);
-  } catch (error) {
-    notes.push(
-      `${rel} could not be read as TOML (${error instanceof Error ? error.message : String(error)})`,
-    );
-    return undefined;
-  }
-}
-
 /** Structurally an `EcosystemDetector` (index.ts), which lists it; not imported from there to keep files acyclic. */
 export const juliaDetector = {
   kind: 'julia' as const,
@@ -68,7 +54,7 @@ export const juliaDetector = {
     if (!project && !manifest && sources === 0) return undefined;
     const info: EcosystemInfo = { kind: 'julia', manifests: [], dependencies: [], notes: [] };
     if (project) {
-      const doc = await readToml(root, project, info.notes);
+      const doc = await readTomlManifest(root, project, info.notes);
       if (doc) {
         info.manifests.push(project);
         const compat = tomlTable(doc, 'compat') ?? {};
@@ -87,7 +73,7 @@ export const juliaDetector = {
       }
     }
     if (manifest) {
-      const doc = await readToml(root, manifest, info.notes);
+      const doc = await readTomlManifest(root, manifest, info.notes);
       if (doc) {
         info.manifests.push(manifest);
         const version = tomlGet(doc, 'julia_version');

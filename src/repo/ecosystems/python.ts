@@ -10,7 +10,7 @@ import { parse as parseYaml } from 'yaml';
 import type { DeclaredDependency, EcosystemInfo } from '../types.js';
 import { defaultPythonTable, oldPinNote, type PythonTable } from './python-table.js';
 import { depthOf, dirOf, readManifest } from './manifest-files.js';
-import { parseToml, tomlGet, tomlTable, type TomlTable } from './toml-reader.js';
+import { readTomlManifest, tomlGet, tomlTable, type TomlTable } from './toml.js';
 
 /** Manifests deeper than this are examples or vendored tools, not the paper's environment. */
 const MAX_DEPTH = 2;
@@ -232,23 +232,9 @@ function addPoetry(found: Found, deps: TomlTable | undefined, manifest: string, 
   }
 }
 
-/** A TOML manifest parsed; undefined when it cannot be read, with a note in `found` when it is not TOML. */
-async function readTomlManifest(root: string, rel: string, found: Found): Promise<TomlTable | undefined> {
-  const text = await readManifest(root, rel);
-  if (text === undefined) return undefined;
-  try {
-    return parseToml(text);
-  } catch (error) {
-    found.notes.push(
-      `${rel} could not be read as TOML (${error instanceof Error ? error.message : String(error)})`,
-    );
-    return undefined;
-  }
-}
-
 async function readPyproject(root: string, rel: string, table: PythonTable): Promise<Found> {
   const found = empty();
-  const doc = await readTomlManifest(root, rel, found);
+  const doc = await readTomlManifest(root, rel, found.notes);
   if (!doc) return found;
   const project = tomlTable(doc, 'project');
   if (project) {
@@ -397,7 +383,7 @@ async function readEnvironmentYml(root: string, rel: string, table: PythonTable)
 
 async function readPipfile(root: string, rel: string): Promise<Found> {
   const found = empty();
-  const doc = await readTomlManifest(root, rel, found);
+  const doc = await readTomlManifest(root, rel, found.notes);
   if (!doc) return found;
   for (const [section, dev] of [
     ['packages', false],

@@ -8,7 +8,7 @@
 import type { DeclaredDependency, EcosystemInfo } from '../types.js';
 import type { EcosystemDetector } from './detector.js';
 import { manifestsNamed, readManifest } from './manifest-files.js';
-import { parseToml, tomlGet, tomlString, tomlTable, type TomlTable } from './toml-lite.js';
+import { readTomlManifest, tomlGet, tomlString, tomlTable, type TomlTable } from './toml.js';
 
 /** The oldest rustc that knows each edition (The Rust Edition Guide). */
 const EDITION_RUSTC: Readonly<Record<string, string>> = {
@@ -35,11 +35,8 @@ export const rustDetector: EcosystemDetector = {
     const info: EcosystemInfo = { kind: 'rust', manifests: [...cargoTomls], dependencies: [], notes: [] };
     const parsed = new Map<string, TomlTable>();
     for (const manifest of cargoTomls) {
-      const text = await readManifest(root, manifest);
-      if (text === undefined) continue;
-      const { table, skipped } = parseToml(text);
-      if (skipped.length > 0) info.notes.push(`${manifest}: lines ${skipped.join(', ')} could not be read`);
-      parsed.set(manifest, table);
+      const table = await readTomlManifest(root, manifest, info.notes);
+      if (table) parsed.set(manifest, table);
     }
     const workspaceDeps = workspaceDependencies(parsed);
     const seen = new Set<string>();
@@ -145,10 +142,9 @@ async function addLockAndToolchain(
   const toolchain = manifestsNamed(files, 'rust-toolchain.toml', 'rust-toolchain')[0];
   if (!toolchain) return;
   info.manifests.push(toolchain);
-  const text = (await readManifest(root, toolchain, 4096)) ?? '';
   const channel = toolchain.endsWith('.toml')
-    ? tomlString(tomlGet(parseToml(text).table, 'toolchain', 'channel'))
-    : text.trim().split('\n')[0];
+    ? tomlString(tomlGet(await readTomlManifest(root, toolchain, info.notes), 'toolchain', 'channel'))
+    : ((await readManifest(root, toolchain, 4096)) ?? '').trim().split('\n')[0];
   if (channel)
     info.runtime = { name: 'rust', version: channel, why: `${toolchain} asks for the ${channel} toolchain` };
 }

@@ -12,7 +12,6 @@ import {
   oldPinNote,
   upperBound,
 } from '../../../src/repo/ecosystems/python-table.js';
-import { parseToml, TomlError } from '../../../src/repo/ecosystems/toml-reader.js';
 import { parseRDependencies, scriptPackages } from '../../../src/repo/ecosystems/r.js';
 import { walkTree } from '../../../src/repo/walk.js';
 import { removeTree, tempTree } from './fixtures.js';
@@ -26,56 +25,6 @@ async function detect(files: Record<string, string>) {
   const tree = await walkTree(root, {});
   return detectEcosystems(root, tree.files);
 }
-
-describe('the TOML reader', () => {
-  it('reads tables, arrays of tables, dotted and quoted keys, the four strings, arrays and inline tables', () => {
-    const doc = parseToml(
-      [
-        'title = "a \\"b\\" \\u00e9" # comment',
-        "lit = 'C:\\path'",
-        'multi = """',
-        'one',
-        'two"""',
-        "raw = '''x\\y'''",
-        'n = 1_000',
-        'f = -2.5e3',
-        'ok = true',
-        'when = 1979-05-27T07:32:00Z',
-        '[project]',
-        'dependencies = [',
-        '  "numpy>=1.20",  # trailing',
-        '  "pyyaml",',
-        ']',
-        'a.b = { c = [1, 2], "d e" = "f" }',
-        '[[bin]]',
-        'name = "x"',
-        '[[bin]]',
-        'name = "y"',
-        '[tool.poetry.dependencies]',
-        'python = "^3.8"',
-      ].join('\n'),
-    );
-    expect(doc).toEqual({
-      title: 'a "b" é',
-      lit: 'C:\\path',
-      multi: 'one\ntwo',
-      raw: 'x\\y',
-      n: 1000,
-      f: -2500,
-      ok: true,
-      when: '1979-05-27T07:32:00Z',
-      project: { dependencies: ['numpy>=1.20', 'pyyaml'], a: { b: { c: [1, 2], 'd e': 'f' } } },
-      bin: [{ name: 'x' }, { name: 'y' }],
-      tool: { poetry: { dependencies: { python: '^3.8' } } },
-    });
-  });
-
-  it('names the line of what it cannot read', () => {
-    expect(() => parseToml('a = 1\nb = "open\n')).toThrow(TomlError);
-    expect(() => parseToml('a = 1\nb = "open\n')).toThrow(/line 2: unterminated string/);
-    expect(() => parseToml('[x]\ny = what\n')).toThrow(/line 2: cannot read the value "what"/);
-  });
-});
 
 describe('Python requirements', () => {
   it('splits name, extras, constraint and marker; leaves URLs and paths to pip', () => {
@@ -256,5 +205,12 @@ describe('detectEcosystems', () => {
     expect(c.map((e) => e.kind)).toEqual(['c-cpp']);
     const [py] = await detect({ 'pyproject.toml': '[project\nname = 1\n' });
     expect(py?.notes.join('\n')).toMatch(/pyproject\.toml could not be read as TOML \(line 1/);
+    const [jl] = await detect({
+      'Project.toml': '[deps]\nJSON = "682c"\nJSON = "682c"\n',
+      'Manifest.toml': 'x = [\n',
+    });
+    expect(jl?.notes.join('\n')).toMatch(/Project\.toml could not be read as TOML \(line 3, column 1: /);
+    expect(jl?.notes.join('\n')).toMatch(/Manifest\.toml could not be read as TOML \(line 2/);
+    expect(jl?.manifests).toEqual([]);
   });
 });

@@ -9,7 +9,6 @@ import path from 'node:path';
 import { detectEcosystems } from '../../../../src/repo/ecosystems/index.js';
 import { parseGoMod } from '../../../../src/repo/ecosystems/go.js';
 import { parsePom } from '../../../../src/repo/ecosystems/java.js';
-import { parseToml } from '../../../../src/repo/ecosystems/toml-lite.js';
 import type { EcosystemInfo } from '../../../../src/repo/types.js';
 
 async function tree(files: Record<string, string>): Promise<{ root: string; files: string[] }> {
@@ -31,36 +30,6 @@ function names(eco: EcosystemInfo | undefined): string[] {
     (d) => `${d.name}${d.constraint ? ` ${d.constraint}` : ''}${d.dev ? ' (dev)' : ''}`,
   );
 }
-
-describe('toml-lite', () => {
-  it('reads tables, dotted keys, inline tables, arrays and multi-line arrays', () => {
-    const { table, skipped } = parseToml(
-      [
-        '[package]',
-        'name = "demo" # comment',
-        "edition = '2021'",
-        'authors = [',
-        '  "a <a@x>",',
-        ']',
-        '[dependencies]',
-        'serde = { version = "1.0", features = ["derive"] }',
-        'itoa.version = "1"',
-        '[[bin]]',
-        'name = "one"',
-        '[[bin]]',
-        'name = "two"',
-        'broken = = 3',
-      ].join('\n'),
-    );
-    expect(table.package).toEqual({ name: 'demo', edition: '2021', authors: ['a <a@x>'] });
-    expect(table.dependencies).toEqual({
-      serde: { version: '1.0', features: ['derive'] },
-      itoa: { version: '1' },
-    });
-    expect(table.bin).toEqual([{ name: 'one' }, { name: 'two' }]);
-    expect(skipped).toEqual([14]);
-  });
-});
 
 describe('rust detector', () => {
   it('reads a workspace: members, inherited and renamed dependencies, dev and target tables, the lock format', async () => {
@@ -104,6 +73,24 @@ describe('rust detector', () => {
       'rust-toolchain.toml': '[toolchain]\nchannel = "nightly-2023-01-01"\n',
     });
     expect(b?.runtime?.version).toBe('nightly-2023-01-01');
+  });
+
+  it('says which Cargo.toml or rust-toolchain.toml is not TOML, where, and reads the others', async () => {
+    const [eco] = await detect({
+      'Cargo.toml': '[workspace]\nmembers = ["app", "bad"]\n',
+      'app/Cargo.toml': '[package]\nname = "app"\nedition = "2018"\n[dependencies]\nitoa = "1"\n',
+      'bad/Cargo.toml': '[dependencies]\nserde = { version = "1.0"\nlibc = "0.2"\n',
+      'rust-toolchain.toml': '[toolchain\nchannel = "stable"\n',
+    });
+    expect(eco?.manifests).toEqual(['Cargo.toml', 'app/Cargo.toml', 'bad/Cargo.toml', 'rust-toolchain.toml']);
+    expect(names(eco)).toEqual(['itoa 1']);
+    expect(eco?.notes).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^bad\/Cargo\.toml could not be read as TOML \(line 3, column \d+: .+\)$/),
+        expect.stringMatching(/^rust-toolchain\.toml could not be read as TOML \(line 1, column \d+: .+\)$/),
+      ]),
+    );
+    expect(eco?.runtime).toMatchObject({ version: '>=1.31' });
   });
 });
 
@@ -258,6 +245,18 @@ describe('haskell, lua, racket and fortran detectors', () => {
         'name = "x"\n[dependencies]\nstdlib = { git = "https://example.org/stdlib" }\nmine = { path = "mine" }\n',
     });
     expect(names(eco)).toEqual(['stdlib https://example.org/stdlib']);
+  });
+
+  it('says when fpm.toml is not TOML, and still reads the sources', async () => {
+    const [eco] = await detect({
+      'fpm.toml': 'name = "x"\n[dependencies]\nstdlib = { git = "https://example.org/stdlib" \n',
+      'src/main.f90': 'program main\n  use netcdf\nend program\n',
+    });
+    expect(eco?.kind).toBe('fortran');
+    expect(eco?.notes.join('\n')).toMatch(
+      /^fpm\.toml could not be read as TOML \(line 4, column \d+: .+\)$/m,
+    );
+    expect(names(eco)).toEqual(['netcdf']);
   });
 
   it('finds nothing in a tree without these manifests', async () => {
