@@ -42,6 +42,9 @@ const BUILD_OPTIONS = `build options:
   --keep               keep the sandbox's build tree for inspection (its location is printed)
   --no-preinstall      do not install the dependencies the build files declare before the first script
                        (the repair loop then finds each missing package; for before/after measurements)
+  --always-replay      replay build.sh in a new fresh sandbox even when the first turn, the first script of
+                       the run's fresh sandbox, passed and is build.sh byte for byte (default: that turn is
+                       the replay; a second, independent build catches one that is not repeatable)
   --build-cache <dir>  package downloads and ccache shared by rootfs and docker sandboxes, or 'off'
                        (default: BUILDBENCH_BUILD_CACHE, else <cache>/build-cache)
   --network <mode>     isolated | host | none: the build's network (default: isolated — its own network
@@ -132,6 +135,7 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
       expect: { type: 'string' },
       keep: { type: 'boolean' },
       'no-preinstall': { type: 'boolean' },
+      'always-replay': { type: 'boolean' },
       json: { type: 'boolean' },
       spec: { type: 'string' },
     },
@@ -157,6 +161,7 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     json: values.json ?? false,
     keep: values.keep ?? false,
     ...(values['no-preinstall'] ? { preinstall: false } : {}),
+    ...(values['always-replay'] ? { replay: 'always' as const } : {}),
     sandbox: sandboxFromFlags(values, io),
     ...(values.spec !== undefined ? { spec: path.resolve(io.cwd, values.spec) } : {}),
   };

@@ -28,6 +28,12 @@ export interface BuildSettings {
    * every missing package to the repair loop (the repair tests, and before/after measurements).
    */
   preinstall?: boolean;
+  /**
+   * `always`: the recipe is replayed in a new fresh sandbox even when the run's first turn was its replay
+   * already (`--always-replay`: a second, independent build, e.g. to catch a build that is not repeatable).
+   * Default `auto`: a first turn that passed, as the first script of the run's fresh sandbox, is the replay.
+   */
+  replay?: 'auto' | 'always';
   /** Wall-clock budget for the whole run. */
   timeoutMs: number;
   /** Wall-clock cap for one script. */

@@ -20,7 +20,7 @@ import type { CreateSandboxRequest, Sandbox, SandboxKind, SandboxSettings } from
 import type { Expected } from '../verify/types.js';
 import { collectPatches, type ResultPatch, type SkippedFile } from './patches.js';
 import type { FinalRecipe } from '../recipe/model.js';
-import { renderBuildSh } from '../recipe/render-buildsh.js';
+import { renderBuildSh, renderTurnBuildSh } from '../recipe/render-buildsh.js';
 import { renderDockerfile } from '../recipe/render-dockerfile.js';
 import { fullSequenceRecipe, minimiseRecipe } from './minimise.js';
 import { replayOutcome, replayRecipe, type ReplayJudge, type ReplayOutcome } from './replay.js';
@@ -83,6 +83,14 @@ export interface FinalizeInput {
   date?: Date;
   /** Injectable for tests. */
   createSandbox?: (settings: SandboxSettings, request: CreateSandboxRequest) => Promise<Sandbox>;
+  /**
+   * The run's sandbox was fresh, from the untouched repository, when its first turn started (nothing but
+   * buildbench's read-only package queries ran in it before), so a first turn that passed is a replay of its
+   * own script (`firstTurnReplay`). Default false: every recipe is replayed in a new sandbox.
+   */
+  firstTurnFresh?: boolean;
+  /** The task's hidden verifier judged the run's sandbox after that turn and passed (`firstTurnFresh` runs). */
+  hiddenVerified?: boolean;
 }
 
 export interface FinalizeOutput {
@@ -125,8 +133,78 @@ export async function finalizeRun(input: FinalizeInput): Promise<FinalizeOutput>
     warnings.push('the run succeeded but no turn passed the verifiers in the history; no recipe was written');
     return { patches, skipped, warnings };
   }
-  const recipe = await replayedRecipe(input, turns, minimal, patches);
+  const first = firstTurnReplay(input, patches);
+  const recipe = first
+    ? await reusedFirstTurn(input, minimal, first)
+    : await replayedRecipe(input, turns, minimal, patches);
   return { recipe, patches, skipped, warnings };
+}
+
+/**
+ * The first turn, when it can stand as the recipe's replay: it was the first script of the run's fresh sandbox
+ * (`firstTurnFresh`), the only turn, and the verifiers passed after it; it changed no tracked file (no patch:
+ * its script is the whole recipe); and its script is the live one, not a redacted copy from a trajectory.
+ * Then build.sh is that script byte for byte, and running it again in another fresh sandbox would repeat
+ * exactly what was judged, so it is not run a second time.
+ */
+function firstTurnReplay(input: FinalizeInput, patches: readonly ResultPatch[]): TurnRecord | undefined {
+  if (!input.firstTurnFresh || isReportTurns(input.history) || patches.length > 0) return undefined;
+  const runs = input.history.filter((r) => r.action.kind === 'run');
+  const first = runs[0];
+  const o = first?.observation;
+  if (runs.length !== 1 || first?.turn !== 0 || !o) return undefined;
+  // A script ended by a signal (a timeout, the idle limit, a cancel) did not run to its end: replay it.
+  const code = o.exec.exitCode;
+  if (!o.verdict.passed || o.exec.timedOut || o.exec.cancelled || code === null || code >= 128)
+    return undefined;
+  return first;
+}
+
+/** The recipe whose replay is the run's first turn (`firstTurnReplay`): build.sh is that turn's script. */
+async function reusedFirstTurn(
+  input: FinalizeInput,
+  minimal: FinalRecipe,
+  first: TurnRecord,
+): Promise<ResultRecipe> {
+  const o = first.observation!;
+  const script = first.action.kind === 'run' ? first.action.script : '';
+  const meta = { repo: input.repo, version: input.version, baseImage: input.baseImage };
+  await writeFile(path.join(input.outDir, BUILD_SH), renderTurnBuildSh(script, meta, first.turn), {
+    mode: 0o755,
+  });
+  await writeFile(path.join(input.outDir, DOCKERFILE), renderDockerfile(minimal, meta));
+  const log = o.logPath ? path.relative(input.outDir, o.logPath) : undefined;
+  const replay: ReplayOutcome = {
+    status: 'passed',
+    reason:
+      `build.sh is turn ${first.turn}'s script byte for byte; turn ${first.turn} ran it as the first script of a fresh ` +
+      `${input.sandboxKind} sandbox from the untouched repository and the verifiers passed there` +
+      (input.hiddenVerified ? ', the task’s hidden verifier included' : '') +
+      ', so that run is its replay (not run a second time)',
+    metrics: {
+      completion: o.verdict.metrics.completion,
+      strict: o.verdict.metrics.strict,
+      flexible: o.verdict.metrics.flexible,
+    },
+    durationMs: 0,
+    exitCode: o.exec.exitCode,
+    timedOut: false,
+    missing: o.verdict.metrics.missing,
+    artifacts: o.artifacts.length,
+    ...(log && !log.startsWith('..') && !path.isAbsolute(log) ? { log } : {}),
+    ...(input.hiddenVerified ? { hiddenVerifier: true } : {}),
+    reusedTurn: first.turn,
+  };
+  input.onProgress?.(`replay: ${replay.reason}`);
+  return {
+    verified: true,
+    mode: 'minimal',
+    fallback: false,
+    turn: first.turn,
+    replay,
+    baseImage: input.baseImage,
+    files: { buildSh: BUILD_SH, dockerfile: DOCKERFILE, patches: [] },
+  };
 }
 
 /**

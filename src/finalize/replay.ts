@@ -38,6 +38,12 @@ export interface ReplayOutcome {
   log?: string;
   /** True when the task's hidden verifier ran in the replay sandbox too (and so is part of `status`). */
   hiddenVerifier?: boolean;
+  /**
+   * Set when no second run was needed: build.sh is this turn's script byte for byte, and the turn ran it as
+   * the first script of a fresh sandbox from the untouched repository; that run, judged by the same verifiers,
+   * is the replay.
+   */
+  reusedTurn?: number;
   /** Bytes build.sh printed in all, and whether the log kept only its head and tail. */
   logBytes?: number;
   logTruncated?: boolean;

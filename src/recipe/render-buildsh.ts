@@ -79,8 +79,8 @@ function dependencyLines(recipe: FinalRecipe): string[] {
     '    echo "build.sh: install these packages first: ${missing[*]}" >&2',
     '    exit 1',
     '  fi',
-    '  apt-get update -q',
-    '  apt-get install -y -q --no-install-recommends "${missing[@]}"',
+    '  apt-get install -y -q --no-install-recommends "${missing[@]}" ||',
+    '    { apt-get update -q && apt-get install -y -q --no-install-recommends "${missing[@]}"; }',
     'fi',
   );
   return out;
@@ -162,4 +162,27 @@ export function renderBuildSh(recipe: FinalRecipe, meta: RenderMeta): string {
   }
   out.push('', "echo '### buildbench: build.sh finished'");
   return out.join('\n') + '\n';
+}
+
+/**
+ * `build.sh` as the script of one turn, byte for byte after a `cd` to the repository root: written when that
+ * turn was the first script in a fresh sandbox from the untouched repository and the verifiers passed after
+ * it, so that run is this file's replay (finalize/finalize.ts, `firstTurnReplay`). The positional parameters
+ * are cleared, as the turn had none.
+ */
+export function renderTurnBuildSh(script: string, meta: RenderMeta, turn: number): string {
+  return (
+    [
+      '#!/usr/bin/env bash',
+      `# Builds ${meta.repo}. Written by buildbench ${meta.version}: the script of turn ${turn}, byte for byte as it ran`,
+      '# in a fresh sandbox from the untouched repository, where the verifiers passed (that run is its replay).',
+      '# RUNBOOK.md next to this file says why each package is needed and how the result was verified.',
+      '#',
+      '# Usage: bash build.sh [repository-root]   (default: the current directory)',
+      '# Installing missing packages needs root and apt-get (Debian/Ubuntu); everything else runs as any user.',
+      'cd "${1:-.}" || exit 1',
+      'set --',
+      script.endsWith('\n') ? script.slice(0, -1) : script,
+    ].join('\n') + '\n'
+  );
 }

@@ -187,7 +187,7 @@ export function deployRunSection(result: BuildResult, deploy: DeployResult): str
   out.push(...block(lines.join('\n'), 'sh'), '');
   if (recipe) {
     out.push(
-      `${code(recipe.files.buildSh)} is the setup that ${recipe.verified ? `was replayed in a fresh sandbox, where the target${recipe.replay.hiddenVerifier ? ' and the hidden verifier' : ''} passed again` : `was **not verified** by its replay (${recipe.replay.reason})`}.`,
+      `${code(recipe.files.buildSh)} is the setup that ${recipe.verified && recipe.replay.reusedTurn !== undefined ? `turn ${recipe.replay.reusedTurn} ran byte for byte as the first script of a fresh sandbox from the untouched repository, where the target${recipe.replay.hiddenVerifier ? ' and the hidden verifier' : ''} passed (that run is its replay)` : recipe.verified ? `was replayed in a fresh sandbox, where the target${recipe.replay.hiddenVerifier ? ' and the hidden verifier' : ''} passed again` : `was **not verified** by its replay (${recipe.replay.reason})`}.`,
       '',
     );
   }

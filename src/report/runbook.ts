@@ -172,7 +172,14 @@ function statusSection(input: ReportInput, status: ReportStatus): string[] {
   if (status.note) out.push(`> **Note:** ${status.note}.`, '');
   const recipe = result.recipe;
   if (recipe) {
-    if (recipe.verified) {
+    if (recipe.verified && recipe.replay.reusedTurn !== undefined) {
+      out.push(
+        `The recipe is **verified**: ${code('build.sh')} is the script of turn ${recipe.replay.reusedTurn} byte for byte, ` +
+          `which built the binaries as the first script of a fresh ${result.sandbox.kind} sandbox from the untouched repository, ` +
+          'and the verifiers passed there: that run is its replay, so it was not run a second time.',
+        '',
+      );
+    } else if (recipe.verified) {
       out.push(
         `The recipe is **verified**: ${code('build.sh')} ${recipe.fallback ? '(the full sequence of scripts; the minimal recipe failed its replay) ' : ''}` +
           `rebuilt the binaries in a fresh ${result.sandbox.kind} sandbox from the untouched repository and the verifiers passed again.`,
@@ -672,7 +679,8 @@ function filesSection(input: ReportInput): string[] {
     '| `trajectory.jsonl` | one event per step, secrets redacted |',
     '| `logs/` | the complete output of every script |',
   ];
-  if (result.recipe) out.push('| `replay/` | the complete output of the replay in a fresh sandbox |');
+  if (result.recipe && result.recipe.replay.reusedTurn === undefined)
+    out.push('| `replay/` | the complete output of the replay in a fresh sandbox |');
   if (result.artifacts.length > 0)
     out.push('| `artifacts/` | the binaries, at their paths in the repository |');
   if (result.recipe) {

@@ -102,6 +102,8 @@ describe('buildbench deploy (rootfs sandbox, rules strategy)', () => {
         outDir: path.join(outRoot, 'sort-benchmark-hidden'),
         json: false,
         keep: false,
+        // A new sandbox for the replay: the first turn alone would stand as it (`replay: 'auto'`).
+        replay: 'always',
       };
       const result = await runDeploy(settings);
       expect(result.status).toBe('success');

@@ -16,6 +16,7 @@ import { runBuild } from '../../src/core/run-build.js';
 import { sandboxSettingsFrom, type BuildSettings } from '../../src/core/settings.js';
 import type { BuildResult } from '../../src/report/result.js';
 import { RECIPE_DIR_NAME } from '../../src/recipe/render-dockerfile.js';
+import { replayRecipe } from '../../src/finalize/replay.js';
 import { parseDockerfile } from '../helpers/dockerfile.js';
 import { docker } from '../../src/sandbox/docker.js';
 import {
@@ -167,6 +168,57 @@ describeDocker('the Dockerfile builds for real', () => {
         await docker(['rmi', '-f', tag], { timeoutMs: 60_000 });
         if (existsSync(context)) rmSync(context, { recursive: true, force: true });
       }
+    },
+    10 * 60_000,
+  );
+});
+
+describeRootfs('a first turn that passed is its own replay (rootfs sandbox)', () => {
+  it(
+    'writes that turn’s script byte for byte as build.sh, which builds again in a fresh sandbox',
+    async () => {
+      const source = path.resolve('test/fixtures/repos/make-hello');
+      const settings: BuildSettings = {
+        source,
+        outDir: path.join(outRoot, 'make-hello'),
+        strategy: 'rules',
+        maxTurns: 3,
+        timeoutMs: 5 * 60_000,
+        turnTimeoutMs: 3 * 60_000,
+        expect: ['hello'],
+        json: false,
+        keep: false,
+        sandbox: sandboxSettingsFrom(process.env, 'rootfs', undefined),
+      };
+      const built = await runBuild(settings);
+      expect(built.status).toBe('success');
+      expect(built.turns).toHaveLength(1);
+      expect(built.recipe).toMatchObject({ verified: true, mode: 'minimal', turn: 0 });
+      expect(built.recipe!.replay).toMatchObject({ status: 'passed', reusedTurn: 0, durationMs: 0 });
+      expect(built.recipe!.replay.log).toBe('logs/turn-00.log');
+      expect(existsSync(path.join(settings.outDir, 'replay'))).toBe(false);
+      const buildSh = readFileSync(path.join(settings.outDir, 'build.sh'), 'utf8');
+      const turn0 = readFileSync(path.join(settings.outDir, 'trajectory.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { type?: string; data?: { action?: { script?: string } } })
+        .find((e) => e.type === 'turn_start')!.data!.action!.script!;
+      expect(buildSh).toContain(`cd "\${1:-.}" || exit 1\nset --\n${turn0}`);
+      expect(buildSh.endsWith(turn0)).toBe(true);
+      const runbook = readFileSync(path.join(settings.outDir, 'RUNBOOK.md'), 'utf8');
+      expect(runbook).toContain('is the script of turn 0 byte for byte');
+
+      // The claim holds: the same file, run in a new fresh sandbox from the untouched repository, builds.
+      const again = await replayRecipe({
+        settings: { ...settings.sandbox, choice: 'rootfs' },
+        repoDir: source,
+        name: 'make-hello-again',
+        buildSh,
+        files: [],
+        expected: { names: ['hello'], source: 'cli' },
+        timeoutMs: 3 * 60_000,
+      });
+      expect(again).toMatchObject({ status: 'passed', artifacts: 1 });
     },
     10 * 60_000,
   );

@@ -193,7 +193,8 @@ describe('host-side code and symbolic links (rootfs sandbox, real builds)', () =
       Makefile: 'all: hello\n\nhello: hello.c\n\t$(CC) -o hello hello.c\n',
     });
     symlinkSync(host, path.join(source, '.buildbench'));
-    const s = settings(source, { expect: ['hello'] });
+    // A replay in a new sandbox, which would place build.sh under .buildbench/replay (through the link).
+    const s = settings(source, { expect: ['hello'], replay: 'always' });
     const result = await runBuild(s);
     expect(result.status).toBe('success');
     expect(readdirSync(host)).toEqual([]);
@@ -201,6 +202,7 @@ describe('host-side code and symbolic links (rootfs sandbox, real builds)', () =
     expect(probe).toMatchObject({ passed: false, required: false });
     expect(probe?.detail).toMatch(/symbolic link/);
     expect(result.recipe?.verified).toBe(false);
+    expect(result.recipe?.replay.reason).toMatch(/symbolic link|link/);
   }, 600_000);
 
   it('binaries named with a newline or with bytes that are not UTF-8 are listed and copied', async () => {

@@ -53,6 +53,10 @@ export async function finalize(
       signal: options.signal,
       onProgress: warn,
       createSandbox: state.deps.createSandbox,
+      // The run's sandbox came fresh from the untouched repository, and nothing of the build ran in it before
+      // the loop's first turn (only read-only package queries): a first turn that passed is its own replay.
+      firstTurnFresh: settings.replay !== 'always',
+      hiddenVerified: state.spec.hiddenFile !== undefined && state.final?.passed === true,
     });
     state.finalized = finalized;
     for (const warning of finalized.warnings) warn(`warning: ${warning}`);

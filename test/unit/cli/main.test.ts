@@ -99,6 +99,8 @@ describe('cli', () => {
     expect(s.sandbox.choice).toBe('auto');
     expect(s.sandbox.allowHost).toBe(false);
     expect(parseBuildArgs(['r', '--sandbox', 'host'], { env: {}, cwd: '/w' }).sandbox.allowHost).toBe(true);
+    expect(parseBuildArgs(['r', '--always-replay'], { env: {}, cwd: '/w' }).replay).toBe('always');
+    expect(parseBuildArgs(['r'], { env: {}, cwd: '/w' }).replay).toBeUndefined();
     expect(parseBuildArgs(['r'], { env: { CI: 'true' }, cwd: '/w' }).sandbox.allowHost).toBe(true);
   });
 
