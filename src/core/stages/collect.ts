@@ -1,7 +1,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 
-import { DEPLOY_RECORD_DIR } from '../../deploy/recipes/shell-steps.js';
+import { DEPLOY_RECORD_DIR } from '../../deploy/recipes/setup-shell.js';
 import type { LoopOutcome } from '../../agent/loop.js';
 import { errorMessage } from '../../base/errors.js';
 import { copyFileNoFollow, lstatUnder, relComponents } from '../../base/safe-fs.js';

@@ -15,10 +15,10 @@ import {
   aptInstall,
   aptInstallWords,
   appendEnvLine,
-  exportLines,
   publicMirrors,
   say,
-} from './shell-steps.js';
+  stepExportLines,
+} from './setup-shell.js';
 
 export const JS_FREEZE_FILE = `${DEPLOY_RECORD_DIR}/javascript-freeze.txt`;
 
@@ -67,7 +67,7 @@ function dependencyStep(eco: EcosystemInfo, source: Source, context: SetupContex
     'npm_config_registry',
     'NPM_CONFIG_REGISTRY',
   ]);
-  const lines = exportLines(env);
+  const lines = stepExportLines(env);
   if (source === 'debian') lines.push(say('npm packages from Debian (offline)'), debianInstall(eco));
   else if (source === 'registry') lines.push(npmInstall(eco));
   else {

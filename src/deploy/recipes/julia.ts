@@ -7,7 +7,7 @@
 import type { Recipe } from '../../recipe/model.js';
 import type { EcosystemInfo } from '../../repo/types.js';
 import type { EcosystemSetup } from './setup.js';
-import { APT_LISTS_READY, DEPLOY_RECORD_DIR, aptInstall } from './shell-steps.js';
+import { APT_LISTS_READY, DEPLOY_RECORD_DIR, aptInstall } from './setup-shell.js';
 
 export const JULIA_FREEZE_FILE = `${DEPLOY_RECORD_DIR}/julia-status.txt`;
 

@@ -27,10 +27,10 @@ import {
   aptInstall,
   aptInstallWords,
   appendEnvLine,
-  exportLines,
   publicMirrors,
   say,
-} from './shell-steps.js';
+  stepExportLines,
+} from './setup-shell.js';
 
 export const PYTHON_VENV = '.buildbench/venv';
 export const PYTHON_FREEZE_FILE = `${DEPLOY_RECORD_DIR}/python-freeze.txt`;
@@ -163,7 +163,7 @@ function dependencyStep(
   const deps = runtimeDependencies(eco);
   const plan = debianPlan(deps, table);
   const { env } = publicMirrors(context.goal.registries.mirrors, MIRROR_VARIABLES);
-  const lines = [...exportLines(env)];
+  const lines = [...stepExportLines(env)];
   const debian = debianInstall(plan);
   if (source === 'debian') {
     lines.push(say('Python dependencies from Debian packages (offline)'), debian);

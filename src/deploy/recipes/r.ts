@@ -8,7 +8,7 @@ import { shq } from '../../base/shell.js';
 import type { Recipe } from '../../recipe/model.js';
 import type { EcosystemInfo } from '../../repo/types.js';
 import type { EcosystemSetup } from './setup.js';
-import { APT_LISTS_READY, DEPLOY_RECORD_DIR, aptInstallWords, publicMirrors, say } from './shell-steps.js';
+import { APT_LISTS_READY, DEPLOY_RECORD_DIR, aptInstallWords, publicMirrors, say } from './setup-shell.js';
 
 export const R_FREEZE_FILE = `${DEPLOY_RECORD_DIR}/r-freeze.txt`;
 const DEFAULT_CRAN = 'https://cloud.r-project.org';

@@ -1,77 +1,42 @@
 /** Expected targets from Cargo.toml: the package binary, [[bin]] entries, src/bin/*, cdylib/staticlib libs. */
 
+import { readToml, tomlString, tomlTable, type TomlTable, type TomlValue } from '../ecosystems/toml.js';
 import { joinRel } from '../paths.js';
 import { makeTarget, type InferredTarget } from './common.js';
 
-interface TomlTable {
-  header: string;
-  line: number;
-  values: Map<string, string>;
-}
-
-/** A minimal TOML reader: table headers and `key = value` lines (values kept as raw text). */
-export function parseTomlTables(text: string): TomlTable[] {
-  const tables: TomlTable[] = [{ header: '', line: 1, values: new Map() }];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i] ?? '';
-    const lineNo = i + 1;
-    const line = raw
-      .replace(/\s+#.*$/, '')
-      .replace(/^#.*$/, '')
-      .trim();
-    if (line === '') continue;
-    const header = /^\[\[?\s*([^\]]+?)\s*\]\]?$/.exec(line);
-    if (header) {
-      tables.push({
-        header: line.startsWith('[[') ? `[[${header[1]}]]` : (header[1] ?? ''),
-        line: lineNo,
-        values: new Map(),
-      });
-      continue;
-    }
-    const kv = /^("?[A-Za-z0-9_.-]+"?)\s*=\s*(.*)$/.exec(line);
-    if (!kv) continue;
-    let value = kv[2] ?? '';
-    // Multi-line arrays: read until the closing bracket.
-    if (value.startsWith('[') && !value.includes(']')) {
-      while (i + 1 < lines.length && !value.includes(']')) {
-        const next = lines[++i] ?? '';
-        value += ` ${next.replace(/#.*$/, '').trim()}`;
-      }
-    }
-    tables[tables.length - 1]?.values.set((kv[1] ?? '').replace(/"/g, ''), value.trim());
+/**
+ * The lines of the table headers `header` (`[package]`, `[[bin]]`) in `text`, in order: the parsed document
+ * keeps no positions, and a target's source points at its table.
+ */
+function headerLines(text: string, header: string): number[] {
+  const out: number[] = [];
+  for (const [i, line] of text.split('\n').entries()) {
+    if (line.replace(/#.*$/, '').replace(/\s+/g, '') === header) out.push(i + 1);
   }
-  return tables;
+  return out;
 }
 
-function tomlString(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  return /^"([^"]*)"$|^'([^']*)'$/
-    .exec(value)
-    ?.slice(1)
-    .find((s) => s !== undefined);
-}
-
-function tomlStrings(value: string | undefined): string[] {
-  if (value === undefined) return [];
-  return [...value.matchAll(/"([^"]*)"|'([^']*)'/g)].map((m) => m[1] ?? m[2] ?? '');
+function tomlStrings(value: TomlValue | undefined): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
 /**
  * Targets of one Cargo.toml. `files` are all repository files, used to find src/main.rs and src/bin/*.rs
- * (Cargo's automatic binaries).
+ * (Cargo's automatic binaries). A Cargo.toml that is not TOML names nothing; the rust detector
+ * (ecosystems/rust.ts) reads the same file and says where it is wrong.
  */
 export function cargoTargets(text: string, file: string, files: ReadonlySet<string>): InferredTarget[] {
   const dir = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
-  const tables = parseTomlTables(text);
-  const pkg = tables.find((t) => t.header === 'package');
+  const { table: doc } = readToml(file, text);
   const out: InferredTarget[] = [];
-  if (!pkg) return out;
-  const name = tomlString(pkg.values.get('name'));
+  const pkg = tomlTable(doc, 'package');
+  if (!doc || !pkg) return out;
+  const name = tomlString(pkg.name);
   if (name === undefined) return out;
-  const autobins = pkg.values.get('autobins') !== 'false';
-  const bins = tables.filter((t) => t.header === '[[bin]]');
+  const pkgLine = headerLines(text, '[package]')[0] ?? 1;
+  const autobins = pkg.autobins !== false;
+  const bins = Array.isArray(doc.bin) ? doc.bin.map((b) => tomlTable(b)) : [];
+  const binLines = headerLines(text, '[[bin]]');
   const seen = new Set<string>();
   const bin = (binName: string, line: number, confidence: number): void => {
     if (seen.has(binName)) return;
@@ -87,31 +52,34 @@ export function cargoTargets(text: string, file: string, files: ReadonlySet<stri
       }),
     );
   };
-  for (const b of bins) {
-    const binName = tomlString(b.values.get('name'));
-    if (binName !== undefined) bin(binName, b.line, 0.85);
+  for (const [i, b] of bins.entries()) {
+    const binName = tomlString(b?.name);
+    // Inline `bin = [{ … }]` has no header of its own: the package's line stands in.
+    const line = binLines.length === bins.length ? (binLines[i] ?? pkgLine) : pkgLine;
+    if (binName !== undefined) bin(binName, line, 0.85);
   }
   if (autobins) {
-    if (files.has(joinRel(dir, 'src/main.rs'))) bin(name, pkg.line, 0.85);
+    if (files.has(joinRel(dir, 'src/main.rs'))) bin(name, pkgLine, 0.85);
     const binDir = joinRel(dir, 'src/bin');
     for (const f of files) {
       if (!f.startsWith(`${binDir}/`)) continue;
       const rest = f.slice(binDir.length + 1);
       const m = /^([^/]+)\.rs$/.exec(rest) ?? /^([^/]+)\/main\.rs$/.exec(rest);
-      if (m) bin(m[1] ?? '', pkg.line, 0.8);
+      if (m) bin(m[1] ?? '', pkgLine, 0.8);
     }
   }
-  const lib = tables.find((t) => t.header === 'lib');
+  const lib: TomlTable | undefined = tomlTable(doc, 'lib');
   if (lib) {
-    const libName = (tomlString(lib.values.get('name')) ?? name).replace(/-/g, '_');
-    const types = tomlStrings(lib.values.get('crate-type') ?? lib.values.get('crate_type'));
+    const libLine = headerLines(text, '[lib]')[0] ?? pkgLine;
+    const libName = (tomlString(lib.name) ?? name).replace(/-/g, '_');
+    const types = tomlStrings(lib['crate-type'] ?? lib.crate_type);
     if (types.includes('cdylib') || types.includes('dylib'))
       out.push(
         makeTarget('cargo', {
           name: `lib${libName}.so`,
           kind: 'shared_library',
           file,
-          line: lib.line,
+          line: libLine,
           confidence: 0.85,
         }),
       );
@@ -121,7 +89,7 @@ export function cargoTargets(text: string, file: string, files: ReadonlySet<stri
           name: `lib${libName}.a`,
           kind: 'static_library',
           file,
-          line: lib.line,
+          line: libLine,
           confidence: 0.85,
         }),
       );

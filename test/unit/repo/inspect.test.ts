@@ -229,6 +229,23 @@ describe('inspectRepo', () => {
     }
   });
 
+  it('names no target from a Cargo.toml that is not TOML, and says which file and where', async () => {
+    const root = tempTree({
+      'Cargo.toml': '[package]\nname = "p"\nversion = "0.1\n',
+      'src/main.rs': 'fn main() {}\n',
+    });
+    try {
+      const info = await inspectRepo(root);
+      expect(info.expectedTargets).toEqual([]);
+      const rust = info.ecosystems?.find((e) => e.kind === 'rust');
+      expect(rust?.notes).toContainEqual(
+        expect.stringMatching(/^Cargo\.toml could not be read as TOML \(line 3, column \d+: [^\n]+\)$/),
+      );
+    } finally {
+      removeTree(root);
+    }
+  });
+
   it('throws a ConfigError for a root that is not a directory', async () => {
     await expect(inspectRepo(fixture('does-not-exist'))).rejects.toBeInstanceOf(ConfigError);
     await expect(inspectRepo(path.join(fixture('no-build'), 'hello.c'))).rejects.toThrow(/not a directory/);

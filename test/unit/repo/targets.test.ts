@@ -388,6 +388,32 @@ describe('cargoTargets', () => {
     const files = new Set(['Cargo.toml', 'src/main.rs']);
     expect(cargoTargets('[package]\nname = "x"\nautobins = false\n', 'Cargo.toml', files)).toEqual([]);
   });
+
+  it('points each target at its table: [package], the nth [[bin]], [lib]', () => {
+    const text = [
+      '[package]',
+      'name = "p"',
+      '',
+      '[[bin]]',
+      'name = "one"',
+      '[[ bin ]] # the second',
+      'name = "two"',
+      '[lib]',
+      'crate-type = ["staticlib"]',
+    ].join('\n');
+    const files = new Set(['Cargo.toml', 'src/main.rs']);
+    expect(cargoTargets(text, 'Cargo.toml', files).map((t) => [t.name, t.source])).toEqual([
+      ['one', 'Cargo.toml:4'],
+      ['two', 'Cargo.toml:6'],
+      ['p', 'Cargo.toml:1'],
+      ['libp.a', 'Cargo.toml:8'],
+    ]);
+  });
+
+  it('names nothing for a Cargo.toml that is not TOML, and does not throw', () => {
+    const files = new Set(['Cargo.toml', 'src/main.rs']);
+    expect(cargoTargets('[package]\nname = "x\n[lib\n', 'Cargo.toml', files)).toEqual([]);
+  });
 });
 
 describe('dedupeTargets', () => {
