@@ -191,7 +191,9 @@ async function reusedFirstTurn(
     timedOut: false,
     missing: o.verdict.metrics.missing,
     artifacts: o.artifacts.length,
-    ...(log && !log.startsWith('..') && !path.isAbsolute(log) ? { log } : {}),
+    ...(log && !log.startsWith('..') && !path.isAbsolute(log)
+      ? { log, logBytes: o.exec.totalBytes, logTruncated: o.exec.logTruncated ?? false }
+      : {}),
     ...(input.hiddenVerified ? { hiddenVerifier: true } : {}),
     reusedTurn: first.turn,
   };

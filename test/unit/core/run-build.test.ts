@@ -123,8 +123,19 @@ async function build(
 }
 
 describe('runBuild', () => {
-  it('success: the verifiers pass after a turn; the recipe is replayed in a second sandbox', async () => {
-    const { result, written, boxes, out } = await build({ strategy: scripted([run('bb-make hello')]) });
+  it('success after the first turn: that turn, the first script of the fresh sandbox, is the replay', async () => {
+    const { result, boxes, out } = await build({ strategy: scripted([run('bb-make hello')]) });
+    expect(result).toMatchObject({ status: 'success', reason: 'the verifiers passed after turn 0 (build)' });
+    expect(boxes).toHaveLength(1); // no second sandbox
+    expect(result.recipe).toMatchObject({ verified: true, replay: { status: 'passed', reusedTurn: 0 } });
+    expect(readFileSync(path.join(out, 'build.sh'), 'utf8')).toMatch(/set --\nbb-make hello\n?$/);
+  });
+
+  it('success: the verifiers pass after a turn; with --always-replay the recipe is replayed in a second sandbox', async () => {
+    const { result, written, boxes, out } = await build({
+      strategy: scripted([run('bb-make hello')]),
+      settings: { replay: 'always' },
+    });
     expect(result).toMatchObject({ status: 'success', reason: 'the verifiers passed after turn 0 (build)' });
     expect(written.status).toBe('success');
     expect(result.metrics).toEqual({ completion: true, strict: true, flexible: true });
