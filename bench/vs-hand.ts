@@ -19,7 +19,8 @@
  * them; `none` leaves them out), and the entries of BB_BENCH_VS_HAND, a JSON file of real repositories:
  * `[{ "name": "tmux", "dir": "/path/to/checkout", "hand": "/path/to/tmux.sh", "expect": ["tmux"] }]`
  * (`hand` and `expect` optional). BB_BENCH_PREINSTALL=off builds without installing the declared
- * dependencies up front (turns per success before and after). Run alone: `npx tsx bench/vs-hand.ts`, or `npm run bench -- --only vs-hand`.
+ * dependencies up front (turns per success before and after); BB_BENCH_REPLAY=always replays every recipe in
+ * a new sandbox even when its first turn was its replay. Run alone: `npx tsx bench/vs-hand.ts`, or `npm run bench -- --only vs-hand`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -126,6 +127,8 @@ export async function benchVsHand(): Promise<BenchResult[]> {
 
   // BB_BENCH_PREINSTALL=off: no declared dependency installed before turn 0 (the "before" of issue 13).
   const preinstall = process.env.BB_BENCH_PREINSTALL !== 'off';
+  // BB_BENCH_REPLAY=always: every recipe replayed in a new sandbox, as before the first turn could stand as it.
+  const replayAlways = process.env.BB_BENCH_REPLAY === 'always';
   const scratch = await mkdtemp(path.join(tmpdir(), 'bb-bench-vs-hand-'));
   const rows: Row[] = [];
   try {
@@ -145,6 +148,7 @@ export async function benchVsHand(): Promise<BenchResult[]> {
         keep: false,
         sandbox: { ...corpus.sandbox, buildCache },
         preinstall,
+        ...(replayAlways ? { replay: 'always' as const } : {}),
       });
       const bbMs = performance.now() - started;
       const success = result.status === 'success' && result.recipe?.verified === true;
