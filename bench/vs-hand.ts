@@ -30,6 +30,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 
 import { runBuild } from '../src/core/run-build.js';
+import { writeFileUnder } from '../src/base/safe-fs.js';
 import { createRootfsSandbox } from '../src/sandbox/index.js';
 import type { SandboxSettings } from '../src/sandbox/types.js';
 import { quantile } from './harness-overhead.js';
@@ -73,17 +74,23 @@ export function readVsHandCorpus(file: string, text: string): VsHandEntry[] {
   });
 }
 
-/** One script run by hand in a fresh sandbox without the build cache; wall time from creation to removal. */
+/**
+ * One script run by hand in a fresh sandbox without the build cache; wall time from creation to removal. The
+ * files beside it (a recipe's patches/) are placed with it in .buildbench/hand, as a person would have them.
+ */
 async function runByHand(
   settings: SandboxSettings,
   dir: string,
   script: string,
+  files: { path: string; content: string }[] = [],
 ): Promise<{ ms: number; exitCode: number | null; tail: string }> {
   const started = performance.now();
   const sandbox = await createRootfsSandbox(settings, { repoDir: dir, name: 'by-hand' });
   let result;
   try {
-    result = await sandbox.exec(script, { timeoutMs: 30 * 60_000 });
+    await writeFileUnder(sandbox.hostWorkdir, '.buildbench/hand/hand.sh', script, 0o755);
+    for (const f of files) await writeFileUnder(sandbox.hostWorkdir, `.buildbench/hand/${f.path}`, f.content);
+    result = await sandbox.exec('bash .buildbench/hand/hand.sh .', { timeoutMs: 30 * 60_000 });
   } finally {
     await sandbox.dispose();
   }
@@ -170,7 +177,11 @@ export async function benchVsHand(): Promise<BenchResult[]> {
         row.note = `buildbench did not verify a recipe (${result.status}): no hand script to run`;
       } else {
         const { buildCache: _off, ...noCache } = corpus.sandbox;
-        const hand = await runByHand({ ...noCache, choice: 'rootfs' }, entry.dir, handScript);
+        const patches = entry.hand ? [] : (result.recipe?.files.patches ?? []);
+        const files = await Promise.all(
+          patches.map(async (p) => ({ path: p, content: await readFile(path.join(outDir, p), 'utf8') })),
+        );
+        const hand = await runByHand({ ...noCache, choice: 'rootfs' }, entry.dir, handScript, files);
         if (hand.exitCode === 0) row.handMs = hand.ms;
         else row.note = `the hand script failed (exit ${hand.exitCode}): ${hand.tail}`;
       }

@@ -112,7 +112,14 @@ function moduleNames(list: string): string[] {
   return names;
 }
 
-type Collect = (kind: DeclarationKind, name: string, required: boolean, file: string, call: Call) => void;
+type Collect = (
+  kind: DeclarationKind,
+  name: string,
+  required: boolean,
+  file: string,
+  call: Call,
+  group?: string,
+) => void;
 
 /** Meson names that are not pkg-config modules (built-in dependencies meson finds itself). */
 const MESON_BUILTIN = new Set(['threads', 'openmp', 'dl', 'iconv', 'intl', 'appleframeworks', '']);
@@ -156,25 +163,110 @@ function stopsConfigure(action: string | undefined): boolean {
   return action !== undefined && /AC_MSG_ERROR|AC_MSG_FAILURE|exit 1/.test(action);
 }
 
+/** The variable a not-found action only sets to no (`found_ncurses=no`), if that is all it does. */
+function notFoundVariable(action: string | undefined): string | undefined {
+  return /^\s*([A-Za-z_]\w*)\s*=\s*["']?no["']?\s*$/.exec(action ?? '')?.[1];
+}
+
+/**
+ * The shell variables configure fails on: an `if test … $V …` block (if/fi balanced by lines) that holds an
+ * AC_MSG_ERROR in any branch, or `test … $V … && AC_MSG_ERROR` / `|| AC_MSG_ERROR` on one line. tmux's
+ * `if test "x$found_libevent" = xno; then AC_MSG_ERROR(…)` is the pattern; a check whose not-found action only
+ * sets that variable is then one of the need's alternatives, not an optional feature.
+ */
+/** A line that ends an `if` block: `fi`, or a one-line `if …; then …; fi`. */
+function closesIf(line: string): boolean {
+  return /^fi\b/.test(line) || /;\s*fi\s*;?$/.test(line);
+}
+
+export function variablesConfigureFailsOn(text: string): Set<string> {
+  const out = new Set<string>();
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const vars = [...line.matchAll(/\$\{?([A-Za-z_]\w*)\}?/g)].map((m) => m[1]!);
+    if (vars.length === 0 || !/\btest\b|\[\s/.test(line)) continue;
+    if (/AC_MSG_(ERROR|FAILURE)/.test(line) && /&&|\|\|/.test(line)) {
+      for (const v of vars) out.add(v);
+      continue;
+    }
+    if (!/^\s*(el)?if\s/.test(line)) continue;
+    let depth = 0;
+    let fails = false;
+    for (let j = i; j < lines.length; j++) {
+      const l = lines[j]!.trim();
+      if (/^if\s/.test(l)) depth++;
+      if (/AC_MSG_(ERROR|FAILURE)/.test(l)) fails = true;
+      if (closesIf(l) && --depth <= 0) break;
+    }
+    if (fails) for (const v of vars) out.add(v);
+  }
+  return out;
+}
+
+/**
+ * Per line (1-based), the variables of the enclosing `if test "x$V" = xyes` blocks it sits in the first
+ * branch of: a feature the user turns on (`--enable-systemd` sets `enable_systemd=yes`; a default
+ * configure leaves it empty), so a check there is not made by default. An `else` branch, or a test for
+ * `no`, is the default path.
+ */
+function featureGates(text: string): string[][] {
+  const gates: string[][] = [[]];
+  const stack: (string | undefined)[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (/^if\s/.test(line)) {
+      stack.push(/\$\{?([A-Za-z_]\w*)\}?"?\s*=\s*"?x?yes"?/.exec(line)?.[1]);
+    } else if (/^(elif|else)\b/.test(line) && stack.length > 0) {
+      stack[stack.length - 1] = undefined;
+    }
+    gates.push(stack.filter((v): v is string => v !== undefined));
+    if (closesIf(line)) stack.pop();
+  }
+  return gates;
+}
+
 function readAutoconf(text: string, file: string, add: Collect): void {
   const clean = stripLineComments(text, 'm4');
+  const fatal = variablesConfigureFailsOn(clean);
+  const gates = featureGates(clean);
+  /** The call is inside a feature turned on by an option (`if test "x$enable_utempter" = xyes`). */
+  const gated = (call: Call): boolean => (gates[call.line] ?? []).length > 0;
+  // A not-found action that only sets a variable configure fails on: one alternative of a required need.
+  const alternative = (action: string | undefined): string | undefined => {
+    const v = notFoundVariable(action);
+    return v !== undefined && fatal.has(v) ? v : undefined;
+  };
   for (const call of callsOf(clean, 'PKG_CHECK_MODULES')) {
     const args = m4Args(call.body);
+    const group = alternative(args[3]);
     // Without an action-if-not-found, PKG_CHECK_MODULES stops configure.
-    const required = args[3] === undefined || args[3] === '' || stopsConfigure(args[3]);
-    for (const name of moduleNames(args[1] ?? '')) add('pkgconfig', name, required, file, call);
+    const required =
+      !gated(call) &&
+      (args[3] === undefined || args[3] === '' || stopsConfigure(args[3]) || group !== undefined);
+    for (const name of moduleNames(args[1] ?? '')) add('pkgconfig', name, required, file, call, group);
   }
   for (const call of callsOf(clean, 'AC_CHECK_LIB')) {
     const args = m4Args(call.body);
     const lib = args[0] ?? '';
-    if (/^[A-Za-z0-9_+.-]+$/.test(lib)) add('library', lib, stopsConfigure(args[3]), file, call);
+    const group = alternative(args[3]);
+    if (/^[A-Za-z0-9_+.-]+$/.test(lib))
+      add(
+        'library',
+        lib,
+        !gated(call) && (stopsConfigure(args[3]) || group !== undefined),
+        file,
+        call,
+        group,
+      );
   }
   for (const macro of ['AC_CHECK_HEADERS', 'AC_CHECK_HEADER']) {
     for (const call of callsOf(clean, macro)) {
       const args = m4Args(call.body);
-      const required = stopsConfigure(args[2]);
+      const group = alternative(args[2]);
+      const required = !gated(call) && (stopsConfigure(args[2]) || group !== undefined);
       for (const header of (args[0] ?? '').split(/\s+/).filter((h) => /^[A-Za-z0-9_/.+-]+\.h$/.test(h)))
-        add('header', header, required, file, call);
+        add('header', header, required, file, call, group);
     }
   }
 }
@@ -250,6 +342,30 @@ async function readIncludes(root: string, files: readonly string[], add: Collect
   }
 }
 
+/**
+ * configure.ac's AC_PROG_YACC / AC_PROG_LEX when the tree has a grammar (`.y`, `.yy`) or scanner (`.l`, `.ll`)
+ * it does not ship generated: bison or flex is needed, though the macros themselves never fail (they fall
+ * back to `yacc`/`:`), and the build stops later on the missing tool.
+ */
+async function readParserGenerators(root: string, files: readonly string[], add: Collect): Promise<void> {
+  const configure = files.find((f) => f === 'configure.ac' || f === 'configure.in');
+  if (!configure) return;
+  const text = await readSmallText(root, configure, { maxBytes: READ_BYTES });
+  if (text === undefined) return;
+  const clean = stripLineComments(text, 'm4');
+  const has = (ext: RegExp, generated: string): boolean =>
+    files.some((f) => ext.test(f) && !files.includes(f.replace(ext, generated)));
+  for (const [macro, ext, generated, pkg] of [
+    ['AC_PROG_YACC', /\.yy?$/, '.c', 'bison'],
+    ['AC_PROG_LEX', /\.ll?$/, '.c', 'flex'],
+  ] as const) {
+    const m = new RegExp(`(?<![A-Za-z0-9_])${macro}\\b`).exec(clean);
+    if (m && has(ext, generated)) {
+      add('package', pkg, true, configure, { body: '', line: lineOf(clean, m.index), text: macro });
+    }
+  }
+}
+
 const APT_LINE = /\b(?:apt-get|apt|aptitude)\s+(?:-\S+\s+)*install\b([^\n]*)/g;
 
 /** Packages a build doc's `apt-get install` line names (options, variables and shell syntax skipped). */
@@ -297,16 +413,20 @@ export async function readDeclaredDependencies(
   input: DeclaredDepsInput,
 ): Promise<BuildDeclaration[]> {
   const found = new Map<string, BuildDeclaration>();
-  const add: Collect = (kind, name, required, file, call) => {
+  const add: Collect = (kind, name, required, file, call, group) => {
     const key = `${kind}:${name}`;
     const seen = found.get(key);
+    const where = { source: `${file}:${call.line}`, text: call.text };
     if (seen) {
-      if (required && !seen.required)
-        found.set(key, { ...seen, required, source: `${file}:${call.line}`, text: call.text });
+      // Required on its own beats required as one of a group; either beats optional.
+      if (required && (!seen.required || (seen.group !== undefined && group === undefined))) {
+        const { group: _old, ...rest } = seen;
+        found.set(key, { ...rest, required, ...where, ...(group !== undefined ? { group } : {}) });
+      }
       return;
     }
     if (found.size >= MAX_DECLARATIONS) return;
-    found.set(key, { kind, name, required, source: `${file}:${call.line}`, text: call.text });
+    found.set(key, { kind, name, required, ...where, ...(group !== undefined ? { group } : {}) });
   };
   for (const file of input.files) {
     const reader = readerFor(file);
@@ -314,6 +434,7 @@ export async function readDeclaredDependencies(
     const text = await readSmallText(root, file, { maxBytes: READ_BYTES });
     if (text !== undefined) reader(text, file, add);
   }
+  await readParserGenerators(root, input.files, add);
   if (input.buildSystems[0]?.kind === 'make') await readIncludes(root, input.files, add);
   for (const doc of input.docs.filter(isBuildDoc)) {
     const text = await readSmallText(root, doc.path, { maxBytes: READ_BYTES });

@@ -165,4 +165,9 @@ export interface BuildDeclaration {
   source: string;
   /** The declaration as written, on one line, at most 160 characters. */
   text: string;
+  /**
+   * Alternatives of one need (autoconf checks that set the same variable, say `found_ncurses=no`, which
+   * configure then fails on): the first of the group that resolves to a package is installed.
+   */
+  group?: string;
 }

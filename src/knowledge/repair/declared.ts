@@ -78,12 +78,22 @@ export async function planPreinstall(
   });
   if (withNeeds.length > 0 && services.resolvePackages) {
     const resolutions = await services.resolvePackages(withNeeds.map((x) => x.need));
+    // Alternatives of one need (`group`): the first that is installed or resolves ends the group.
+    const settled = new Map<string, string>();
     withNeeds.forEach(({ d }, i) => {
       const r = resolutions[i];
       const why = describeDeclaration(d);
+      const by = d.group !== undefined ? settled.get(d.group) : undefined;
+      if (by !== undefined) {
+        skipped.push({ declaration: why, why: `an alternative of ${by}, which settles the same check` });
+        return;
+      }
       if (r?.package && !r.installed) record(chosen, r.package, why);
-      else if (!r?.noPackageNeeded && !r?.installed)
+      else if (!r?.noPackageNeeded && !r?.installed) {
         skipped.push({ declaration: why, why: r?.note ?? 'not resolved to a package' });
+        return;
+      }
+      if (d.group !== undefined) settled.set(d.group, `${d.name} (${d.source})`);
     });
   } else if (withNeeds.length > 0) {
     for (const { d } of withNeeds)

@@ -139,6 +139,60 @@ describe('readDeclaredDependencies', () => {
     });
   });
 
+  it('reads checks whose not-found action sets a variable configure fails on as alternatives of one need', async () => {
+    const configure = [
+      'AC_PROG_YACC',
+      'PKG_CHECK_MODULES(LIBEVENT_CORE, [libevent_core >= 2], [found_libevent=yes], found_libevent=no)',
+      'if test x$found_libevent = xno; then',
+      '  PKG_CHECK_MODULES(LIBEVENT, [libevent >= 2], [found_libevent=yes], [found_libevent=no])',
+      'fi',
+      'if test "x$found_libevent" = xno; then',
+      '  AC_MSG_ERROR("libevent not found")',
+      'fi',
+      'PKG_CHECK_MODULES(TINFO, tinfo, [found_ncurses=yes], found_ncurses=no)',
+      'if test "x$found_ncurses" = xyes; then',
+      '  AC_DEFINE(HAVE_NCURSES_H)',
+      'else',
+      '  AC_CHECK_LIB(curses, setupterm, found_curses=yes, found_curses=no)',
+      '  if test "x$found_curses" = xyes; then',
+      '    LIBS="$LIBS -lcurses"',
+      '  else',
+      '    AC_MSG_ERROR("curses not found")',
+      '  fi',
+      'fi',
+      'PKG_CHECK_MODULES(SYSTEMD, libsystemd, [found_systemd=yes], found_systemd=no)',
+      'if test "x$found_systemd" = xyes; then AC_DEFINE(HAVE_SYSTEMD); fi',
+      'if test x"$enable_jemalloc" = xyes; then',
+      '  PKG_CHECK_MODULES(JEMALLOC, jemalloc, [found_jemalloc=yes], found_jemalloc=no)',
+      '  if test "x$found_jemalloc" = xyes; then',
+      '    AC_DEFINE(HAVE_JEMALLOC)',
+      '  else',
+      '    AC_MSG_ERROR("jemalloc not found")',
+      '  fi',
+      'fi',
+      'if test "x$enable_utempter" = xyes; then',
+      '  AC_CHECK_HEADER(utempter.h, enable_utempter=yes, enable_utempter=no)',
+      '  if test "x$enable_utempter" = xyes; then AC_DEFINE(HAVE_UTEMPTER); else AC_MSG_ERROR("no utempter"); fi',
+      'fi',
+    ].join('\n');
+    const decls = await read(
+      { 'configure.ac': configure, 'cmd-parse.y': '%%\n', 'main.c': 'int main(void){return 0;}\n' },
+      system('autotools', 'configure.ac'),
+    );
+    const byName = Object.fromEntries(decls.map((d) => [d.name, { required: d.required, group: d.group }]));
+    expect(byName).toEqual({
+      libevent_core: { required: true, group: 'found_libevent' },
+      libevent: { required: true, group: 'found_libevent' },
+      tinfo: { required: true, group: 'found_ncurses' },
+      curses: { required: true, group: 'found_curses' },
+      libsystemd: { required: false, group: undefined },
+      // Checked only under --enable-jemalloc, where its absence is an error.
+      jemalloc: { required: false, group: 'found_jemalloc' },
+      'utempter.h': { required: false, group: 'enable_utempter' },
+      bison: { required: true, group: undefined },
+    });
+  });
+
   it("leaves out the includes under a condition: another platform's, an optional feature's", async () => {
     const decls = await read(
       {

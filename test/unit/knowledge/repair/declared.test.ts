@@ -97,6 +97,38 @@ describe('planPreinstall', () => {
     expect(plan.skipped.map((s) => s.why)).toEqual(['apt does not know libgone-dev']);
   });
 
+  it('installs the first alternative of a group that resolves, and nothing for one already installed', async () => {
+    const r = resolver({
+      'pkgconfig:tinfow': { via: 'none', note: 'no package in the index ships tinfow.pc' },
+      'pkgconfig:ncursesw': { package: 'libncurses-dev' },
+      'pkgconfig:ncurses': { package: 'libncurses-dev' },
+      'pkgconfig:libevent_core': { package: 'libevent-dev', installed: true },
+      'pkgconfig:libevent': { package: 'libevent-dev' },
+    });
+    const g = (name: string, group: string, line: number): BuildDeclaration => ({
+      ...decl('pkgconfig', name, true, line),
+      group,
+    });
+    const plan = await planPreinstall(
+      [
+        g('tinfow', 'found_ncurses', 1),
+        g('ncursesw', 'found_ncurses', 2),
+        g('ncurses', 'found_ncurses', 3),
+        g('libevent_core', 'found_libevent', 4),
+        g('libevent', 'found_libevent', 5),
+      ],
+      r,
+    );
+    expect(plan.packages).toEqual([
+      { package: 'libncurses-dev', declarations: ["meson.build:2: dependency('ncursesw')"] },
+    ]);
+    expect(plan.skipped.map((x) => x.why)).toEqual([
+      'no package in the index ships tinfow.pc',
+      'an alternative of ncursesw (meson.build:2), which settles the same check',
+      'an alternative of libevent_core (meson.build:4), which settles the same check',
+    ]);
+  });
+
   it('installs nothing without a resolver and says so', async () => {
     const plan = await planPreinstall([decl('pkgconfig', 'zlib')], {});
     expect(plan.packages).toEqual([]);
