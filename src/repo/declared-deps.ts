@@ -159,8 +159,13 @@ function readCmake(text: string, file: string, add: Collect): void {
 }
 
 /** An autoconf "if not found" argument that stops configure. */
+/** The not-found action fails configure: an error in it that is not under an option's `= yes` test. */
 function stopsConfigure(action: string | undefined): boolean {
-  return action !== undefined && /AC_MSG_ERROR|AC_MSG_FAILURE|exit 1/.test(action);
+  if (action === undefined) return false;
+  const gates = featureGates(action);
+  return action
+    .split('\n')
+    .some((line, i) => /AC_MSG_ERROR|AC_MSG_FAILURE|exit 1/.test(line) && gates[i + 1]!.length === 0);
 }
 
 /** The variable a not-found action only sets to no (`found_ncurses=no`), if that is all it does. */
@@ -212,16 +217,31 @@ export function variablesConfigureFailsOn(text: string): Set<string> {
  */
 function featureGates(text: string): string[][] {
   const gates: string[][] = [[]];
-  const stack: (string | undefined)[] = [];
+  const stack: { kind: 'if' | 'case'; on?: string; gate?: string }[] = [];
   for (const raw of text.split('\n')) {
     const line = raw.trim();
+    const top = stack[stack.length - 1];
+    const caseOn = /^case\s+"?\$\{?([A-Za-z_]\w*)\}?"?\s+in\b/.exec(line)?.[1];
+    const label = /^([A-Za-z0-9_*|"'-]+)\)/.exec(line)?.[1];
     if (/^if\s/.test(line)) {
-      stack.push(/\$\{?([A-Za-z_]\w*)\}?"?\s*=\s*"?x?yes"?/.exec(line)?.[1]);
-    } else if (/^(elif|else)\b/.test(line) && stack.length > 0) {
-      stack[stack.length - 1] = undefined;
+      const gate = /\$\{?([A-Za-z_]\w*)\}?"?\s*=\s*"?x?yes"?/.exec(line)?.[1];
+      stack.push({ kind: 'if', ...(gate !== undefined ? { gate } : {}) });
+    } else if (/^(elif|else)\b/.test(line) && top?.kind === 'if') {
+      delete top.gate;
+    } else if (caseOn !== undefined) {
+      stack.push({ kind: 'case', on: caseOn });
+    } else if (label !== undefined && top?.kind === 'case') {
+      // `yes)` alone is what the option's user asked for; `check|yes)`, `*)` and `auto)` are the default path.
+      const labels = label.split('|').map((l) => l.replace(/["']/g, ''));
+      const optIn = labels.includes('yes') && !labels.some((l) => ['check', 'auto', '*', ''].includes(l));
+      if (optIn) top.gate = top.on;
+      else delete top.gate;
     }
-    gates.push(stack.filter((v): v is string => v !== undefined));
-    if (closesIf(line)) stack.pop();
+    gates.push(stack.flatMap((e) => (e.gate !== undefined ? [e.gate] : [])));
+    const open = stack[stack.length - 1]; // the block this line opened, for one-line `if …; fi` and `yes) …;;`
+    if (open?.kind === 'case' && /;;\s*$/.test(line)) delete open.gate;
+    if (/^esac\b/.test(line) && open?.kind === 'case') stack.pop();
+    else if (closesIf(line) && open?.kind === 'if') stack.pop();
   }
   return gates;
 }

@@ -170,6 +170,21 @@ describe('readDeclaredDependencies', () => {
       '    AC_MSG_ERROR("jemalloc not found")',
       '  fi',
       'fi',
+      'case "$enable_capabilities" in',
+      '   check)',
+      '      AC_CHECK_LIB([cap], [cap_init], [], [enable_capabilities=no])',
+      '      ;;',
+      '   yes)',
+      '      AC_CHECK_LIB([hwloc], [hwloc_init], [], [AC_MSG_ERROR([cannot find libhwloc])])',
+      '      ;;',
+      'esac',
+      'AC_CHECK_LIB([z], [inflate], [], [AC_MSG_ERROR([zlib is required])])',
+      'AC_CHECK_HEADERS([netlink/attr.h], [], [',
+      '  if test "$enable_delayacct" = yes; then',
+      '    AC_MSG_ERROR([cannot find netlink/attr.h])',
+      '  fi',
+      '  enable_delayacct=no',
+      '])',
       'if test "x$enable_utempter" = xyes; then',
       '  AC_CHECK_HEADER(utempter.h, enable_utempter=yes, enable_utempter=no)',
       '  if test "x$enable_utempter" = xyes; then AC_DEFINE(HAVE_UTEMPTER); else AC_MSG_ERROR("no utempter"); fi',
@@ -189,6 +204,10 @@ describe('readDeclaredDependencies', () => {
       // Checked only under --enable-jemalloc, where its absence is an error.
       jemalloc: { required: false, group: 'found_jemalloc' },
       'utempter.h': { required: false, group: 'enable_utempter' },
+      cap: { required: false, group: undefined },
+      hwloc: { required: false, group: undefined }, // only under --enable-capabilities=yes
+      z: { required: true, group: undefined },
+      'netlink/attr.h': { required: false, group: undefined }, // an error only under --enable-delayacct
       bison: { required: true, group: undefined },
     });
   });
