@@ -5,9 +5,19 @@
 # Each function is `name() {` … a `}` line at column 0, with its comment lines right above it.
 # CI runs shellcheck on it (test/unit/recipe/shell-lib.test.ts).
 
-# Installs packages with apt-get, updating the package lists first only when the install fails.
+# Installs the packages that are not installed yet with apt-get, updating the package lists first only when
+# the install fails; when some are missing and this is not root, says which and fails (build.sh run by a user).
 bb_apt_install() {
-  apt-get install -y -q --no-install-recommends "$@" || { apt-get update -q && apt-get install -y -q --no-install-recommends "$@"; }
+  local absent=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q ' installed$' || absent+=("$p")
+  done
+  [ "${#absent[@]}" -gt 0 ] || return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "buildbench: install these packages first (as root): ${absent[*]}" >&2
+    return 1
+  fi
+  apt-get install -y -q --no-install-recommends "${absent[@]}" || { apt-get update -q && apt-get install -y -q --no-install-recommends "${absent[@]}"; }
 }
 
 # Installs the packages of the commands that are missing; arguments are command=package(s) pairs.
