@@ -158,7 +158,23 @@ function readCmake(text: string, file: string, add: Collect): void {
   }
 }
 
-/** An autoconf "if not found" argument that stops configure. */
+/**
+ * The top configure.ac's AC_PROG_YACC / AC_PROG_LEX when the tree has a grammar (`.y`, `.yy`) or scanner
+ * (`.l`, `.ll`) it does not ship generated (no `.c` beside it): bison or flex is needed, though the macros
+ * never fail themselves (they fall back to `yacc`/`:`), and the build stops later on the missing tool.
+ */
+function readParserGenerators(clean: string, file: string, add: Collect, files: ReadonlySet<string>): void {
+  for (const [macro, ext, pkg] of [
+    ['AC_PROG_YACC', /\.yy?$/, 'bison'],
+    ['AC_PROG_LEX', /\.ll?$/, 'flex'],
+  ] as const) {
+    const m = new RegExp(`(?<![A-Za-z0-9_])${macro}\\b`).exec(clean);
+    if (!m) continue;
+    if ([...files].some((f) => ext.test(f) && !files.has(f.replace(ext, '.c'))))
+      add('package', pkg, true, file, { body: '', line: lineOf(clean, m.index), text: macro });
+  }
+}
+
 /** The not-found action fails configure: an error in it that is not under an option's `= yes` test. */
 function stopsConfigure(action: string | undefined): boolean {
   if (action === undefined) return false;
@@ -173,17 +189,17 @@ function notFoundVariable(action: string | undefined): string | undefined {
   return /^\s*([A-Za-z_]\w*)\s*=\s*["']?no["']?\s*$/.exec(action ?? '')?.[1];
 }
 
+/** A line that ends an `if` block: `fi`, or a one-line `if …; then …; fi`. */
+function closesIf(line: string): boolean {
+  return /^fi\b/.test(line) || /;\s*fi\s*;?$/.test(line);
+}
+
 /**
  * The shell variables configure fails on: an `if test … $V …` block (if/fi balanced by lines) that holds an
  * AC_MSG_ERROR in any branch, or `test … $V … && AC_MSG_ERROR` / `|| AC_MSG_ERROR` on one line. tmux's
  * `if test "x$found_libevent" = xno; then AC_MSG_ERROR(…)` is the pattern; a check whose not-found action only
  * sets that variable is then one of the need's alternatives, not an optional feature.
  */
-/** A line that ends an `if` block: `fi`, or a one-line `if …; then …; fi`. */
-function closesIf(line: string): boolean {
-  return /^fi\b/.test(line) || /;\s*fi\s*;?$/.test(line);
-}
-
 export function variablesConfigureFailsOn(text: string): Set<string> {
   const out = new Set<string>();
   const lines = text.split('\n');
@@ -246,8 +262,9 @@ function featureGates(text: string): string[][] {
   return gates;
 }
 
-function readAutoconf(text: string, file: string, add: Collect): void {
+function readAutoconf(text: string, file: string, add: Collect, files: ReadonlySet<string>): void {
   const clean = stripLineComments(text, 'm4');
+  if (!file.includes('/')) readParserGenerators(clean, file, add, files);
   const fatal = variablesConfigureFailsOn(clean);
   const gates = featureGates(clean);
   /** The call is inside a feature turned on by an option (`if test "x$enable_utempter" = xyes`). */
@@ -362,30 +379,6 @@ async function readIncludes(root: string, files: readonly string[], add: Collect
   }
 }
 
-/**
- * configure.ac's AC_PROG_YACC / AC_PROG_LEX when the tree has a grammar (`.y`, `.yy`) or scanner (`.l`, `.ll`)
- * it does not ship generated: bison or flex is needed, though the macros themselves never fail (they fall
- * back to `yacc`/`:`), and the build stops later on the missing tool.
- */
-async function readParserGenerators(root: string, files: readonly string[], add: Collect): Promise<void> {
-  const configure = files.find((f) => f === 'configure.ac' || f === 'configure.in');
-  if (!configure) return;
-  const text = await readSmallText(root, configure, { maxBytes: READ_BYTES });
-  if (text === undefined) return;
-  const clean = stripLineComments(text, 'm4');
-  const has = (ext: RegExp, generated: string): boolean =>
-    files.some((f) => ext.test(f) && !files.includes(f.replace(ext, generated)));
-  for (const [macro, ext, generated, pkg] of [
-    ['AC_PROG_YACC', /\.yy?$/, '.c', 'bison'],
-    ['AC_PROG_LEX', /\.ll?$/, '.c', 'flex'],
-  ] as const) {
-    const m = new RegExp(`(?<![A-Za-z0-9_])${macro}\\b`).exec(clean);
-    if (m && has(ext, generated)) {
-      add('package', pkg, true, configure, { body: '', line: lineOf(clean, m.index), text: macro });
-    }
-  }
-}
-
 const APT_LINE = /\b(?:apt-get|apt|aptitude)\s+(?:-\S+\s+)*install\b([^\n]*)/g;
 
 /** Packages a build doc's `apt-get install` line names (options, variables and shell syntax skipped). */
@@ -412,8 +405,11 @@ function isBuildDoc(doc: DocFile): boolean {
   return /(^|\/)(readme|install|building|build|compiling|hacking|contributing)[^/]*$/i.test(doc.path);
 }
 
+/** What a reader is given: a build file's text and name, where to collect, and the project's files. */
+type Reader = (text: string, file: string, add: Collect, files: ReadonlySet<string>) => void;
+
 /** The build files of each reader, by base name. */
-function readerFor(file: string): ((text: string, file: string, add: Collect) => void) | undefined {
+function readerFor(file: string): Reader | undefined {
   const base = path.posix.basename(file);
   if (base === 'meson.build') return readMeson;
   if (base === 'CMakeLists.txt' || base.endsWith('.cmake')) return readCmake;
@@ -448,13 +444,13 @@ export async function readDeclaredDependencies(
     if (found.size >= MAX_DECLARATIONS) return;
     found.set(key, { kind, name, required, ...where, ...(group !== undefined ? { group } : {}) });
   };
+  const files = new Set(input.files);
   for (const file of input.files) {
     const reader = readerFor(file);
     if (!reader) continue;
     const text = await readSmallText(root, file, { maxBytes: READ_BYTES });
-    if (text !== undefined) reader(text, file, add);
+    if (text !== undefined) reader(text, file, add, files);
   }
-  await readParserGenerators(root, input.files, add);
   if (input.buildSystems[0]?.kind === 'make') await readIncludes(root, input.files, add);
   for (const doc of input.docs.filter(isBuildDoc)) {
     const text = await readSmallText(root, doc.path, { maxBytes: READ_BYTES });
