@@ -168,11 +168,7 @@ async function reusedFirstTurn(
 ): Promise<ResultRecipe> {
   const o = first.observation!;
   const script = first.action.kind === 'run' ? first.action.script : '';
-  const meta = { repo: input.repo, version: input.version, baseImage: input.baseImage };
-  await writeFile(path.join(input.outDir, BUILD_SH), renderTurnBuildSh(script, meta, first.turn), {
-    mode: 0o755,
-  });
-  await writeFile(path.join(input.outDir, DOCKERFILE), renderDockerfile(minimal, meta));
+  await writeRecipe(input, minimal, { turn: first.turn, script });
   const log = o.logPath ? path.relative(input.outDir, o.logPath) : undefined;
   const replay: ReplayOutcome = {
     status: 'passed',
@@ -278,10 +274,23 @@ async function replayedRecipe(
 }
 
 /** build.sh and the Dockerfile of a recipe, into the output directory. */
-async function writeRecipe(input: FinalizeInput, recipe: FinalRecipe): Promise<void> {
+async function writeRecipe(
+  input: FinalizeInput,
+  recipe: FinalRecipe,
+  turnScript?: ReusedScript,
+): Promise<void> {
   const meta = { repo: input.repo, version: input.version, baseImage: input.baseImage };
-  await writeFile(path.join(input.outDir, BUILD_SH), renderBuildSh(recipe, meta), { mode: 0o755 });
+  const buildSh = turnScript
+    ? renderTurnBuildSh(turnScript.script, meta, turnScript.turn)
+    : renderBuildSh(recipe, meta);
+  await writeFile(path.join(input.outDir, BUILD_SH), buildSh, { mode: 0o755 });
   await writeFile(path.join(input.outDir, DOCKERFILE), renderDockerfile(recipe, meta));
+}
+
+/** A turn's script written as build.sh byte for byte (`firstTurnReplay`). */
+interface ReusedScript {
+  turn: number;
+  script: string;
 }
 
 /** Replays the build.sh just written, within what is left of the run's wall clock. */
