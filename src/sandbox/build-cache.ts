@@ -482,6 +482,23 @@ export interface BuildCacheSetup {
   reason?: string;
 }
 
+/** What the setup script's `ccache: yes|no` line says; undefined when it printed none. */
+export function ccacheFromSetupOutput(output: string): boolean | undefined {
+  const said = /^ccache: (yes|no)$/m.exec(output)?.[1];
+  return said === undefined ? undefined : said === 'yes';
+}
+
+/** The setup's finding, with why the compiler cache is not in use when ccache is missing. */
+export function buildCacheSetupFor(ccache: boolean): BuildCacheSetup {
+  return ccache
+    ? { ccache }
+    : {
+        ccache,
+        reason:
+          'ccache is not installed in the sandbox and could not be installed: compiling without a compiler cache',
+      };
+}
+
 /** Runs the setup script in a fresh sandbox. Never throws for the script's own failures. */
 export async function setUpBuildCache(
   sandbox: Pick<Sandbox, 'exec'>,
@@ -492,17 +509,13 @@ export async function setUpBuildCache(
     ...(request.signal ? { signal: request.signal } : {}),
   });
   if (result.cancelled) throw new CancelledError('setting up the build cache was cancelled');
-  const ccache = /^ccache: yes$/m.test(result.output);
-  if (result.exitCode !== 0 || !/^ccache: (yes|no)$/m.test(result.output)) {
+  const said = ccacheFromSetupOutput(result.output);
+  if (result.exitCode !== 0 || said === undefined) {
     const reason = `the build cache setup failed (exit code ${result.exitCode}); building without it: ${result.output.trim().split('\n').slice(-3).join(' | ')}`;
     request.onProgress?.(reason);
-    return { ccache, reason };
+    return { ccache: said === true, reason };
   }
-  if (!ccache) {
-    const reason =
-      'ccache is not installed in the sandbox and could not be installed: compiling without a compiler cache';
-    request.onProgress?.(reason);
-    return { ccache, reason };
-  }
-  return { ccache };
+  const setup = buildCacheSetupFor(said);
+  if (setup.reason) request.onProgress?.(setup.reason);
+  return setup;
 }

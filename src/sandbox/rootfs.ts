@@ -32,6 +32,8 @@ import {
   sandboxBaseEnv,
   setUpBuildCache,
   BUILD_CACHE_SETUP_SCRIPT,
+  buildCacheSetupFor,
+  ccacheFromSetupOutput,
   type BuildCacheMount,
   type BuildCacheSetup,
 } from './build-cache.js';
@@ -536,17 +538,7 @@ async function readCacheLayer(dir: string): Promise<BuildCacheLayer | undefined>
   if (text === undefined) return undefined;
   try {
     const ready = JSON.parse(text) as { ccache?: unknown };
-    const ccache = ready.ccache === true;
-    return {
-      root: join(dir, 'root'),
-      setup: ccache
-        ? { ccache }
-        : {
-            ccache,
-            reason:
-              'ccache is not installed in the sandbox and could not be installed: compiling without a compiler cache',
-          },
-    };
+    return { root: join(dir, 'root'), setup: buildCacheSetupFor(ready.ccache === true) };
   } catch {
     return undefined;
   }
@@ -588,12 +580,12 @@ export async function ensureBuildCacheLayer(
             `see ${join(paths.suiteDir, 'cache.log')}`,
           ),
         check: (output) => {
-          const said = /^ccache: (yes|no)$/m.exec(output);
-          if (!said)
+          const ccache = ccacheFromSetupOutput(output);
+          if (ccache === undefined)
             throw new SandboxError(
               `the build cache setup printed no \`ccache: yes|no\`:\n${lastLines(output)}`,
             );
-          return { ccache: said[1] === 'yes' };
+          return { ccache };
         },
       });
       const made = await readCacheLayer(dir);
