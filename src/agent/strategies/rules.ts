@@ -87,9 +87,13 @@ export class RulesStrategy implements Strategy {
       const documented = context.goal ? [] : await documentedRecipes(context.repo);
       this.plan = planRecipes(catalog, documented, context.repo.buildSystemChoice);
       this.recipes = this.plan.map((p) => p.recipe);
-      this.documentedPackages = context.goal ? [] : await this.knownDocumentedPackages(context.repo);
+      // One look-up for the docs' packages and the CI recipes' own: those the package index knows.
+      const documentedNames = context.goal ? [] : await documentedPackages(context.repo);
+      const ciNames = this.plan.flatMap((p) => p.packages ?? []);
+      const known = new Set(await this.knownNames([...new Set([...documentedNames, ...ciNames])]));
+      this.documentedPackages = documentedNames.filter((n) => known.has(n));
       for (const planned of this.plan) {
-        if (planned.packages?.length) planned.packages = await this.knownNames(planned.packages);
+        if (planned.packages) planned.packages = planned.packages.filter((n) => known.has(n));
       }
       if (this.recipes.length === 0) {
         return {
@@ -234,14 +238,9 @@ export class RulesStrategy implements Strategy {
   }
 
   /**
-   * The package names the documentation gives (apt-get lines, `requires libfoo-dev` prose) that the sandbox's
-   * package index knows; none without the look-up service (an unknown name would fail the install).
+   * The names the sandbox's package index knows (apt-get lines, `requires libfoo-dev` prose); none without the
+   * look-up service (an unknown name would fail the install).
    */
-  private async knownDocumentedPackages(repo: RepoInfo): Promise<string[]> {
-    return this.knownNames(await documentedPackages(repo));
-  }
-
-  /** The names the sandbox's package index knows; none without the look-up service. */
   private async knownNames(names: readonly string[]): Promise<string[]> {
     if (names.length === 0 || !this.services.knownPackages) return [];
     return this.services.knownPackages([...names]);
