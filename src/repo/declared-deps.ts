@@ -181,7 +181,7 @@ function stopsConfigure(action: string | undefined): boolean {
   const gates = featureGates(action);
   return action
     .split('\n')
-    .some((line, i) => /AC_MSG_ERROR|AC_MSG_FAILURE|exit 1/.test(line) && gates[i + 1]!.length === 0);
+    .some((line, i) => /AC_MSG_ERROR|AC_MSG_FAILURE|exit 1/.test(line) && !gates[i + 1]);
 }
 
 /** The variable a not-found action only sets to no (`found_ncurses=no`), if that is all it does. */
@@ -202,64 +202,80 @@ function closesIf(line: string): boolean {
  */
 export function variablesConfigureFailsOn(text: string): Set<string> {
   const out = new Set<string>();
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
+  // One pass (a hostile configure.ac of unclosed `if`s must not cost a scan per line): each open `if` block
+  // counts the errors seen inside it, and each `if`/`elif` line that tests variables remembers the count it
+  // started at; a block's errors count for the block around it when it closes.
+  interface Block {
+    errors: number;
+    watchers: { vars: string[]; from: number }[];
+  }
+  const stack: Block[] = [];
+  const close = (block: Block): void => {
+    for (const w of block.watchers) if (block.errors > w.from) for (const v of w.vars) out.add(v);
+    const parent = stack[stack.length - 1];
+    if (parent) parent.errors += block.errors;
+  };
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
     const vars = [...line.matchAll(/\$\{?([A-Za-z_]\w*)\}?/g)].map((m) => m[1]!);
-    if (vars.length === 0 || !/\btest\b|\[\s/.test(line)) continue;
-    if (/AC_MSG_(ERROR|FAILURE)/.test(line) && /&&|\|\|/.test(line)) {
+    const tests = vars.length > 0 && /\btest\b|\[\s/.test(line);
+    const error = /AC_MSG_(ERROR|FAILURE)/.test(line);
+    if (tests && error && /&&|\|\|/.test(line)) {
       for (const v of vars) out.add(v);
       continue;
     }
-    if (!/^\s*(el)?if\s/.test(line)) continue;
-    let depth = 0;
-    let fails = false;
-    for (let j = i; j < lines.length; j++) {
-      const l = lines[j]!.trim();
-      if (/^if\s/.test(l)) depth++;
-      if (/AC_MSG_(ERROR|FAILURE)/.test(l)) fails = true;
-      if (closesIf(l) && --depth <= 0) break;
-    }
-    if (fails) for (const v of vars) out.add(v);
+    if (/^if\s/.test(line)) stack.push({ errors: 0, watchers: [] });
+    const top = stack[stack.length - 1];
+    if (top && tests && /^(el)?if\s/.test(line)) top.watchers.push({ vars, from: top.errors });
+    if (top && error) top.errors++;
+    if (top && closesIf(line)) close(stack.pop()!);
   }
+  while (stack.length > 0) close(stack.pop()!);
   return out;
 }
 
 /**
- * Per line (1-based), the variables of the enclosing `if test "x$V" = xyes` blocks it sits in the first
- * branch of: a feature the user turns on (`--enable-systemd` sets `enable_systemd=yes`; a default
+ * Per line (1-based), whether it sits in the first branch of an enclosing `if test "x$V" = xyes` block or
+ * in an option's `case … yes)` branch: a feature the user turns on (`--enable-systemd` sets `enable_systemd=yes`; a default
  * configure leaves it empty), so a check there is not made by default. An `else` branch, or a test for
  * `no`, is the default path.
  */
-function featureGates(text: string): string[][] {
-  const gates: string[][] = [[]];
-  const stack: { kind: 'if' | 'case'; on?: string; gate?: string }[] = [];
+function featureGates(text: string): boolean[] {
+  const gated: boolean[] = [false];
+  const stack: { kind: 'if' | 'case'; gate: boolean }[] = [];
+  // How many open blocks gate what they hold (kept as a count: a line's answer costs nothing however deep).
+  let open = 0;
+  const setGate = (entry: (typeof stack)[number], gate: boolean): void => {
+    open += Number(gate) - Number(entry.gate);
+    entry.gate = gate;
+  };
   for (const raw of text.split('\n')) {
     const line = raw.trim();
     const top = stack[stack.length - 1];
-    const caseOn = /^case\s+"?\$\{?([A-Za-z_]\w*)\}?"?\s+in\b/.exec(line)?.[1];
+    const caseOn = /^case\s+"?\$\{?[A-Za-z_]\w*\}?"?\s+in\b/.test(line);
     const label = /^([A-Za-z0-9_*|"'-]+)\)/.exec(line)?.[1];
     if (/^if\s/.test(line)) {
-      const gate = /\$\{?([A-Za-z_]\w*)\}?"?\s*=\s*"?x?yes"?/.exec(line)?.[1];
-      stack.push({ kind: 'if', ...(gate !== undefined ? { gate } : {}) });
+      const gate = /\$\{?([A-Za-z_]\w*)\}?"?\s*=\s*"?x?yes"?/.test(line);
+      stack.push({ kind: 'if', gate });
+      open += Number(gate);
     } else if (/^(elif|else)\b/.test(line) && top?.kind === 'if') {
-      delete top.gate;
-    } else if (caseOn !== undefined) {
-      stack.push({ kind: 'case', on: caseOn });
+      setGate(top, false);
+    } else if (caseOn) {
+      stack.push({ kind: 'case', gate: false });
     } else if (label !== undefined && top?.kind === 'case') {
       // `yes)` alone is what the option's user asked for; `check|yes)`, `*)` and `auto)` are the default path.
       const labels = label.split('|').map((l) => l.replace(/["']/g, ''));
-      const optIn = labels.includes('yes') && !labels.some((l) => ['check', 'auto', '*', ''].includes(l));
-      if (optIn) top.gate = top.on;
-      else delete top.gate;
+      setGate(top, labels.includes('yes') && !labels.some((l) => ['check', 'auto', '*', ''].includes(l)));
     }
-    gates.push(stack.flatMap((e) => (e.gate !== undefined ? [e.gate] : [])));
-    const open = stack[stack.length - 1]; // the block this line opened, for one-line `if …; fi` and `yes) …;;`
-    if (open?.kind === 'case' && /;;\s*$/.test(line)) delete open.gate;
-    if (/^esac\b/.test(line) && open?.kind === 'case') stack.pop();
-    else if (closesIf(line) && open?.kind === 'if') stack.pop();
+    gated.push(open > 0);
+    const last = stack[stack.length - 1]; // the block this line opened, for one-line `if …; fi` and `yes) …;;`
+    if (last?.kind === 'case' && /;;\s*$/.test(line)) setGate(last, false);
+    if ((/^esac\b/.test(line) && last?.kind === 'case') || (closesIf(line) && last?.kind === 'if')) {
+      setGate(last, false);
+      stack.pop();
+    }
   }
-  return gates;
+  return gated;
 }
 
 function readAutoconf(text: string, file: string, add: Collect, files: ReadonlySet<string>): void {
@@ -268,7 +284,7 @@ function readAutoconf(text: string, file: string, add: Collect, files: ReadonlyS
   const fatal = variablesConfigureFailsOn(clean);
   const gates = featureGates(clean);
   /** The call is inside a feature turned on by an option (`if test "x$enable_utempter" = xyes`). */
-  const gated = (call: Call): boolean => (gates[call.line] ?? []).length > 0;
+  const gated = (call: Call): boolean => gates[call.line] === true;
   // A not-found action that only sets a variable configure fails on: one alternative of a required need.
   const alternative = (action: string | undefined): string | undefined => {
     const v = notFoundVariable(action);
@@ -344,7 +360,9 @@ export function unconditionalIncludes(text: string): { header: string; line: num
       const condition = rest.replace(/\/\*.*?\*\/|\/\/.*$/g, '').trim();
       if (word === 'if' || word === 'ifdef') stack.push(!HARMLESS_CONDITION.test(condition));
       else if (word === 'ifndef') {
-        const next = lines.slice(i + 1).find((l) => l.trim() !== '' && !/^\s*(\/\/|\/\*)/.test(l));
+        let n = i + 1;
+        while (n < lines.length && (lines[n]!.trim() === '' || /^\s*(\/\/|\/\*)/.test(lines[n]!))) n++;
+        const next = lines[n];
         const name = /^[A-Za-z_]\w*$/.test(condition) ? condition : undefined;
         const guard =
           name !== undefined && next !== undefined && new RegExp(`^\\s*#\\s*define\\s+${name}\\b`).test(next);
