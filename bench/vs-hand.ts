@@ -115,7 +115,8 @@ interface Row {
 
 export async function benchVsHand(): Promise<BenchResult[]> {
   const corpus = await fixtureCorpus('vs-hand');
-  const only = process.env.BB_BENCH_FIXTURES?.split(',').filter(Boolean);
+  const listed = process.env.BB_BENCH_FIXTURES?.split(',').filter(Boolean) ?? [];
+  const only = listed.length > 0 ? listed : undefined;
   const fixtures =
     only?.[0] === 'none'
       ? []

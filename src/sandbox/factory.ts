@@ -6,6 +6,7 @@ import { ConfigError, SandboxError } from '../base/errors.js';
 import { createDockerSandbox, dockerAnswers } from './docker.js';
 import { createHostSandbox } from './host.js';
 import { withHostNetwork } from './host-network.js';
+import { readHostTrust } from './trust.js';
 import { createRootfsSandbox, rootfsMissingPackages, rootfsProblems } from './rootfs.js';
 import { checkMountablePath, findExecutable } from './common.js';
 import type { CredentialsRemoval } from './git-credentials.js';
@@ -196,11 +197,29 @@ export async function createSandbox(
     for (const note of credentials.notes) request.onProgress?.(`repository copy: ${note}`);
     request.onCopied?.(credentials);
   };
+  // This machine's extra CA certificates: the rootfs backend bakes them into a cached layer (no command in
+  // each sandbox); any other backend gets them installed by withHostNetwork's commands.
+  const trust = await readHostTrust(process.env);
   const inner = markKeptOnDispose(
-    await createBackend(settings, { ...request, onCopied }, probes),
+    await createBackend(
+      settings,
+      {
+        ...request,
+        onCopied,
+        ...(trust.certificates.length > 0 ? { hostCertificates: trust.certificates } : {}),
+      },
+      probes,
+    ),
     settings.workRoot,
   );
-  const networked = inner.kind === 'host' ? inner : await withHostNetwork(inner, { signal: request.signal });
+  const networked =
+    inner.kind === 'host'
+      ? inner
+      : await withHostNetwork(inner, {
+          signal: request.signal,
+          trust,
+          trustInstalled: inner.hostCertificatesInstalled === true,
+        });
   return withOutputPolicy(networked, settings.output ?? {}, removed);
 }
 

@@ -37,6 +37,8 @@ export interface HostNetworkOptions {
   recordingProxy?: boolean;
   /** Read the host's CA certificates (default: readHostTrust(env)). */
   trust?: HostTrust;
+  /** The sandbox trusts `trust`'s certificates already (the rootfs backend's CA layer): no command installs them. */
+  trustInstalled?: boolean;
   signal?: AbortSignal;
 }
 
@@ -132,9 +134,9 @@ export async function withHostNetwork(
   const notes: string[] = [];
   const trust = options.trust ?? (await readHostTrust(env));
   notes.push(...trust.notes);
-  const installProblem = await installHostTrust(inner, trust, options.signal).catch((e: unknown) =>
-    errorMessage(e),
-  );
+  const installProblem = options.trustInstalled
+    ? undefined
+    : await installHostTrust(inner, trust, options.signal).catch((e: unknown) => errorMessage(e));
   if (installProblem) notes.push(installProblem);
 
   const proxySettings = hostProxySettings(env);

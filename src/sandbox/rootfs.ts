@@ -57,6 +57,7 @@ import {
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
 import { readIfExists } from '../base/safe-fs.js';
 import { KVM_DEVICE, kvmDevice, kvmNote, kvmPassing, probeKvm } from './kvm.js';
+import { trustInstallScripts } from './trust.js';
 
 /** Packages of the cached toolchain layer. Changing the list makes a new layer (the folder name has its hash). */
 export const TOOLCHAIN_PACKAGES = [
@@ -259,7 +260,7 @@ export async function withCreationLock<T>(
 /** Removes half-made layers left by a process that died while creating them. Call only under the lock. */
 async function removeStaleTemps(suiteDir: string): Promise<void> {
   for (const name of await readdir(suiteDir).catch(() => [] as string[])) {
-    if (/^\.(base|toolchain|cache).*\.tmp-/.test(name) || /^\.lock\.stale-/.test(name)) {
+    if (/^\.(base|toolchain|cache|trust).*\.tmp-/.test(name) || /^\.lock\.stale-/.test(name)) {
       await removeTree(join(suiteDir, name));
     }
   }
@@ -434,7 +435,7 @@ interface LayerPlan {
   /** What the layer holds, for messages ("the build toolchain"). */
   what: string;
   /** Prefix of the temporary folder (`.<prefix>.tmp-…`, removed by removeStaleTemps if left behind). */
-  tmpPrefix: 'toolchain' | 'cache';
+  tmpPrefix: 'toolchain' | 'cache' | 'trust';
   timeoutMs: number;
   /** Extra fields of READY. */
   record: Record<string, unknown>;
@@ -593,6 +594,53 @@ export async function ensureBuildCacheLayer(
       return made;
     },
   );
+}
+
+/**
+ * `<suiteDir>/trust-<hash>`: this machine's extra CA certificates installed over one stack of layers (the
+ * layers' folders and the certificates themselves are in the hash, so a changed certificate makes a new one).
+ */
+export function trustLayerDir(paths: RootfsPaths, lowerdirs: readonly string[], script: string): string {
+  const hash = createHash('sha256')
+    .update(JSON.stringify({ LAYER_FORMAT, lowerdirs, script }))
+    .digest('hex')
+    .slice(0, 10);
+  return join(paths.suiteDir, `trust-${hash}`);
+}
+
+/**
+ * This machine's extra CA certificates made trusted (trust.ts's install scripts, ours, with no repository
+ * code) once, in a cached layer over `lowerdirs`, instead of by two commands in every sandbox. Returns the
+ * layer's root, to stack on top of `lowerdirs`.
+ */
+export async function ensureTrustLayer(
+  lowerdirs: readonly string[],
+  certificates: readonly string[],
+  options: LayerOptions,
+): Promise<string> {
+  const paths = rootfsPaths(options.cacheDir, options.suite);
+  const script = trustInstallScripts(certificates).join('\n');
+  const dir = trustLayerDir(paths, lowerdirs, script);
+  if (isReady(dir)) return join(dir, 'root');
+  return withCreationLock(paths.lockDir, `the Debian ${options.suite} CA layer`, options, async () => {
+    if (!isReady(dir)) {
+      await createLayer(paths, options, {
+        dir,
+        lowerdirs: [...lowerdirs],
+        script,
+        what: "this machine's CA certificates",
+        tmpPrefix: 'trust',
+        timeoutMs: 2 * 60_000,
+        record: { certificates: certificates.length },
+        failure: (detail) =>
+          new SandboxError(
+            `installing this machine's CA certificates into a layer failed (${detail})`,
+            `see ${join(paths.suiteDir, 'trust.log')}`,
+          ),
+      });
+    }
+    return join(dir, 'root');
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -957,7 +1005,11 @@ async function rootfsIsolation(
 export interface RootfsSandboxOptions {
   /** Stack the cached toolchain layer (default true); false uses the bare base. */
   toolchain?: boolean;
-  /** Check that the sandbox can be entered before returning it (default true). */
+  /**
+   * Check that the sandbox can be entered before returning it (default true): once per stack of layers in
+   * this process, as a stack that ran a command once is known to work (a sandbox that cannot be entered
+   * later still fails its first command with a SandboxError).
+   */
   probe?: boolean;
   /** Where a GPU task's devices, driver libraries and nvidia-smi are found (tests pass a fake /dev tree). */
   gpuProbe?: GpuHostProbe;
@@ -988,6 +1040,8 @@ export class RootfsSandbox extends QueuedSandbox implements Sandbox {
     private readonly mounts: readonly SandboxMount[] = [],
     /** The GPU passed in when the task requires one (gpu.ts). */
     readonly gpu?: GpuPassThrough,
+    /** The request's host CA certificates are trusted already, from the CA layer (ensureTrustLayer). */
+    readonly hostCertificatesInstalled = false,
   ) {
     super();
     this.image = `debian:${layers.suite}`;
@@ -1073,6 +1127,9 @@ async function chooseNetwork(asked: NetworkMode | undefined, notes: string[]): P
   return 'host';
 }
 
+/** The stacks of layers (lowerdirs joined) a sandbox of this process has run `true` in. */
+const probedStacks = new Set<string>();
+
 /** A fresh rootfs sandbox with a copy of `request.repoDir` in /workspace. */
 export async function createRootfsSandbox(
   settings: SandboxSettings,
@@ -1157,9 +1214,28 @@ export async function createRootfsSandbox(
   if (gpu) request.onProgress?.(gpu.present ? `GPU: ${gpu.record.how}` : `warning: ${gpu.record.how}`);
   const devices = [...(gpu ? [gpu.record] : []), ...(kvm ? [kvmDevice(kvm)] : [])];
   if (devices.length > 0) isolation.devices = devices;
-  const sandboxLayers = cacheLayer
-    ? { ...layers, lowerdirs: [cacheLayer.root, ...layers.lowerdirs] }
-    : layers;
+  let sandboxLayers = cacheLayer ? { ...layers, lowerdirs: [cacheLayer.root, ...layers.lowerdirs] } : layers;
+  // This machine's extra CA certificates, as a cached layer on top; where it cannot be made, createSandbox
+  // installs them with commands, as it does in a docker sandbox.
+  let trustLayered = false;
+  if (request.hostCertificates && request.hostCertificates.length > 0) {
+    try {
+      const root = await ensureTrustLayer(sandboxLayers.lowerdirs, request.hostCertificates, {
+        cacheDir: settings.cacheDir,
+        suite: settings.suite,
+        mirror: settings.mirror,
+        ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+      sandboxLayers = { ...sandboxLayers, lowerdirs: [root, ...sandboxLayers.lowerdirs] };
+      trustLayered = true;
+    } catch (error) {
+      if (error instanceof CancelledError) throw error;
+      request.onProgress?.(
+        `the CA certificate layer could not be made (${errorMessage(error)}); installing them in the sandbox`,
+      );
+    }
+  }
   const sandbox = new RootfsSandbox(
     id,
     buildDir,
@@ -1169,10 +1245,12 @@ export async function createRootfsSandbox(
     cgroups,
     cacheMounts,
     gpu,
+    trustLayered,
   );
   try {
     await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal, request.onCopied);
-    if (options.probe ?? true) {
+    const stack = sandboxLayers.lowerdirs.join(':');
+    if ((options.probe ?? true) && !probedStacks.has(stack)) {
       const probe = await sandbox.exec('true', {
         timeoutMs: 60_000,
         ...(request.signal ? { signal: request.signal } : {}),
@@ -1184,6 +1262,7 @@ export async function createRootfsSandbox(
           `the cached rootfs in ${layers.baseRoot} may be damaged: remove ${join(settings.cacheDir, 'rootfs')} to rebuild it`,
         );
       }
+      probedStacks.add(stack);
     }
     if (buildCache && cacheLayer) {
       if (cacheLayer.setup.reason) request.onProgress?.(cacheLayer.setup.reason);

@@ -66,6 +66,8 @@ export interface Sandbox {
    * `credential.helper`, `remote.origin.url (userinfo)`, …), never their values; set by `createSandbox`.
    */
   readonly credentialsRemoved?: readonly string[];
+  /** True when the backend made `CreateSandboxRequest.hostCertificates` trusted itself (no command ran for it). */
+  readonly hostCertificatesInstalled?: boolean;
   /** Every host its commands contacted, and how each was seen (host-network.ts); absent for the host backend. */
   egress?(): EgressRecord;
   /** Removes everything the sandbox created. Idempotent. `keep` leaves the files on disk for inspection. */
@@ -146,4 +148,10 @@ export interface CreateSandboxRequest {
    * A backend that cannot pass one says so in its isolation record; it never fails silently.
    */
   devices?: { gpu?: boolean; kvm?: boolean };
+  /**
+   * The CA certificates (PEM) this machine trusts beyond the public roots (trust.ts `readHostTrust`), for a
+   * backend that can make them trusted before anything runs: the rootfs backend stacks them as a cached layer
+   * and sets `hostCertificatesInstalled`. Otherwise createSandbox installs them with commands.
+   */
+  hostCertificates?: readonly string[];
 }

@@ -82,6 +82,8 @@ describeRootfs('the rootfs sandbox trusts what this machine trusts, and records 
     const sandbox = await createSandbox(settings, { repoDir: repo, name: 'trust-fixed' });
     try {
       expect(sandbox.isolation?.hostNetwork).toMatchObject({ caCertificates: extra, notes: [] });
+      // They came from the cached CA layer, not from commands run in this sandbox.
+      expect(sandbox.hostCertificatesInstalled === true).toBe(extra > 0);
       const after = await sandbox.exec(`${FETCH}\napt-get update 2>&1 | tail -n 2`, { timeoutMs: 180_000 });
       expect(after.output).toContain('status 200');
       expect(after.exitCode).toBe(0);

@@ -5,14 +5,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { createSandbox } from '../../src/sandbox/factory.js';
-import { createRootfsSandbox, ensureRootfsLayers, type RootfsSandbox } from '../../src/sandbox/rootfs.js';
+import {
+  createRootfsSandbox,
+  ensureRootfsLayers,
+  rootfsPaths,
+  type RootfsSandbox,
+} from '../../src/sandbox/rootfs.js';
 import {
   eventually,
   hostMountsUnder,
@@ -263,6 +268,41 @@ describeRootfs('rootfs sandbox lifecycle', () => {
     expect(hostMountsUnder(settings.workRoot)).toEqual([]);
     await rm(join(settings.workRoot, sandbox.id), { recursive: true, force: true });
   });
+
+  it("bakes this machine's extra CA certificates into one cached layer, trusted before anything runs", async () => {
+    // A CA made for this test (its key was not kept): the layer's hash covers it, so it gets its own layer.
+    const pem = readFileSync(join(repoRoot, 'test/fixtures/ca/test-ca.crt'), 'utf8').trim();
+    const body = pem.split('\n')[1]!;
+    const check = `grep -c -F '${body}' /etc/ssl/certs/ca-certificates.crt; ls /usr/local/share/ca-certificates/buildbench-host/`;
+    const trustLayers = (): string[] =>
+      readdirSync(rootfsPaths(settings.cacheDir, settings.suite).suiteDir).filter((n) =>
+        n.startsWith('trust-'),
+      );
+    const boxes: RootfsSandbox[] = [];
+    try {
+      for (let i = 0; i < 2; i++) {
+        const box = await createRootfsSandbox(settings, {
+          repoDir: repo,
+          name: `ca-${i}`,
+          hostCertificates: [pem],
+        });
+        boxes.push(box);
+        expect(box.hostCertificatesInstalled).toBe(true);
+        const seen = await box.exec(check, { timeoutMs: 30_000 });
+        expect(seen.output).toBe('1\nbuildbench-host-001.crt\n');
+      }
+      // The second sandbox used the layer the first one made.
+      expect(boxes[0]!.layers.lowerdirs).toEqual(boxes[1]!.layers.lowerdirs);
+      expect(trustLayers().filter((n) => boxes[0]!.layers.lowerdirs[0]!.includes(n))).toHaveLength(1);
+      // A sandbox asked for none has none.
+      const plain = await createRootfsSandbox(settings, { repoDir: repo, name: 'ca-none' });
+      boxes.push(plain);
+      expect(plain.hostCertificatesInstalled).toBe(false);
+      expect((await plain.exec(check, { timeoutMs: 30_000 })).output).toMatch(/^0\n/);
+    } finally {
+      for (const box of boxes) await box.dispose();
+    }
+  }, 300_000);
 
   it('gives a clear error for a repository that does not exist', async () => {
     await expect(createSandbox(settings, { repoDir: '/nonexistent/repo', name: 'x' })).rejects.toThrow(

@@ -266,6 +266,25 @@ describe('withHostNetwork', () => {
     expect(redact(`export HTTPS_PROXY=${proxyUrl}`)).not.toContain('hunter2pass');
   });
 
+  it('installs the CA certificates with commands, unless the backend says they are trusted already', async () => {
+    for (const trustInstalled of [false, true]) {
+      const scripts: string[] = [];
+      const envs: Record<string, string>[] = [];
+      const box = new FakeSandbox((script, _n, options: ExecOptions) => {
+        scripts.push(script);
+        envs.push(options.env ?? {});
+        return { exitCode: 0 };
+      });
+      const sandbox = await withHostNetwork(box, { env: {}, trust, trustInstalled, recordingProxy: false });
+      const installs = scripts.filter((s) => s.includes('ca-certificates'));
+      expect(installs.length > 0).toBe(!trustInstalled);
+      // Either way the tools inside are pointed at the store that holds them.
+      await sandbox.exec('true', { timeoutMs: 1000 });
+      expect(scripts[scripts.length - 1]).toBe('true');
+      expect(envs[envs.length - 1]?.SSL_CERT_FILE).toBe('/etc/ssl/certs/ca-certificates.crt');
+    }
+  });
+
   it('offers the recording proxy instead, this machine’s proxy behind it, and closes it on dispose', async () => {
     const envs: Record<string, string>[] = [];
     const box = new FakeSandbox((_s, _n, options: ExecOptions) => {
