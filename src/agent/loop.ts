@@ -63,6 +63,13 @@ export interface LoopDeps {
   verify: () => Promise<{ artifacts: Artifact[]; verdict: Verdict }>;
   /** Where the loop's events go (`turn_start`, `turn_end`, `claim`, `step`); e.g. an EventBus's `emit`. */
   emit: (event: RunEvent) => void;
+  /**
+   * Asked before each later turn's script runs (never turn 0's): may put a fresh sandbox from the untouched
+   * repository behind `sandbox` and `verify` (the composition root decides when that is sound); true when it
+   * did, and the turn is recorded as `freshSandbox`, so a turn that passes there can stand as its replay.
+   * A SandboxError from it (no fresh sandbox could be made) ends the loop as `sandbox_error`.
+   */
+  freshSandbox?: (turn: number, action: RunAction, history: readonly TurnRecord[]) => Promise<boolean>;
 }
 
 export interface LoopLimits {
@@ -145,6 +152,14 @@ export async function runAgentLoop(
       continue;
     }
 
+    if (turn > 0 && deps.freshSandbox) {
+      try {
+        if (await deps.freshSandbox(turn, action, state.history.slice(0, -1))) record.freshSandbox = true;
+      } catch (error) {
+        if (error instanceof SandboxError) return done({ kind: 'sandbox_error', reason: error.message });
+        throw error;
+      }
+    }
     deps.emit({ type: 'turn_start', turn, action });
     const exec = await execute(deps.sandbox, action, turn, limits, limits.deadline - startedAt);
     if ('kind' in exec) return done(exec);

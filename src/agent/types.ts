@@ -55,6 +55,11 @@ export interface TurnRecord {
   observation?: Observation;
   /** Gate refusals and other notes from the harness. */
   notes: string[];
+  /**
+   * The script ran as the first command of a fresh sandbox made from the untouched repository (a repair turn
+   * given one by `LoopDeps.freshSandbox`); turn 0's sandbox is always fresh and is not marked.
+   */
+  freshSandbox?: boolean;
 }
 
 export interface TurnContext {

@@ -23,7 +23,13 @@ import type { FinalRecipe } from '../recipe/model.js';
 import { renderBuildSh, renderTurnBuildSh } from '../recipe/render-buildsh.js';
 import { renderDockerfile } from '../recipe/render-dockerfile.js';
 import { fullSequenceRecipe, minimiseRecipe } from './minimise.js';
-import { replayOutcome, replayRecipe, type ReplayJudge, type ReplayOutcome } from './replay.js';
+import {
+  compilerFromOutput,
+  replayOutcome,
+  replayRecipe,
+  type ReplayJudge,
+  type ReplayOutcome,
+} from './replay.js';
 import { turnsFromHistory, type ReportTurn } from './turns.js';
 
 export interface ResultRecipe {
@@ -85,8 +91,9 @@ export interface FinalizeInput {
   createSandbox?: (settings: SandboxSettings, request: CreateSandboxRequest) => Promise<Sandbox>;
   /**
    * The run's sandbox was fresh, from the untouched repository, when its first turn started (nothing but
-   * buildbench's read-only package queries ran in it before), so a first turn that passed is a replay of its
-   * own script (`firstTurnReplay`). Default false: every recipe is replayed in a new sandbox.
+   * buildbench's read-only package queries ran in it before), and a turn marked `freshSandbox` ran first in
+   * another such sandbox: a turn that passed there is a replay of its own script (`freshTurnReplay`).
+   * Default false: every recipe is replayed in a new sandbox.
    */
   firstTurnFresh?: boolean;
   /** The task's hidden verifier judged the run's sandbox after that turn and passed (`firstTurnFresh` runs). */
@@ -133,35 +140,43 @@ export async function finalizeRun(input: FinalizeInput): Promise<FinalizeOutput>
     warnings.push('the run succeeded but no turn passed the verifiers in the history; no recipe was written');
     return { patches, skipped, warnings };
   }
-  const first = firstTurnReplay(input, patches);
-  const recipe = first
-    ? await reusedFirstTurn(input, minimal, first)
+  const reused = freshTurnReplay(input, patches, minimal.turn);
+  const recipe = reused
+    ? await reusedFreshTurn(input, minimal, reused)
     : await replayedRecipe(input, turns, minimal, patches);
   return { recipe, patches, skipped, warnings };
 }
 
 /**
- * The first turn, when it can stand as the recipe's replay: it was the first script of the run's fresh sandbox
- * (`firstTurnFresh`), the only turn, and the verifiers passed after it; it changed no tracked file (no patch:
- * its script is the whole recipe); and its script is the live one, not a redacted copy from a trajectory.
- * Then build.sh is that script byte for byte, and running it again in another fresh sandbox would repeat
- * exactly what was judged, so it is not run a second time.
+ * The successful turn, when it can stand as the recipe's replay: it ran as the first script of a fresh
+ * sandbox from the untouched repository — turn 0 as the only turn of a run whose sandbox was fresh
+ * (`firstTurnFresh`), or a repair turn given a fresh sandbox (`TurnRecord.freshSandbox`) — it was the last
+ * turn that ran and the one the recipe is minimised from, and the verifiers passed after it; it changed no
+ * tracked file (no patch: its script is the whole recipe); and its script is the live one, not a redacted
+ * copy from a trajectory. Then build.sh is that script byte for byte, and running it again in another fresh
+ * sandbox would repeat exactly what was judged, so it is not run a second time.
  */
-function firstTurnReplay(input: FinalizeInput, patches: readonly ResultPatch[]): TurnRecord | undefined {
+function freshTurnReplay(
+  input: FinalizeInput,
+  patches: readonly ResultPatch[],
+  recipeTurn: number,
+): TurnRecord | undefined {
   if (!input.firstTurnFresh || isReportTurns(input.history) || patches.length > 0) return undefined;
   const runs = input.history.filter((r) => r.action.kind === 'run');
-  const first = runs[0];
-  const o = first?.observation;
-  if (runs.length !== 1 || first?.turn !== 0 || !o) return undefined;
+  const last = runs[runs.length - 1];
+  const o = last?.observation;
+  if (!last || !o || last.turn !== recipeTurn) return undefined;
+  const fresh = last.freshSandbox === true || (runs.length === 1 && last.turn === 0);
+  if (!fresh) return undefined;
   // A script ended by a signal (a timeout, the idle limit, a cancel) did not run to its end: replay it.
   const code = o.exec.exitCode;
   if (!o.verdict.passed || o.exec.timedOut || o.exec.cancelled || code === null || code >= 128)
     return undefined;
-  return first;
+  return last;
 }
 
-/** The recipe whose replay is the run's first turn (`firstTurnReplay`): build.sh is that turn's script. */
-async function reusedFirstTurn(
+/** The recipe whose replay is a turn of the run (`freshTurnReplay`): build.sh is that turn's script. */
+async function reusedFreshTurn(
   input: FinalizeInput,
   minimal: FinalRecipe,
   first: TurnRecord,
@@ -170,6 +185,7 @@ async function reusedFirstTurn(
   const script = first.action.kind === 'run' ? first.action.script : '';
   await writeRecipe(input, minimal, { turn: first.turn, script });
   const log = o.logPath ? path.relative(input.outDir, o.logPath) : undefined;
+  const compiler = compilerFromOutput(o.output);
   const replay: ReplayOutcome = {
     status: 'passed',
     reason:
@@ -191,6 +207,7 @@ async function reusedFirstTurn(
       ? { log, logBytes: o.exec.totalBytes, logTruncated: o.exec.logTruncated ?? false }
       : {}),
     ...(input.hiddenVerified ? { hiddenVerifier: true } : {}),
+    ...(compiler ? { compiler } : {}),
     reusedTurn: first.turn,
   };
   input.onProgress?.(`replay: ${replay.reason}`);
@@ -287,7 +304,7 @@ async function writeRecipe(
   await writeFile(path.join(input.outDir, DOCKERFILE), renderDockerfile(recipe, meta));
 }
 
-/** A turn's script written as build.sh byte for byte (`firstTurnReplay`). */
+/** A turn's script written as build.sh byte for byte (`freshTurnReplay`). */
 interface ReusedScript {
   turn: number;
   script: string;

@@ -167,7 +167,7 @@ export function renderBuildSh(recipe: FinalRecipe, meta: RenderMeta): string {
 /**
  * `build.sh` as the script of one turn, byte for byte after a `cd` to the repository root: written when that
  * turn was the first script in a fresh sandbox from the untouched repository and the verifiers passed after
- * it, so that run is this file's replay (finalize/finalize.ts, `firstTurnReplay`). The positional parameters
+ * it, so that run is this file's replay (finalize/finalize.ts, `freshTurnReplay`). The positional parameters
  * are cleared, as the turn had none.
  */
 export function renderTurnBuildSh(script: string, meta: RenderMeta, turn: number): string {

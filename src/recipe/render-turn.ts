@@ -16,8 +16,8 @@ function stepCommand(command: string, configureArgs: string): string {
 
 /**
  * Renders a recipe with its fixes as one self-contained bash script run from the repository root: the
- * shell library, the start stamp, the tools, the packages, prelude and environment of the fixes, then each
- * step in its own subshell.
+ * shell library, the start stamp, the tools, the packages, the compiler's version line, the prelude and
+ * environment of the fixes, then each step in its own subshell.
  */
 export function renderScript(recipe: Recipe, fixes: RecipeFixes): string {
   const out: string[] = ['set -eo pipefail', 'export DEBIAN_FRONTEND=noninteractive', shellLibrary()];
@@ -27,6 +27,8 @@ export function renderScript(recipe: Recipe, fixes: RecipeFixes): string {
   if (fixes.packages.length > 0) {
     out.push(`echo '### buildbench: dependencies'`, `bb_apt_install ${fixes.packages.map(shq).join(' ')}`);
   }
+  // The compiler, as build.sh reports it too: a turn that stands as its replay says which compiler it used.
+  out.push('echo "### buildbench: compiler: $(cc --version 2>/dev/null | head -n 1 || true)"');
   for (const line of fixes.prelude) out.push(line);
   for (const [key, value] of Object.entries(fixes.env)) out.push(`export ${key}=${shq(value)}`);
   if (needsCompilerWrappers(fixes.env)) out.push('bb_compiler_wrappers');

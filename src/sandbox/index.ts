@@ -18,3 +18,4 @@ export * from './docker.js';
 export * from './host.js';
 export * from './factory.js';
 export * from './build-cache.js';
+export * from './switchable.js';

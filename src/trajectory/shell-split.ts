@@ -98,8 +98,36 @@ export function splitLines(script: string): string[] {
     .filter((line) => line !== '');
 }
 
+/** The last few scripts split, by their text: a run's turns are split while they run (`splitScriptSoon`). */
+const recent = new Map<string, Promise<SplitResult>>();
+const RECENT_LIMIT = 16;
+
+/**
+ * Starts splitting `script` now, for a later `splitScript` of the same text to find done: the parser's
+ * work then overlaps the command that runs the script (the trajectory analysis splits every turn's script
+ * after the run). Bounded to the last few scripts.
+ */
+export function splitScriptSoon(script: string): void {
+  void remembered(script);
+}
+
+function remembered(script: string): Promise<SplitResult> {
+  const known = recent.get(script);
+  if (known) return known;
+  const split = splitUncached(script);
+  recent.set(script, split);
+  while (recent.size > RECENT_LIMIT) recent.delete(recent.keys().next().value!);
+  return split;
+}
+
 /** Splits a script into its sub-commands (see the file header). Never throws. */
 export async function splitScript(script: string): Promise<SplitResult> {
+  const result = await remembered(script);
+  // Each caller gets its own arrays: a shared result is never changed through another's.
+  return { ...result, commands: [...result.commands], functions: [...result.functions] };
+}
+
+async function splitUncached(script: string): Promise<SplitResult> {
   const functions: string[] = [];
   try {
     const commands = await splitText(script, 0, functions);

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { runAgentLoop, type LoopOutcome } from '../../agent/loop.js';
 import { createKnowledge, createServices } from '../../knowledge/index.js';
 import { analyzeLog, analyzeLogFile } from '../../knowledge/diagnose/log-parser.js';
+import { splitScriptSoon } from '../../trajectory/shell-split.js';
+import { freshTurns } from './fresh-turn.js';
 import { retrieve } from './prepare.js';
 import { say, type Opened, type Prepared, type RunState } from './state.js';
 import { parseIdleTimeout } from '../settings.js';
@@ -12,11 +14,8 @@ import { parseIdleTimeout } from '../settings.js';
  * the agent loop, which owns every limit of the run (turns, wall clock, the model budget) and says why it
  * ended (`LoopEnd`); the status is decided later, from that and the final checks.
  */
-export async function runLoop(
-  state: RunState,
-  { repo }: Prepared,
-  { box, verifier }: Opened,
-): Promise<LoopOutcome> {
+export async function runLoop(state: RunState, { repo }: Prepared, opened: Opened): Promise<LoopOutcome> {
+  const { box } = opened;
   const { settings, options, session } = state;
   const strategy =
     options.strategy ??
@@ -41,8 +40,18 @@ export async function runLoop(
       strategy,
       sandbox: box,
       analyze: (output, logPath) => (logPath ? analyzeLogFile(logPath) : Promise.resolve(analyzeLog(output))),
-      verify: () => verifier.verify(),
-      emit: (event) => state.events.emit(event),
+      // The current sandbox's verifier: a repair turn may get a fresh sandbox (fresh-turn.ts).
+      verify: () => opened.verifier.verify(),
+      emit: (event) => {
+        // While a turn's script runs this process only waits: the trajectory analysis's split of the script
+        // is done then, a moment after the command started (not before it, which would delay it).
+        if (event.type === 'turn_start' && event.action.kind === 'run') {
+          const script = event.action.script;
+          setTimeout(() => splitScriptSoon(script), 100).unref();
+        }
+        state.events.emit(event);
+      },
+      freshSandbox: freshTurns(state, opened),
     },
     {
       maxTurns: settings.maxTurns,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 
 import { DEPLOY_ENV_FILE } from '../../deploy/types.js';
+import { switchableSandbox } from '../../sandbox/switchable.js';
 import type { CreateSandboxRequest, Sandbox } from '../../sandbox/types.js';
 import type { BuildSettings } from '../settings.js';
 import { snapshotTree } from '../../verify/artifacts.js';
@@ -28,7 +29,7 @@ export function requestedDevices(
 export async function openSandbox(state: RunState, { source, repo }: Prepared): Promise<Opened> {
   const { settings, options } = state;
   const started = state.deps.now();
-  const box = await state.deps.createSandbox(state.sandboxSettings, {
+  const request = (): CreateSandboxRequest => ({
     repoDir: source.dir,
     name: state.name,
     cacheKey: source.identity,
@@ -36,6 +37,10 @@ export async function openSandbox(state: RunState, { source, repo }: Prepared): 
     ...requestedDevices(settings),
     onProgress: (message: string) => say(state, 'sandbox', message),
   });
+  const first = await state.deps.createSandbox(state.sandboxSettings, request());
+  // One handle for the whole run: a repair turn may get a fresh sandbox behind it (fresh-turn.ts).
+  const handle = switchableSandbox(first);
+  const box = handle.sandbox;
   state.sandbox = box;
   state.prepareMs = state.deps.now() - started;
   say(state, 'sandbox', `${box.kind} sandbox ready (${box.image})`);
@@ -58,5 +63,5 @@ export async function openSandbox(state: RunState, { source, repo }: Prepared): 
     });
   const verifier = verifierFor(box, before);
   state.verifier = verifier;
-  return { box, verifier, verifierFor };
+  return { box, verifier, verifierFor, before, handle, request };
 }

@@ -17,6 +17,7 @@ import type { RepoInfo } from '../../repo/types.js';
 import type { RetrievalResult } from '../../retrieval/index.js';
 import { createSandbox } from '../../sandbox/index.js';
 import { DEFAULT_MAX_LOG_BYTES } from '../../sandbox/log-file.js';
+import type { SwitchableSandbox } from '../../sandbox/switchable.js';
 import type { CreateSandboxRequest, Sandbox, SandboxSettings } from '../../sandbox/types.js';
 import { TrajectoryRecorder } from '../../trajectory/recorder.js';
 import {
@@ -61,13 +62,21 @@ export interface Prepared {
   repo: RepoInfo;
 }
 
-/** What `openSandbox` opened (also in the state). */
+/**
+ * What `openSandbox` opened (also in the state). `box` is one handle for the run: when a repair turn gets a
+ * fresh sandbox (fresh-turn.ts), `handle` puts it behind `box`, and `verifier` and `before` are replaced.
+ */
 export interface Opened {
   box: Sandbox;
-  /** The run's verifier, judging the tree after every turn. */
+  /** The run's verifier, judging the tree after every turn (the current sandbox's). */
   verifier: BuildVerifier;
   /** The same verifier for another sandbox's tree (the replay is judged alike). */
   verifierFor: (sandbox: Sandbox, before: TreeSnapshot) => BuildVerifier;
+  /** The current sandbox's tree before anything of the build ran in it. */
+  before: TreeSnapshot;
+  handle: SwitchableSandbox;
+  /** The request the run's sandbox was made with, for another fresh one. */
+  request: () => CreateSandboxRequest;
 }
 
 export type CopiedArtifact = Artifact & { copiedTo?: string; copyError?: string };

@@ -9,27 +9,36 @@ import { toBuildResult, trajectoryAnalysisOf } from '../result.js';
 import { say, type RunState } from './state.js';
 
 /**
- * Stage 7, whatever happened before: the sandbox is disposed (or kept, `--keep`), the clone removed,
- * result.json written (redacted; with the trajectory analysis, and the first failure of an event observer if
- * one failed), `run_end` emitted, the trajectory closed, and RUNBOOK.md rendered from
- * result.json + trajectory.jsonl as `buildbench report` does.
+ * Stage 7, whatever happened before: the sandbox is disposed (or kept, `--keep`) and the clone removed while
+ * the trajectory is analysed, result.json written (redacted; with the trajectory analysis, and the first
+ * failure of an event observer if one failed), `run_end` emitted, the trajectory closed, and RUNBOOK.md
+ * rendered from result.json + trajectory.jsonl as `buildbench report` does.
  */
 export async function writeResult(state: RunState): Promise<BuildResult> {
   const { sandbox, settings } = state;
-  if (sandbox) {
+  // The sandbox is removed (and the clone) while the trajectory is analysed: a big build tree takes a while.
+  const disposed = (async (): Promise<unknown> => {
+    if (!sandbox) return undefined;
     try {
       state.keptAt = settings.keep ? sandbox.describeLocation() : undefined;
       await sandbox.dispose({ keep: settings.keep });
+      return undefined;
     } catch (error) {
-      say(state, 'report', `warning: sandbox cleanup failed: ${errorMessage(error)}`);
+      return error ?? new Error('unknown');
     }
-  }
-  await state.source?.cleanup().catch(() => undefined);
+  })();
+  const cleaned = state.source?.cleanup().catch(() => undefined);
   const file = path.join(state.outDir, 'result.json');
+  let analysisError: unknown;
   const analysis = await trajectoryAnalysisOf(state).catch((error: unknown) => {
-    say(state, 'report', `warning: the trajectory analysis failed: ${errorMessage(error)}`);
+    analysisError = error ?? new Error('unknown');
     return undefined;
   });
+  const disposeError = await disposed;
+  if (disposeError) say(state, 'report', `warning: sandbox cleanup failed: ${errorMessage(disposeError)}`);
+  await cleaned;
+  if (analysisError)
+    say(state, 'report', `warning: the trajectory analysis failed: ${errorMessage(analysisError)}`);
   let result = redactDeep(toBuildResult(state, state.deps.now(), analysis), state.redact);
   await writeFile(file, JSON.stringify(result, null, 2) + '\n');
   state.events.emit({ type: 'run_end', status: result.status, reason: result.reason });

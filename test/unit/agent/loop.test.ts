@@ -86,6 +86,29 @@ describe('agent loop', () => {
     expect(events.map((e) => e.type)).toEqual(['turn_start', 'turn_end', 'turn_start', 'turn_end']);
   });
 
+  it('asks for a fresh sandbox before each later turn (never turn 0) and marks the turns that got one', async () => {
+    const sandbox = new FakeSandbox(() => ({ exitCode: 1, output: 'boom' }));
+    const asked: [number, string, number][] = [];
+    const outcome = await runAgentLoop(
+      base,
+      {
+        ...deps(new Scripted([run('a'), run('b'), run('c')]), sandbox, 2),
+        freshSandbox: (turn, action, history) => {
+          asked.push([turn, action.script, history.length]);
+          // Before the hook, nothing of this turn has run: the history holds the earlier turns only.
+          return Promise.resolve(turn === 1);
+        },
+      },
+      limits,
+    );
+    expect(outcome.end.kind).toBe('verified');
+    expect(asked).toEqual([
+      [1, 'b', 1],
+      [2, 'c', 2],
+    ]);
+    expect(outcome.history.map((r) => r.freshSandbox)).toEqual([undefined, true, undefined]);
+  });
+
   it('refuses a SUCCESS claim the verifiers do not back and feeds the failure back', async () => {
     const sandbox = new FakeSandbox(() => ({ exitCode: 0 }));
     const strategy = new Scripted([

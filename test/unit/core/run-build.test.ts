@@ -26,6 +26,7 @@ import type { ExecOptions, ExecResult } from '../../../src/sandbox/types.js';
 import type { BuildResult } from '../../../src/report/result.js';
 import { FakeSandbox } from '../../fakes/fake-sandbox.js';
 import { ET_EXEC, makeElf } from '../verify/helpers/elf.js';
+import { scriptRecipe } from '../finalize/helpers.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'bb-run-build-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -45,6 +46,9 @@ class TreeSandbox extends FakeSandbox {
       // A replay runs the build.sh finalize put in the tree: its commands count as the script's.
       const replay = path.join(tree, '.buildbench', 'replay', 'build.sh');
       if (script.includes('build.sh') && existsSync(replay)) script += readFileSync(replay, 'utf8');
+      // `bb-edit <file>` changes a file of the repository, as a script's own source edit would.
+      for (const [, name] of script.matchAll(/bb-edit ([\w.-]+)/g))
+        writeFileSync(path.join(tree, name!), 'edited\n', { flag: 'a' });
       for (const [, name] of script.matchAll(/bb-make ([\w.-]+)/g)) {
         writeFileSync(path.join(tree, name!), elf);
         chmodSync(path.join(tree, name!), 0o755);
@@ -67,6 +71,15 @@ function scripted(actions: (Action | ((context: TurnContext) => Action))[]): Str
   };
 }
 const run = (script: string, purpose = 'build'): Action => ({ kind: 'run', script, purpose, reason: 'try' });
+/** A script a strategy rendered from a recipe (whole and self-contained), optionally with declared edits. */
+const rendered = (script: string, patches?: { file: string; reason: string }[]): Action => ({
+  kind: 'run',
+  script,
+  purpose: 'build',
+  reason: 'try',
+  recipe: scriptRecipe(),
+  ...(patches ? { patches } : {}),
+});
 
 let runs = 0;
 interface Case {
@@ -151,6 +164,78 @@ describe('runBuild', () => {
     expect(existsSync(path.join(out, 'RUNBOOK.md'))).toBe(true);
     expect(result.turns).toEqual([expect.objectContaining({ turn: 0, exitCode: 0, newArtifacts: 1 })]);
   });
+
+  it('a repair turn of a rendered recipe runs first in a fresh sandbox, and passing there, is the replay', async () => {
+    const { result, boxes, out } = await build({
+      strategy: scripted([rendered('bb-fail'), rendered('bb-make hello')]),
+    });
+    expect(result).toMatchObject({ status: 'success', reason: 'the verifiers passed after turn 1 (build)' });
+    // Turn 0's sandbox, then turn 1's fresh one (the first was disposed); no replay sandbox after the loop.
+    expect(boxes).toHaveLength(2);
+    expect(boxes[0]!.disposed).toBe(true);
+    expect(boxes[0]!.scripts).toEqual(['bb-fail']);
+    expect(boxes[1]!.scripts[0]).toBe('bb-make hello');
+    expect(result.turns.map((t) => t.turn)).toEqual([0, 1]);
+    expect(result.recipe).toMatchObject({
+      verified: true,
+      turn: 1,
+      replay: { status: 'passed', reusedTurn: 1 },
+    });
+    expect(readFileSync(path.join(out, 'build.sh'), 'utf8')).toMatch(/set --\nbb-make hello\n?$/);
+    expect(result.artifacts.map((a) => a.path)).toEqual(['hello']);
+    const trajectory = readFileSync(path.join(out, 'trajectory.jsonl'), 'utf8');
+    expect(trajectory).toContain('turn 1 runs in a fresh host sandbox from the untouched repository');
+  });
+
+  it('a fresh sandbox that cannot be made for a repair turn ends the run as a sandbox error', async () => {
+    let made = 0;
+    const boxes: TreeSandbox[] = [];
+    const { result } = await build({
+      strategy: scripted([rendered('bb-fail'), rendered('bb-make hello')]),
+      deps: {
+        createSandbox: (_settings, request) => {
+          if (made++ > 0) return Promise.reject(new SandboxError('no space left for a sandbox'));
+          const tree = path.join(root, `tree-fresh-fail`);
+          cpSync(request.repoDir, tree, { recursive: true });
+          const box = new TreeSandbox(tree);
+          boxes.push(box);
+          return Promise.resolve(box);
+        },
+      },
+    });
+    expect(result.status).toBe('sandbox_error');
+    expect(result.reason).toMatch(/no space left for a sandbox/);
+    expect(result.turns).toHaveLength(1);
+    expect(boxes[0]!.disposed).toBe(true);
+  });
+
+  it.each<[string, Action[], Partial<BuildSettings>]>([
+    ['a free-form script (not rendered from a recipe)', [run('bb-fail'), run('bb-make hello')], {}],
+    [
+      'an earlier turn changed a file of the repository',
+      [rendered('bb-edit hello.c; bb-fail'), rendered('bb-make hello')],
+      {},
+    ],
+    [
+      'the turn declares a source edit',
+      [rendered('bb-fail'), rendered('bb-make hello', [{ file: 'hello.c', reason: 'fix' }])],
+      {},
+    ],
+    ['--always-replay', [rendered('bb-fail'), rendered('bb-make hello')], { replay: 'always' }],
+  ])(
+    'no fresh sandbox for a repair turn when %s: the recipe is replayed after the loop',
+    async (_why, actions, settings) => {
+      const { result, boxes } = await build({ strategy: scripted(actions), settings });
+      expect(result.status).toBe('success');
+      // Both turns in the run's sandbox; the replays (the minimal recipe, then the full sequence) in others.
+      expect(boxes.length).toBeGreaterThanOrEqual(2);
+      expect(boxes.slice(1).every((b) => b.scripts.every((x) => x.includes('.buildbench/replay/')))).toBe(
+        true,
+      );
+      expect(boxes[0]!.scripts.slice(0, 2)).toEqual(actions.map((a) => (a.kind === 'run' ? a.script : '')));
+      expect(result.recipe?.replay.reusedTurn).toBeUndefined();
+    },
+  );
 
   it('records the trajectory analysis and the harness time in result.json and the RUNBOOK', async () => {
     // Every reading 1 s later (from now: the replay checks the deadline on the system clock); every script

@@ -1,5 +1,5 @@
 /**
- * The run's first turn as the recipe's replay (finalize.ts, `firstTurnReplay`): only when that turn was the
+ * The run's first turn as the recipe's replay (finalize.ts, `freshTurnReplay`): only when that turn was the
  * first script of the run's fresh sandbox, the only turn, passed, ended on its own and changed no tracked
  * file; then build.sh is its script byte for byte and no replay sandbox is made. Otherwise the recipe is
  * replayed in a new sandbox as before.
@@ -135,9 +135,40 @@ describe('the first turn as the replay', () => {
     expect(buildSh.endsWith(`cd "\${1:-.}" || exit 1\nset --\n${SCRIPT}`)).toBe(true);
   });
 
+  it('a repair turn that ran first in a fresh sandbox stands as the replay too', async () => {
+    const fresh = { ...runRecord(1, true), freshSandbox: true };
+    fresh.observation!.output = '### buildbench: compiler: cc (Debian 12.2.0-14) 12.2.0\nbuilt\n';
+    const { input, made } = setup([runRecord(0, false), fresh]);
+    const out = await finalizeRun(input);
+    // The compiler line the rendered turn script prints stands for the replay's.
+    expect(out.recipe?.replay.compiler).toBe('cc (Debian 12.2.0-14) 12.2.0');
+    expect(made).toEqual([]);
+    expect(out.recipe).toMatchObject({
+      verified: true,
+      turn: 1,
+      replay: { status: 'passed', reusedTurn: 1 },
+    });
+    expect(out.recipe!.replay.reason).toMatch(
+      /^build\.sh is turn 1's script byte for byte; turn 1 ran it as the first script of a fresh/,
+    );
+    const buildSh = readFileSync(path.join(input.outDir, 'build.sh'), 'utf8');
+    expect(buildSh).toContain('the script of turn 1, byte for byte');
+    expect(buildSh.endsWith(`set --\n${SCRIPT}`)).toBe(true);
+  });
+
   it.each<[string, TurnRecord[], Partial<FinalizeInput>]>([
     ['the sandbox was not fresh (or --always-replay)', [runRecord(0, true)], { firstTurnFresh: false }],
     ['an earlier turn failed', [runRecord(0, false), runRecord(1, true)], {}],
+    [
+      'the fresh turn is not the last one that ran',
+      [runRecord(0, false), { ...runRecord(1, true), freshSandbox: true }, runRecord(2, false)],
+      {},
+    ],
+    [
+      'with --always-replay, even after a fresh turn',
+      [runRecord(0, false), { ...runRecord(1, true), freshSandbox: true }],
+      { firstTurnFresh: false },
+    ],
     ['the turn was ended by a signal', [runRecord(0, true, 137)], {}],
   ])('replays in a new sandbox when %s', async (_why, history, overrides) => {
     const { input, made } = setup(history, overrides);
