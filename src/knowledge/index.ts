@@ -86,7 +86,10 @@ export async function packageStatus(
   const valid = names.filter((n) => PACKAGE_NAME.test(n));
   const status = new Map<string, 'installed' | 'available'>();
   if (valid.length === 0) return status;
-  const result = await sandbox.exec(`apt-cache policy ${valid.join(' ')} 2>/dev/null`, { timeoutMs: 60_000 });
+  const result = await sandbox.exec(`apt-cache policy ${valid.join(' ')} 2>/dev/null`, {
+    timeoutMs: 60_000,
+    offline: true,
+  });
   for (const [name, entry] of parseAptCachePolicy(result.output)) {
     if (entry.installed !== undefined) status.set(name, 'installed');
     else if (entry.candidate !== undefined) status.set(name, 'available');
@@ -101,7 +104,7 @@ const HEADER_NAME = /^[A-Za-z0-9_+-][A-Za-z0-9_.+-]*(?:\/[A-Za-z0-9_+-][A-Za-z0-
 export async function findHeaders(sandbox: Pick<Sandbox, 'exec'>, header: string): Promise<string[]> {
   if (!HEADER_NAME.test(header)) return [];
   const script = `find /usr/include /usr/local/include -path '*/${header}' \\( -type f -o -type l \\) 2>/dev/null | head -n 50`;
-  const result = await sandbox.exec(script, { timeoutMs: 60_000 });
+  const result = await sandbox.exec(script, { timeoutMs: 60_000, offline: true });
   return result.output
     .split('\n')
     .map((line) => line.trim())

@@ -1075,7 +1075,7 @@ export class RootfsSandbox extends QueuedSandbox implements Sandbox {
         envAssignments: sandboxEnvAssignments(options.env, { ...base, ...gpuEnv }),
         script,
         timeoutMs: options.timeoutMs,
-        network: this.isolation.network.mode,
+        network: options.offline ? 'none' : this.isolation.network.mode,
         mounts: this.mounts,
         deviceArgs: this.gpu?.present ? gpuBwrapArgs(this.gpu.binds) : [],
         cgroupProcs,

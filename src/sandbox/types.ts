@@ -33,6 +33,12 @@ export interface ExecOptions {
   signal?: AbortSignal;
   /** Called with each chunk of output as it arrives (progress display). */
   onOutput?: (chunk: string) => void;
+  /**
+   * The command needs no network (a read-only package query, running a built binary): where the backend
+   * can, it runs with none at all, only a loopback, whatever the sandbox's network (the rootfs sandbox then
+   * starts no user-mode network: faster, and nothing the command runs can reach out). Never for a build.
+   */
+  offline?: boolean;
 }
 
 /** One command's outcome; the same shape as a host process's (`ProcessResult` in src/base/process.ts). */

@@ -350,7 +350,9 @@ export async function probeExecutables(
     'exit 0',
   ];
   try {
+    // Offline: `--version` needs no network, and a built program run here reaches nothing.
     await sandbox.exec(lines.join('\n') + '\n', {
+      offline: true,
       timeoutMs: paths.length * 2 * (limitMs + 2000) + 30_000,
       ...(options.signal ? { signal: options.signal } : {}),
     });

@@ -269,6 +269,23 @@ describeRootfs('rootfs sandbox lifecycle', () => {
     await rm(join(settings.workRoot, sandbox.id), { recursive: true, force: true });
   });
 
+  it('an offline command gets only a loopback; the same sandbox’s other commands keep its network', async () => {
+    const box = await createRootfsSandbox(
+      { ...settings, network: 'isolated' },
+      { repoDir: repo, name: 'offline' },
+    );
+    try {
+      const interfaces =
+        "awk -F: 'NR > 2 { gsub(/ /, \"\", $1); print $1 }' /proc/net/dev | sort | tr '\\n' ' '";
+      const offline = await box.exec(interfaces, { timeoutMs: 30_000, offline: true });
+      expect(offline.output.trim()).toBe('lo');
+      const online = await box.exec(interfaces, { timeoutMs: 30_000 });
+      expect(online.output.trim()).toBe('lo tap0');
+    } finally {
+      await box.dispose();
+    }
+  }, 120_000);
+
   it("bakes this machine's extra CA certificates into one cached layer, trusted before anything runs", async () => {
     // A CA made for this test (its key was not kept): the layer's hash covers it, so it gets its own layer.
     const pem = readFileSync(join(repoRoot, 'test/fixtures/ca/test-ca.crt'), 'utf8').trim();

@@ -26,7 +26,8 @@ import type { ContentsIndex } from './contents-index.js';
 
 /** Runs a bash script where apt-file and apt-cache are (inside the sandbox). Output is stdout+stderr. */
 export interface PackageIndexRunner {
-  run(script: string): Promise<{ exitCode: number; output: string }>;
+  /** `offline`: the script only reads the local package lists (the host-side index answered the file look-up). */
+  run(script: string, options?: { offline?: boolean }): Promise<{ exitCode: number; output: string }>;
 }
 
 export interface ResolveOptions {
@@ -216,7 +217,11 @@ export async function resolvePackages(
     const curated = [...unique.values()].flatMap((n) => fallback.lookup(n)?.packages ?? []);
     const index = options.index;
     const known = index && valid.every((q) => index.covers(q)) ? index.search(valid) : undefined;
-    const result = await runner.run(buildLookupScript(valid, curated, options.maxHitsPerName, known));
+    // With the host-side index's hits (made from the sandbox's own package lists), the script only asks
+    // apt-cache about them: no network needed.
+    const result = await runner.run(buildLookupScript(valid, curated, options.maxHitsPerName, known), {
+      offline: known !== undefined,
+    });
     out = parseLookupOutput(result.output);
   } else if (!runner) {
     out = { aptFile: 'missing', hits: [], policy: new Map(), policyRan: false };
@@ -241,8 +246,8 @@ export async function resolvePackages(
 /** A runner over a sandbox (the index lives in the sandbox's image). */
 export function sandboxRunner(sandbox: Pick<Sandbox, 'exec'>, timeoutMs = 120_000): PackageIndexRunner {
   return {
-    async run(script) {
-      const result = await sandbox.exec(script, { timeoutMs });
+    async run(script, options) {
+      const result = await sandbox.exec(script, { timeoutMs, ...(options?.offline ? { offline: true } : {}) });
       return { exitCode: result.exitCode, output: result.output };
     },
   };
