@@ -247,7 +247,10 @@ export async function resolvePackages(
 export function sandboxRunner(sandbox: Pick<Sandbox, 'exec'>, timeoutMs = 120_000): PackageIndexRunner {
   return {
     async run(script, options) {
-      const result = await sandbox.exec(script, { timeoutMs, ...(options?.offline ? { offline: true } : {}) });
+      const result = await sandbox.exec(script, {
+        timeoutMs,
+        ...(options?.offline ? { offline: true } : {}),
+      });
       return { exitCode: result.exitCode, output: result.output };
     },
   };
