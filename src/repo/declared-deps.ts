@@ -2,7 +2,8 @@
  * What the build files declare they need from the system, read before anything runs: meson
  * `dependency('x')`, CMake `find_package(X)`, `pkg_check_modules`/`pkg_search_module`, autoconf
  * `PKG_CHECK_MODULES`/`AC_CHECK_LIB`/`AC_CHECK_HEADERS`, `pkg-config --cflags x` in Makefiles, the
- * `#include <…>` lines of the sources of a plain Makefile project, and the packages a build doc's
+ * `#include <…>` lines of the sources of a plain Makefile project and the `-l` libraries and generator
+ * tools of its default goal (make-goal.ts), and the packages a build doc's
  * `apt-get install` line names. Meson, CMake and configure stop at the first missing dependency, so a
  * project that needs four `-dev` packages otherwise spends four turns discovering them one by one; the
  * rules strategy resolves these declarations in one batched lookup and installs the required ones up front.
@@ -16,6 +17,7 @@ import path from 'node:path';
 import type { BuildDeclaration, BuildSystem, DeclarationKind, DocFile } from './types.js';
 
 export type { BuildDeclaration, DeclarationKind } from './types.js';
+import { makeGoalNeeds } from './make-goal.js';
 import { readSmallText } from './walk.js';
 
 /** At most this many declarations per repository (a plain Makefile project's includes can run long). */
@@ -469,7 +471,17 @@ export async function readDeclaredDependencies(
     const text = await readSmallText(root, file, { maxBytes: READ_BYTES });
     if (text !== undefined) reader(text, file, add, files);
   }
-  if (input.buildSystems[0]?.kind === 'make') await readIncludes(root, input.files, add);
+  const primary = input.buildSystems[0];
+  if (primary?.kind === 'make') {
+    await readIncludes(root, input.files, add);
+    const text = await readSmallText(root, primary.file, { maxBytes: READ_BYTES });
+    if (text !== undefined) {
+      for (const need of makeGoalNeeds(text)) {
+        const call: Call = { body: '', line: need.line, text: need.text };
+        add(need.kind === 'library' ? 'library' : 'package', need.name, true, primary.file, call);
+      }
+    }
+  }
   for (const doc of input.docs.filter(isBuildDoc)) {
     const text = await readSmallText(root, doc.path, { maxBytes: READ_BYTES });
     if (text !== undefined) readDocInstall(text, doc.path, add);
