@@ -337,7 +337,12 @@ function readMakefile(text: string, file: string, add: Collect): void {
   }
 }
 
-const INCLUDE = /^\s*#\s*include\s*<([A-Za-z0-9_/.+-]+\.(?:h|hh|hpp|hxx))>/;
+/**
+ * `#include <x.h>` (or .hh, .hpp, .hxx), and a library's extensionless header under its folder (`<Eigen/Core>`,
+ * `<QtCore/QString>`): the standard C++ headers (`<vector>`) have no folder.
+ */
+const INCLUDE =
+  /^\s*#\s*include\s*<([A-Za-z0-9_/.+-]+\.(?:h|hh|hpp|hxx)|[A-Za-z0-9_+-]+(?:\/[A-Za-z0-9_+-]+)+)>/;
 const DIRECTIVE = /^\s*#\s*(if|ifdef|ifndef|elif|else|endif|define)\b\s*(.*)$/;
 /** Conditions that do not make an include optional: C++ linkage and the usual "is it defined" of the header. */
 const HARMLESS_CONDITION = /^(?:defined\s*\(?\s*)?__cplusplus\b/;

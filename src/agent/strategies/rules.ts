@@ -146,7 +146,17 @@ export class RulesStrategy implements Strategy {
       { rootCause, findings, recipe: attempt.recipe, fixes: attempt.fixes, repo: context.repo, output },
       this.services,
     );
-    return proposals.find((p) => !attempt.applied.has(p.key));
+    // A repair that would only install packages every recipe already installs (the declared dependencies
+    // installed up front, an earlier repair's) changes nothing: the script would fail the same way again.
+    const changesNothing = (p: Repair): boolean =>
+      (p.packages?.length ?? 0) > 0 &&
+      p.packages!.every((pkg) => this.carried.includes(pkg)) &&
+      !p.prelude?.length &&
+      !p.env &&
+      !p.configureArgs?.length &&
+      !p.recipe &&
+      !p.patches?.length;
+    return proposals.find((p) => !attempt.applied.has(p.key) && !changesNothing(p));
   }
 
   private retryWith(repair: Repair): Action {

@@ -94,6 +94,46 @@ describe('rules strategy', () => {
     if (a2.kind === 'run') expect(a2.script).toContain('bb_apt_install zlib1g-dev');
   });
 
+  it('passes over a repair that would only install what the recipe installs already', async () => {
+    // zlib1g-dev was declared and installed up front; the header is still "missing" (it is not on the path).
+    const knowledge: RepairKnowledge = {
+      propose: () =>
+        Promise.resolve([
+          {
+            rule: 'install-header-package',
+            key: 'pkg:zlib1g-dev',
+            reason: 'again',
+            packages: ['zlib1g-dev'],
+          },
+          {
+            rule: 'add-include-dir',
+            key: 'cpath:/usr/include/zlib',
+            reason: 'not on the path',
+            env: { CPATH: '/usr/include/zlib' },
+          },
+        ]),
+    };
+    const repo = repoInfo({
+      buildSystems: [system('cmake')],
+      declaredDeps: [
+        { kind: 'header', name: 'zlib.h', required: true, source: 'a.c:1', text: '#include <zlib.h>' },
+      ],
+    });
+    const services = {
+      resolvePackages: (needs: { kind: string; name: string }[]) =>
+        Promise.resolve(
+          needs.map((need) => ({ need, candidates: [], via: 'apt-file' as const, package: 'zlib1g-dev' })),
+        ),
+    };
+    const s = new RulesStrategy(knowledge, services as never);
+    const history: TurnRecord[] = [];
+    const a0 = await s.next(context(history, repo));
+    if (a0.kind === 'run') expect(a0.script).toContain('bb_apt_install zlib1g-dev');
+    history.push({ turn: 0, action: a0, observation: observation(1, 'missing header zlib.h'), notes: [] });
+    const a1 = await s.next(context(history, repo));
+    expect(a1).toMatchObject({ kind: 'run', purpose: 'cmake + add-include-dir', reason: 'not on the path' });
+  });
+
   it('says why when there is nothing to build', async () => {
     const a = await new RulesStrategy().next(context([], repoInfo()));
     expect(a).toMatchObject({ kind: 'finish', claim: 'impossible' });

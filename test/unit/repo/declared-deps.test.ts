@@ -127,7 +127,7 @@ describe('readDeclaredDependencies', () => {
         Makefile:
           'CFLAGS += $(shell pkg-config --cflags --libs expat)\nLIBS = `pkg-config --libs $(PKGS)`\nall: x\n',
         'src/main.c':
-          '#include <stdio.h>\n#include <zlib.h>\n#include <own/util.h>\n#include "local.h"\n#include <vector>\n',
+          '#include <stdio.h>\n#include <zlib.h>\n#include <own/util.h>\n#include "local.h"\n#include <vector>\n#include <Eigen/Core>\n',
         'include/own/util.h': 'int f(void);\n',
       },
       system('make', 'Makefile'),
@@ -136,6 +136,8 @@ describe('readDeclaredDependencies', () => {
       'pkgconfig:expat': true,
       'header:stdio.h': true,
       'header:zlib.h': true,
+      // A library's extensionless header under its folder; the standard <vector> has none.
+      'header:Eigen/Core': true,
     });
   });
 
