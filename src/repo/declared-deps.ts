@@ -404,6 +404,55 @@ async function readIncludes(root: string, files: readonly string[], add: Collect
   }
 }
 
+/** Macros of Autoconf and M4 themselves (`AC_`, `AS_`, `AH_`, `AU_`, `_AC_`): never a package's. */
+/** At most this many undefined macros are declared (a real configure.ac calls a few dozen macros). */
+const MAX_MACROS = 60;
+const AUTOCONF_OWN = /^(?:_?AC|AS|AH|AU)_/;
+const MACRO_CALL = /(?<![A-Za-z0-9_$])([A-Z][A-Z0-9]*_[A-Z0-9_]+)(?=\s*\(|\s*$)/gm;
+const MACRO_DEFINITION =
+  /\b(?:AC_DEFUN(?:_ONCE)?|AU_DEFUN|m4_define|m4_defun)\(\s*\[?([A-Za-z_][A-Za-z0-9_]*)/g;
+
+/**
+ * The macros a configure.ac that autoreconf will expand (no committed `configure` beside it) calls without
+ * defining them in the tree (its .m4 files, acinclude.m4): each needs a package that ships it in aclocal's
+ * path, or autoreconf stops. Autoconf's own are left out; which package ships the rest is the knowledge
+ * base's table (knowledge/repair/declared.ts), and a macro it does not know is no declaration at all.
+ */
+async function readUndefinedMacros(
+  root: string,
+  configureAc: string,
+  files: readonly string[],
+  add: Collect,
+): Promise<void> {
+  const dir = path.posix.dirname(configureAc);
+  const inDir = (name: string): string => (dir === '.' ? name : `${dir}/${name}`);
+  if (files.includes(inDir('configure'))) return;
+  const text = await readSmallText(root, configureAc, { maxBytes: READ_BYTES });
+  if (text === undefined) return;
+  const clean = stripLineComments(text, 'm4');
+  const defined = new Set<string>();
+  const prefix = dir === '.' ? '' : `${dir}/`;
+  const m4Files = files.filter((f) => f.endsWith('.m4') && f.startsWith(prefix)).slice(0, 200);
+  for (const file of [configureAc, ...m4Files]) {
+    const body = file === configureAc ? clean : await readSmallText(root, file, { maxBytes: READ_BYTES });
+    for (const m of (body ?? '').matchAll(MACRO_DEFINITION)) defined.add(m[1]!);
+  }
+  const named = new Set<string>();
+  for (const m of clean.matchAll(MACRO_CALL)) {
+    const name = m[1]!;
+    if (AUTOCONF_OWN.test(name) || defined.has(name) || named.has(name)) continue;
+    named.add(name);
+    if (named.size > MAX_MACROS) break;
+    const end = clean.indexOf('\n', m.index);
+    const call: Call = {
+      body: '',
+      line: lineOf(clean, m.index),
+      text: oneLine(clean.slice(m.index, end < 0 ? undefined : end)),
+    };
+    add('m4-macro', name, true, configureAc, call);
+  }
+}
+
 const APT_LINE = /\b(?:apt-get|apt|aptitude)\s+(?:-\S+\s+)*install\b([^\n]*)/g;
 
 /** Packages a build doc's `apt-get install` line names (options, variables and shell syntax skipped). */
@@ -477,6 +526,13 @@ export async function readDeclaredDependencies(
     if (text !== undefined) reader(text, file, add, files);
   }
   const primary = input.buildSystems[0];
+  if (primary?.kind === 'autotools') {
+    const configureAc = input.files.find(
+      (f) =>
+        path.posix.dirname(f) === (primary.dir || '.') && /^configure\.(ac|in)$/.test(path.posix.basename(f)),
+    );
+    if (configureAc) await readUndefinedMacros(root, configureAc, input.files, add);
+  }
   if (primary?.kind === 'make') {
     await readIncludes(root, input.files, add);
     const text = await readSmallText(root, primary.file, { maxBytes: READ_BYTES });

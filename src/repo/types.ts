@@ -154,7 +154,11 @@ export interface EcosystemInfo {
 }
 
 /** What a declaration names: a pkg-config module, a CMake package, a header, a library (-l), or a package. */
-export type DeclarationKind = 'pkgconfig' | 'cmake' | 'header' | 'library' | 'package';
+/**
+ * `m4-macro`: a macro configure.ac calls that the tree does not define, when configure is generated from it
+ * (no committed `configure`): autoreconf fails on it unless a package ships it (AX_* in autoconf-archive).
+ */
+export type DeclarationKind = 'pkgconfig' | 'cmake' | 'header' | 'library' | 'package' | 'm4-macro';
 
 export interface BuildDeclaration {
   kind: DeclarationKind;

@@ -9,6 +9,7 @@
 import type { BuildDeclaration } from '../../repo/types.js';
 import type { Need, Resolution } from './needs.js';
 import { PACKAGE_NAME } from './needs.js';
+import { defaultRepairTables, firstMatch } from './tables.js';
 
 /** One pre-installed package and why. */
 export interface PreinstalledPackage {
@@ -43,7 +44,23 @@ export function describeDeclaration(d: BuildDeclaration): string {
 }
 
 function needOf(d: BuildDeclaration): Need | undefined {
-  return d.kind === 'package' ? undefined : { kind: d.kind, name: d.name };
+  return d.kind === 'package' || d.kind === 'm4-macro' ? undefined : { kind: d.kind, name: d.name };
+}
+
+/**
+ * An undefined autoconf macro as the packages that ship it (the knowledge base's `autoconf_macros` table, as
+ * the repair of autoreconf's "possibly undefined macro" uses it); a macro the table does not know is no
+ * declaration of a dependency (a shell word, a macro defined where this does not look) and is dropped.
+ */
+function macroPackagesOf(
+  declarations: readonly BuildDeclaration[],
+  lookup: (macro: string) => readonly string[] | undefined,
+): BuildDeclaration[] {
+  return declarations.flatMap((d) => {
+    if (d.kind !== 'm4-macro') return [d];
+    const packages = lookup(d.name) ?? [];
+    return packages.map((pkg): BuildDeclaration => ({ ...d, kind: 'package', name: pkg }));
+  });
 }
 
 /** Adds `why` for `pkg` to the plan, keeping one entry per package. */
@@ -58,11 +75,14 @@ function record(into: Map<string, string[]>, pkg: string, why: string): void {
  * apt-cache check for package names the docs list. Without a resolver, nothing is installed.
  */
 export async function planPreinstall(
-  declarations: readonly BuildDeclaration[],
+  declared: readonly BuildDeclaration[],
   services: PreinstallServices,
   now: () => number = Date.now,
+  macroPackages: (macro: string) => readonly string[] | undefined = (macro) =>
+    firstMatch(defaultRepairTables().autoconfMacros, macro),
 ): Promise<PreinstallPlan> {
   const started = now();
+  const declarations = macroPackagesOf(declared, macroPackages);
   const chosen = new Map<string, string[]>();
   const skipped: SkippedDeclaration[] = [];
   const required = declarations.filter((d) => d.required);

@@ -110,6 +110,7 @@ describe('readDeclaredDependencies', () => {
       system('autotools', 'configure.ac'),
     );
     expect(summary(decls)).toEqual({
+      'm4-macro:PKG_CHECK_MODULES': true,
       'pkgconfig:glib-2.0': true,
       'pkgconfig:gio-2.0': true,
       'pkgconfig:libxml-2.0': false,
@@ -139,6 +140,38 @@ describe('readDeclaredDependencies', () => {
       // A library's extensionless header under its folder; the standard <vector> has none.
       'header:Eigen/Core': true,
     });
+  });
+
+  it('names the macros a configure.ac that autoreconf expands calls without defining them', async () => {
+    const configure = [
+      'AC_INIT([x], [1])',
+      'AM_INIT_AUTOMAKE([foreign])',
+      'AX_CHECK_COMPILE_FLAG([-Wall])',
+      'LT_INIT',
+      'MY_OWN_CHECK([a])',
+      'if test "$enable_gpg" = yes; then',
+      '  AM_PATH_GPG_ERROR([1.0])',
+      'fi',
+      'dnl AX_COMMENTED_OUT([x])',
+      'echo "$FOO_BAR ${BAZ_QUX}"',
+      'AC_OUTPUT',
+    ].join('\n');
+    const files = { 'configure.ac': configure, 'm4/mine.m4': 'AC_DEFUN([MY_OWN_CHECK], [true])\n' };
+    const decls = await read(files, system('autotools', 'configure.ac'));
+    // Every one is required: m4 expands a macro whatever shell test it sits under.
+    expect(summary(decls)).toEqual({
+      'm4-macro:AM_INIT_AUTOMAKE': true,
+      'm4-macro:AX_CHECK_COMPILE_FLAG': true,
+      'm4-macro:LT_INIT': true,
+      'm4-macro:AM_PATH_GPG_ERROR': true,
+    });
+    expect(decls.find((d) => d.name === 'AM_PATH_GPG_ERROR')).toMatchObject({
+      source: 'configure.ac:7',
+      text: 'AM_PATH_GPG_ERROR([1.0])',
+    });
+    // A committed configure is run as it is: its macros were expanded when it was made.
+    const shipped = await read({ ...files, configure: '#!/bin/sh\n' }, system('autotools', 'configure.ac'));
+    expect(shipped.filter((d) => d.kind === 'm4-macro')).toEqual([]);
   });
 
   it('reads checks whose not-found action sets a variable configure fails on as alternatives of one need', async () => {
@@ -211,6 +244,8 @@ describe('readDeclaredDependencies', () => {
       z: { required: true, group: undefined },
       'netlink/attr.h': { required: false, group: undefined }, // an error only under --enable-delayacct
       bison: { required: true, group: undefined },
+      // The macro itself, shipped by pkg-config's pkg.m4 (there is no configure: autoreconf expands it).
+      PKG_CHECK_MODULES: { required: true, group: undefined },
     });
   });
 

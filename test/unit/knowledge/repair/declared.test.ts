@@ -32,6 +32,36 @@ function resolver(table: Record<string, Partial<Resolution>>) {
 }
 
 describe('planPreinstall', () => {
+  it('installs the package the knowledge base says ships an undefined autoconf macro, and drops unknown macros', async () => {
+    const r = resolver({});
+    const statuses: string[][] = [];
+    const plan = await planPreinstall(
+      [
+        decl('m4-macro', 'AM_PATH_GPG_ERROR', true, 6),
+        decl('m4-macro', 'AX_CHECK_COMPILE_FLAG', true, 4),
+        decl('m4-macro', 'MY_LOCAL_MACRO'),
+      ],
+      {
+        ...r,
+        packageStatus: (names) => {
+          statuses.push(names);
+          return Promise.resolve(
+            new Map<string, 'installed' | 'available'>([
+              ['libgpg-error-dev', 'available'],
+              ['autoconf-archive', 'installed'],
+            ]),
+          );
+        },
+      },
+    );
+    expect(r.calls).toEqual([]); // no file look-up: the table names the packages
+    expect(statuses).toEqual([['libgpg-error-dev', 'autoconf-archive']]);
+    expect(plan.packages).toEqual([
+      { package: 'libgpg-error-dev', declarations: ["meson.build:6: dependency('AM_PATH_GPG_ERROR')"] },
+    ]);
+    expect(plan.skipped).toEqual([]);
+  });
+
   it('resolves every required declaration in one call and records where each package came from', async () => {
     const r = resolver({
       'pkgconfig:zlib': { package: 'zlib1g-dev' },
