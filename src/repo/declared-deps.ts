@@ -17,6 +17,7 @@ import path from 'node:path';
 import type { BuildDeclaration, BuildSystem, DeclarationKind, DocFile } from './types.js';
 
 export type { BuildDeclaration, DeclarationKind } from './types.js';
+import { cmakeFinds } from './cmake-finds.js';
 import { makeGoalNeeds } from './make-goal.js';
 import { readSmallText } from './walk.js';
 
@@ -482,6 +483,14 @@ function isBuildDoc(doc: DocFile): boolean {
 /** What a reader is given: a build file's text and name, where to collect, and the project's files. */
 type Reader = (text: string, file: string, add: Collect, files: ReadonlySet<string>) => void;
 
+/** CMake files read for the project's own find_library/find_path (cmake-finds.ts). */
+const MAX_CMAKE_FILES = 200;
+
+function isCmakeFile(file: string): boolean {
+  const base = path.posix.basename(file);
+  return base === 'CMakeLists.txt' || base.endsWith('.cmake');
+}
+
 /** The build files of each reader, by base name. */
 function readerFor(file: string): Reader | undefined {
   const base = path.posix.basename(file);
@@ -526,6 +535,15 @@ export async function readDeclaredDependencies(
     if (text !== undefined) reader(text, file, add, files);
   }
   const primary = input.buildSystems[0];
+  if (primary?.kind === 'cmake') {
+    const texts = new Map<string, string>();
+    for (const file of input.files.filter(isCmakeFile).slice(0, MAX_CMAKE_FILES)) {
+      const text = await readSmallText(root, file, { maxBytes: READ_BYTES });
+      if (text !== undefined) texts.set(file, text);
+    }
+    for (const find of cmakeFinds(texts))
+      add(find.kind, find.name, find.required, find.file, { body: '', line: find.line, text: find.text });
+  }
   if (primary?.kind === 'autotools') {
     const configureAc = input.files.find(
       (f) =>
