@@ -483,6 +483,9 @@ function isBuildDoc(doc: DocFile): boolean {
 /** What a reader is given: a build file's text and name, where to collect, and the project's files. */
 type Reader = (text: string, file: string, add: Collect, files: ReadonlySet<string>) => void;
 
+/** Primary build systems whose sources' `#include <…>` lines are read (none at all, too). */
+const INCLUDE_SCANNED: ReadonlySet<BuildSystem['kind']> = new Set(['make', 'script', 'configure', 'scons']);
+
 /** CMake files read for the project's own find_library/find_path (cmake-finds.ts). */
 const MAX_CMAKE_FILES = 200;
 
@@ -505,7 +508,8 @@ function readerFor(file: string): Reader | undefined {
 /**
  * Every declaration of the project's build files and build docs, de-duplicated by kind and name (a name
  * declared required anywhere is required). The sources' `#include <…>` lines are read only when the
- * primary build system is a plain Makefile (other systems declare their dependencies themselves).
+ * primary build system declares nothing a reader understands (a plain Makefile, a build script, a
+ * hand-written configure, SCons, or none at all); CMake, meson, autotools and qmake declare their own.
  */
 export async function readDeclaredDependencies(
   root: string,
@@ -551,8 +555,9 @@ export async function readDeclaredDependencies(
     );
     if (configureAc) await readUndefinedMacros(root, configureAc, input.files, add);
   }
+  // Build systems that declare nothing a reader understands: the sources' own includes say what they need.
+  if (!primary || INCLUDE_SCANNED.has(primary.kind)) await readIncludes(root, input.files, add);
   if (primary?.kind === 'make') {
-    await readIncludes(root, input.files, add);
     const text = await readSmallText(root, primary.file, { maxBytes: READ_BYTES });
     if (text !== undefined) {
       for (const need of makeGoalNeeds(text)) {

@@ -313,6 +313,21 @@ describe('readDeclaredDependencies', () => {
     expect(decls[0]!.source).toBe('README.md:3');
   });
 
+  it('reads the sources’ includes where the build system declares nothing a reader understands', async () => {
+    const files = { 'main.c': '#include <curses.h>\n', 'build.sh': 'cc main.c -lcurses\n' };
+    for (const primary of [system('script', 'build.sh'), system('configure', 'configure')])
+      expect(summary(await read(files, primary))).toEqual({ 'header:curses.h': true });
+    const none = tree(files);
+    const bare = await readDeclaredDependencies(none, {
+      files: Object.keys(files),
+      buildSystems: [],
+      docs: [],
+    });
+    expect(summary(bare)).toEqual({ 'header:curses.h': true });
+    // CMake says what it needs itself: a source's include is not read.
+    expect(summary(await read(files, system('cmake', 'CMakeLists.txt')))).toEqual({});
+  });
+
   it('is part of inspectRepo, over the own files only', async () => {
     const root = tree({
       'meson.build': "project('x', 'c')\ndependency('jansson')\n",
