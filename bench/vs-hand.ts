@@ -10,7 +10,10 @@
  *   hand script is the verified build.sh buildbench wrote: the commands that are known to work, run once,
  *   without the harness. Timed from the sandbox's creation to its removal. A hand run that fails makes the
  *   comparison void for that repository (reported, left out of the ratios).
- * buildbench runs first, so any cache between this machine and the Debian mirror favours the hand side.
+ * Before both, an untimed buildbench run of the same repository (its own empty build cache, thrown away)
+ * warms whatever lies between this machine and the Debian mirror (a caching proxy), so neither timed side
+ * meets it cold while the other meets it warm; both timed sides still start with empty local caches.
+ * BB_BENCH_WARMUP=off leaves it out (buildbench then runs first, and any such cache favours the hand side).
  *
  * Reports per repository both wall times, their ratio, buildbench's turns, replay and harness seconds; over
  * all: the total ratio (sum over sum) and the median ratio, and turns per success.
@@ -30,6 +33,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 
 import { runBuild } from '../src/core/run-build.js';
+import type { BuildResult } from '../src/report/result.js';
 import { writeFileUnder } from '../src/base/safe-fs.js';
 import { createRootfsSandbox } from '../src/sandbox/index.js';
 import type { SandboxSettings } from '../src/sandbox/types.js';
@@ -137,28 +141,35 @@ export async function benchVsHand(): Promise<BenchResult[]> {
   const preinstall = process.env.BB_BENCH_PREINSTALL !== 'off';
   // BB_BENCH_REPLAY=always: every recipe replayed in a new sandbox, as before the first turn could stand as it.
   const replayAlways = process.env.BB_BENCH_REPLAY === 'always';
+  const warmup = process.env.BB_BENCH_WARMUP !== 'off';
   const scratch = await mkdtemp(path.join(tmpdir(), 'bb-bench-vs-hand-'));
   const rows: Row[] = [];
   try {
     for (const entry of entries) {
-      const buildCache = await mkdtemp(path.join(scratch, `cache-${entry.name}-`));
-      const outDir = path.join(scratch, `out-${entry.name}`);
-      const started = performance.now();
-      const result = await runBuild({
-        source: entry.dir,
-        outDir,
-        strategy: 'rules',
-        maxTurns: 10,
-        timeoutMs: 45 * 60_000,
-        turnTimeoutMs: 30 * 60_000,
-        expect: entry.expect,
-        json: false,
-        keep: false,
-        sandbox: { ...corpus.sandbox, buildCache },
-        preinstall,
-        ...(replayAlways ? { replay: 'always' as const } : {}),
-      });
-      const bbMs = performance.now() - started;
+      const build = async (label: string): Promise<{ result: BuildResult; outDir: string; ms: number }> => {
+        const buildCache = await mkdtemp(path.join(scratch, `cache-${entry.name}-${label}-`));
+        const outDir = path.join(scratch, `out-${entry.name}-${label}`);
+        const started = performance.now();
+        const result = await runBuild({
+          source: entry.dir,
+          outDir,
+          strategy: 'rules',
+          maxTurns: 10,
+          timeoutMs: 45 * 60_000,
+          turnTimeoutMs: 30 * 60_000,
+          expect: entry.expect,
+          json: false,
+          keep: false,
+          sandbox: { ...corpus.sandbox, buildCache },
+          preinstall,
+          ...(replayAlways ? { replay: 'always' as const } : {}),
+        });
+        const ms = performance.now() - started;
+        await rm(buildCache, { recursive: true, force: true });
+        return { result, outDir, ms };
+      };
+      if (warmup) await rm((await build('warmup')).outDir, { recursive: true, force: true });
+      const { result, outDir, ms: bbMs } = await build('timed');
       const success = result.status === 'success' && result.recipe?.verified === true;
       const row: Row = {
         name: entry.name,
@@ -194,7 +205,6 @@ export async function benchVsHand(): Promise<BenchResult[]> {
             ? `${round(row.handMs / 1000, 2)} s: ${round(bbMs / row.handMs, 2)}×`
             : `void: ${row.note}`),
       );
-      await rm(buildCache, { recursive: true, force: true });
       await rm(outDir, { recursive: true, force: true });
     }
   } finally {
