@@ -38,6 +38,7 @@ export function turnSummaries(history: readonly TurnRecord[], outDir: string): T
         newArtifacts: o.artifacts.length,
         log: o.logPath ? path.relative(outDir, o.logPath) : undefined,
         ...(o.logPath ? { logBytes: o.exec.totalBytes, logTruncated: o.exec.logTruncated ?? false } : {}),
+        ...(record.freshSandbox ? { freshSandbox: true } : {}),
       },
     ];
   });

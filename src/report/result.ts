@@ -38,6 +38,8 @@ export interface TurnSummary {
   logBytes?: number;
   /** True when the log kept only its head and tail (a marker line shows where bytes were dropped). */
   logTruncated?: boolean;
+  /** The script ran as the first command of a fresh sandbox from the untouched repository (a repair turn). */
+  freshSandbox?: boolean;
 }
 
 /** One check of a deploy (the target, a verifier check) with its evidence. */

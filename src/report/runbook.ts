@@ -534,11 +534,11 @@ function historySection(input: ReportInput): string[] {
     return out;
   }
   out.push('| turn | what ran | exit | time | outcome |', '| --- | --- | --- | --- | --- |');
+  const fresh = new Set(result.turns.filter((t) => t.freshSandbox).map((t) => t.turn));
   for (const t of input.turns) {
     const exit = t.exitCode === undefined ? '—' : t.timedOut ? 'timeout' : String(t.exitCode);
-    out.push(
-      `| ${t.turn} | ${cell(t.purpose)} | ${exit} | ${seconds(t.durationMs)} | ${cell(outcomeOf(t))} |`,
-    );
+    const what = `${t.purpose}${fresh.has(t.turn) ? ' (in a fresh sandbox)' : ''}`;
+    out.push(`| ${t.turn} | ${cell(what)} | ${exit} | ${seconds(t.durationMs)} | ${cell(outcomeOf(t))} |`);
   }
   out.push('');
   const fixes = input.turns.filter((t) => answeredFinding(input.turns, t.turn));

@@ -175,7 +175,10 @@ describe('runBuild', () => {
     expect(boxes[0]!.disposed).toBe(true);
     expect(boxes[0]!.scripts).toEqual(['bb-fail']);
     expect(boxes[1]!.scripts[0]).toBe('bb-make hello');
-    expect(result.turns.map((t) => t.turn)).toEqual([0, 1]);
+    expect(result.turns.map((t) => [t.turn, t.freshSandbox])).toEqual([
+      [0, undefined],
+      [1, true],
+    ]);
     expect(result.recipe).toMatchObject({
       verified: true,
       turn: 1,
@@ -185,6 +188,9 @@ describe('runBuild', () => {
     expect(result.artifacts.map((a) => a.path)).toEqual(['hello']);
     const trajectory = readFileSync(path.join(out, 'trajectory.jsonl'), 'utf8');
     expect(trajectory).toContain('turn 1 runs in a fresh host sandbox from the untouched repository');
+    expect(readFileSync(path.join(out, 'RUNBOOK.md'), 'utf8')).toMatch(
+      /\| 1 \| build \(in a fresh sandbox\) \| 0 \|/,
+    );
   });
 
   it('a fresh sandbox that cannot be made for a repair turn ends the run as a sandbox error', async () => {
