@@ -129,6 +129,11 @@ export function sandboxBaseEnv(buildCache: string | undefined): Record<string, s
     // No configuration file at all: the store is writable by the build, /etc is the sandbox's own.
     CCACHE_CONFIGPATH: '/dev/null',
     CCACHE_MAXSIZE: CCACHE_MAX_SIZE,
+    // A first build misses every object, and a miss in ccache's default mode runs the preprocessor once more
+    // per object (tmux from cold: ~18% slower than without ccache). Where the build writes dependency files
+    // (-MD: automake, CMake), the depend mode hashes from them instead (tmux: ~5%); elsewhere ccache works
+    // as before.
+    CCACHE_DEPEND: 'true',
   };
 }
 

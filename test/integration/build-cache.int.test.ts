@@ -103,6 +103,23 @@ function sharedCacheSuite(
       LAYER_CREATION_TIMEOUT_MS,
     );
 
+    it('compiles a build that writes dependency files without running the preprocessor on a miss', async () => {
+      // -MD, as automake and CMake compile: ccache's depend mode hashes from the .d file instead.
+      const compile = `printf '%s\\n' '${SOURCE} int thrice(int x) { return 3 * x; }' > /tmp/dep.c && ccache -z >/dev/null && cc -O2 -MD -MF /tmp/dep.d -c /tmp/dep.c -o /tmp/dep.o && ccache --print-stats`;
+      const outputs: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const box = await create(settings, repo);
+        try {
+          outputs.push((await box.exec(compile, { timeoutMs: 60_000 })).output);
+        } finally {
+          await box.dispose();
+        }
+      }
+      expect(stat(outputs[0]!, 'cache_miss')).toBe(1);
+      expect(stat(outputs[0]!, 'preprocessed_cache_miss')).toBe(0);
+      expect(stat(outputs[1]!, 'direct_cache_hit')).toBe(1);
+    }, 120_000);
+
     it('leaves the build cache out when it is off', async () => {
       const { buildCache: _off, ...off } = settings;
       const box = await create(off, repo);

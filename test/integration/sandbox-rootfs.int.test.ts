@@ -109,8 +109,11 @@ describeRootfs('rootfs sandbox', () => {
           'TERM',
           'WEIRD',
           '_',
-          // The build cache's variables (ccache's store, no configuration file, its size), when there is one.
-          ...(settings.buildCache ? ['CCACHE_CONFIGPATH', 'CCACHE_DIR', 'CCACHE_MAXSIZE'] : []),
+          // The build cache's variables (ccache's store, no configuration file, its size, its mode), when there
+          // is one.
+          ...(settings.buildCache
+            ? ['CCACHE_CONFIGPATH', 'CCACHE_DEPEND', 'CCACHE_DIR', 'CCACHE_MAXSIZE']
+            : []),
         ].sort(),
       );
       const weird = await sandbox.exec('printf "%s|" "$WEIRD"', {

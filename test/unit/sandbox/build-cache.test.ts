@@ -181,6 +181,7 @@ describe('sandboxBaseEnv', () => {
       CCACHE_DIR: `${BUILD_CACHE_MOUNT}/ccache`,
       CCACHE_CONFIGPATH: '/dev/null',
       CCACHE_MAXSIZE: CCACHE_MAX_SIZE,
+      CCACHE_DEPEND: 'true',
     });
   });
 });
