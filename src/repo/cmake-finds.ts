@@ -7,9 +7,10 @@
  * `function()`/`macro()` body, is an option's and is left out, as is a name built from a variable.
  */
 
-/** One CMake command: its name (lower case), its arguments as written, and the line it starts on. */
-interface Command {
+/** One CMake command: its name (lower case, and as written), its arguments without comments, its line. */
+export interface CmakeCommand {
   name: string;
+  written: string;
   args: string;
   line: number;
   /** Inside `if()`/`foreach()`/`while()` or a `function()`/`macro()` body. */
@@ -41,8 +42,8 @@ const FIND_KEYWORDS =
   /^(?:NAMES|NAMES_PER_DIR|HINTS|PATHS|PATH_SUFFIXES|DOC|REQUIRED|NO_\w+|ONLY_CMAKE_FIND_ROOT_PATH|CMAKE_FIND_ROOT_PATH_BOTH|VALIDATOR|ENV|REGISTRY_VIEW|NO_CACHE|OPTIONAL)$/;
 
 /** The commands of a CMake file in order, comments dropped, in one pass. */
-export function cmakeCommands(text: string): Command[] {
-  const out: Command[] = [];
+export function cmakeCommands(text: string): CmakeCommand[] {
+  const out: CmakeCommand[] = [];
   let depth = 0;
   let line = 1;
   let i = 0;
@@ -64,7 +65,8 @@ export function cmakeCommands(text: string): Command[] {
     }
     let j = i;
     while (j < n && /[A-Za-z0-9_]/.test(text[j]!)) j++;
-    const name = text.slice(i, j).toLowerCase();
+    const written = text.slice(i, j);
+    const name = written.toLowerCase();
     let k = j;
     while (k < n && (text[k] === ' ' || text[k] === '\t')) k++;
     if (text[k] !== '(') {
@@ -84,10 +86,10 @@ export function cmakeCommands(text: string): Command[] {
       } else if (!quoted && d === '(') nesting++;
       else if (!quoted && d === ')') nesting--;
     }
-    const args = text.slice(k + 1, nesting === 0 ? m - 1 : m);
+    const args = withoutComments(text.slice(k + 1, nesting === 0 ? m - 1 : m));
     if (CLOSERS.has(name)) depth = Math.max(0, depth - 1);
     else if (name !== 'else' && name !== 'elseif')
-      out.push({ name, args, line: start, nested: depth > 0 || OPENERS.has(name) });
+      out.push({ name, written, args, line: start, nested: depth > 0 || OPENERS.has(name) });
     if (OPENERS.has(name)) depth++;
     i = m;
   }
@@ -99,9 +101,14 @@ function withoutComments(args: string): string {
   return args.replace(/(^|[\s(])#[^\n]*/g, '$1');
 }
 
-/** The words of a command's arguments (comments and quotes dropped). */
+/** A command on one line, as written. */
+export function cmakeCallText(command: CmakeCommand): string {
+  return `${command.written}(${command.args.replace(/\s+/g, ' ').trim()})`;
+}
+
+/** The words of a command's arguments (quotes dropped). */
 function words(args: string): string[] {
-  return withoutComments(args)
+  return args
     .split(/\s+/)
     .map((w) => w.replace(/^"|"$/g, ''))
     .filter(Boolean);
@@ -122,9 +129,10 @@ export function cmakeFinds(files: ReadonlyMap<string, string>): CmakeFind[] {
       const [variable, ...rest] = words(command.args);
       if (!variable || !/^[A-Za-z0-9_]+$/.test(variable)) continue;
       const namesAt = rest.indexOf('NAMES');
-      const candidates = (namesAt >= 0 ? rest.slice(namesAt + 1) : rest.slice(0, 1)).filter(
-        (w, i, all) => !FIND_KEYWORDS.test(w) && all.slice(0, i).every((x) => !FIND_KEYWORDS.test(x)),
-      );
+      const listed = namesAt >= 0 ? rest.slice(namesAt + 1) : rest.slice(0, 1);
+      // The names end at the first keyword.
+      const end = listed.findIndex((w) => FIND_KEYWORDS.test(w));
+      const candidates = end < 0 ? listed : listed.slice(0, end);
       const name = candidates.find((w) => !w.includes('$'));
       if (!name || !/^[A-Za-z0-9_.+/-]+$/.test(name)) continue;
       const library = command.name === 'find_library';
@@ -135,7 +143,7 @@ export function cmakeFinds(files: ReadonlyMap<string, string>): CmakeFind[] {
         variable,
         file,
         line: command.line,
-        text: `${command.name}(${withoutComments(command.args).replace(/\s+/g, ' ').trim()})`.slice(0, 160),
+        text: cmakeCallText(command).slice(0, 160),
         required: rest.includes('REQUIRED'),
         nested: command.nested,
       });

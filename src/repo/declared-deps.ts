@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { BuildDeclaration, BuildSystem, DeclarationKind, DocFile } from './types.js';
 
 export type { BuildDeclaration, DeclarationKind } from './types.js';
-import { cmakeFinds } from './cmake-finds.js';
+import { cmakeCallText, cmakeCommands, cmakeFinds } from './cmake-finds.js';
 import { makeGoalNeeds } from './make-goal.js';
 import { readSmallText } from './walk.js';
 
@@ -57,10 +57,10 @@ function stripLineComments(text: string, style: 'hash' | 'm4'): string {
     .join('\n');
 }
 
-/** Every call of `name(...)` (case-sensitive unless `ignoreCase`), its parentheses balanced across lines. */
-function callsOf(text: string, name: string, ignoreCase = false): Call[] {
+/** Every call of `name(...)` (case-sensitive), its parentheses balanced across lines. */
+function callsOf(text: string, name: string): Call[] {
   const calls: Call[] = [];
-  const pattern = new RegExp(`(?<![A-Za-z0-9_])${name}\\s*\\(`, ignoreCase ? 'gi' : 'g');
+  const pattern = new RegExp(`(?<![A-Za-z0-9_])${name}\\s*\\(`, 'g');
   for (const match of text.matchAll(pattern)) {
     const open = match.index + match[0].length;
     let depth = 1;
@@ -141,15 +141,20 @@ function readMeson(text: string, file: string, add: Collect): void {
 const CMAKE_BUILTIN = new Set(['threads', 'pkgconfig', 'openmp', 'git', 'doxygen', 'python', 'python3']);
 
 function readCmake(text: string, file: string, add: Collect): void {
-  const clean = stripLineComments(text, 'hash');
-  for (const call of callsOf(clean, 'find_package', true)) {
+  // One linear pass over the file's commands (cmake-finds.ts), read per command name in this order.
+  const commands = cmakeCommands(text);
+  const callsNamed = (name: string): Call[] =>
+    commands
+      .filter((c) => c.name === name)
+      .map((c) => ({ body: c.args, line: c.line, text: oneLine(cmakeCallText(c)) }));
+  for (const call of callsNamed('find_package')) {
     const words = call.body.trim().split(/\s+/);
     const name = words[0];
     if (!name || !/^[A-Za-z][A-Za-z0-9_+-]*$/.test(name) || CMAKE_BUILTIN.has(name.toLowerCase())) continue;
     add('cmake', name, words.includes('REQUIRED'), file, call);
   }
   for (const fn of ['pkg_check_modules', 'pkg_search_module']) {
-    for (const call of callsOf(clean, fn, true)) {
+    for (const call of callsNamed(fn)) {
       const words = call.body.trim().split(/\s+/).slice(1); // the prefix first
       const required = words.includes('REQUIRED');
       const list = words.filter((w) => !/^(REQUIRED|QUIET|IMPORTED_TARGET|GLOBAL|NO_CMAKE_\w+)$/.test(w));

@@ -198,15 +198,15 @@ export async function createSandbox(
     request.onCopied?.(credentials);
   };
   // This machine's extra CA certificates: the rootfs backend bakes them into a cached layer (no command in
-  // each sandbox); any other backend gets them installed by withHostNetwork's commands.
-  const trust = await readHostTrust(process.env);
+  // each sandbox); docker gets them installed by withHostNetwork's commands; the host backend needs none.
+  const trust = settings.choice === 'host' ? undefined : await readHostTrust(process.env);
   const inner = markKeptOnDispose(
     await createBackend(
       settings,
       {
         ...request,
         onCopied,
-        ...(trust.certificates.length > 0 ? { hostCertificates: trust.certificates } : {}),
+        ...(trust && trust.certificates.length > 0 ? { hostCertificates: trust.certificates } : {}),
       },
       probes,
     ),
@@ -217,7 +217,7 @@ export async function createSandbox(
       ? inner
       : await withHostNetwork(inner, {
           signal: request.signal,
-          trust,
+          ...(trust ? { trust } : {}),
           trustInstalled: inner.hostCertificatesInstalled === true,
         });
   return withOutputPolicy(networked, settings.output ?? {}, removed);

@@ -358,14 +358,29 @@ export async function snapshotTree(root: string, options: SnapshotOptions = {}):
   return snapshot;
 }
 
+/** Whether two stamps say the same file: its size and mtime. */
+function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
 /** Paths in `after` that are not in `before` or whose size or mtime differ, sorted. */
 export function changedPaths(before: TreeSnapshot, after: TreeSnapshot): string[] {
   const changed: string[] = [];
   for (const [rel, stamp] of after) {
     const old = before.get(rel);
-    if (!old || old.size !== stamp.size || old.mtimeMs !== stamp.mtimeMs) changed.push(rel);
+    if (!old || !sameStamp(old, stamp)) changed.push(rel);
   }
   return changed.sort(comparePaths);
+}
+
+/** The other way round: paths of `before` that are gone from `now` or whose size or mtime differ, sorted. */
+export function editedPaths(before: TreeSnapshot, now: TreeSnapshot): string[] {
+  const edited: string[] = [];
+  for (const [rel, stamp] of before) {
+    const after = now.get(rel);
+    if (!after || !sameStamp(after, stamp)) edited.push(rel);
+  }
+  return edited.sort(comparePaths);
 }
 
 function comparePaths(a: string, b: string): number {
@@ -432,7 +447,7 @@ export async function scanNewArtifacts(
     if (stamp.size < 8) continue;
     let kind: ArtifactKind | undefined;
     const cached = cache?.get(rel);
-    if (cached && cached.size === stamp.size && cached.mtimeMs === stamp.mtimeMs) {
+    if (cached && sameStamp(cached, stamp)) {
       kind = cached.kind;
     } else {
       try {

@@ -3,21 +3,11 @@ import path from 'node:path';
 import type { LoopDeps } from '../../agent/loop.js';
 import { CancelledError, errorMessage, SandboxError } from '../../base/errors.js';
 import type { Sandbox } from '../../sandbox/types.js';
-import { snapshotTree } from '../../verify/artifacts.js';
+import { editedPaths, snapshotTree } from '../../verify/artifacts.js';
 import { saveSnapshot, SNAPSHOT_FILE } from '../../verify/baseline.js';
 import { excludeBuildScratch } from '../../verify/exclude.js';
 import type { TreeSnapshot } from '../../verify/types.js';
 import { say, type Opened, type RunState } from './state.js';
-
-/** Paths of `before` (the repository as copied in) that are gone or changed in `now`, sorted. */
-export function editedPaths(before: TreeSnapshot, now: TreeSnapshot): string[] {
-  const edited: string[] = [];
-  for (const [rel, stamp] of before) {
-    const after = now.get(rel);
-    if (!after || after.size !== stamp.size || after.mtimeMs !== stamp.mtimeMs) edited.push(rel);
-  }
-  return edited.sort();
-}
 
 /**
  * A repair turn in a fresh sandbox (the loop's `freshSandbox`): the turn's script runs as the first command of
@@ -54,7 +44,7 @@ export function freshTurns(state: RunState, opened: Opened): LoopDeps['freshSand
     let fresh: Sandbox;
     let before: TreeSnapshot;
     try {
-      fresh = await state.deps.createSandbox(state.sandboxSettings, opened.request());
+      fresh = await state.deps.createSandbox(state.sandboxSettings, opened.request);
     } catch (error) {
       if (error instanceof SandboxError || error instanceof CancelledError) throw error;
       throw new SandboxError(`a fresh sandbox for turn ${turn} could not be made: ${errorMessage(error)}`);

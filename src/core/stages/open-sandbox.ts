@@ -29,15 +29,15 @@ export function requestedDevices(
 export async function openSandbox(state: RunState, { source, repo }: Prepared): Promise<Opened> {
   const { settings, options } = state;
   const started = state.deps.now();
-  const request = (): CreateSandboxRequest => ({
+  const request: CreateSandboxRequest = {
     repoDir: source.dir,
     name: state.name,
     cacheKey: source.identity,
     signal: options.signal,
     ...requestedDevices(settings),
     onProgress: (message: string) => say(state, 'sandbox', message),
-  });
-  const first = await state.deps.createSandbox(state.sandboxSettings, request());
+  };
+  const first = await state.deps.createSandbox(state.sandboxSettings, request);
   // One handle for the whole run: a repair turn may get a fresh sandbox behind it (fresh-turn.ts).
   const handle = switchableSandbox(first);
   const box = handle.sandbox;

@@ -76,7 +76,7 @@ export interface Opened {
   before: TreeSnapshot;
   handle: SwitchableSandbox;
   /** The request the run's sandbox was made with, for another fresh one. */
-  request: () => CreateSandboxRequest;
+  request: CreateSandboxRequest;
 }
 
 export type CopiedArtifact = Artifact & { copiedTo?: string; copyError?: string };
