@@ -98,19 +98,26 @@ export interface HostTrustOptions {
   publicCaDir?: string;
 }
 
+/** A file's stamp for the memo: its size and modification time, or `-` when it cannot be read. */
+async function stamp(path: string): Promise<string> {
+  const info = await stat(path).catch(() => undefined);
+  return info ? `${path}\u0000${info.size}\u0000${info.mtimeMs}` : `${path}\u0000-`;
+}
+
+/** The last answer and the stamps of every file it read: a sandbox is made per turn, the files rarely change. */
+let remembered: { key: string; trust: HostTrust } | undefined;
+
 /**
  * The CA certificates this machine trusts beyond the distribution's public roots: those in the files the
  * `CA_VARIABLES` name and in `/usr/local/share/ca-certificates`. An unreadable file is a note, not an error.
+ * The files are read in parallel (about 150 public roots: one by one that took 60–90 ms per sandbox), and the
+ * answer is kept while every file's size and modification time, and the lists of files, stay the same.
  */
 export async function readHostTrust(
   env: NodeJS.ProcessEnv = process.env,
   options: HostTrustOptions = {},
 ): Promise<HostTrust> {
-  const publicKeys = new Set<string>();
-  for (const file of await crtFiles(options.publicCaDir ?? PUBLIC_CA_DIR)) {
-    const { text } = await readCaFile(file);
-    for (const pem of pemCertificates(text ?? '')) publicKeys.add(certKey(pem));
-  }
+  const publicFiles = await crtFiles(options.publicCaDir ?? PUBLIC_CA_DIR);
   // Files in the order first named, each with the variables that name it (several often name one bundle).
   const named = new Map<string, string[]>();
   for (const name of CA_VARIABLES) {
@@ -120,27 +127,40 @@ export async function readHostTrust(
   for (const file of await crtFiles(options.localCaDir ?? LOCAL_CA_DIR))
     if (!named.has(file)) named.set(file, []);
 
+  const stamps = await Promise.all([...publicFiles, ...named.keys()].map(stamp));
+  const key = JSON.stringify([publicFiles.length, [...named], stamps]);
+  if (remembered?.key === key) return copyTrust(remembered.trust);
+
+  const publicKeys = new Set<string>();
+  for (const { text } of await Promise.all(publicFiles.map(readCaFile)))
+    for (const pem of pemCertificates(text ?? '')) publicKeys.add(certKey(pem));
+  const texts = await Promise.all([...named.keys()].map(readCaFile));
   const trust: HostTrust = { certificates: [], sources: [], notes: [] };
   const seen = new Set<string>();
-  for (const [path, names] of named) {
+  [...named].forEach(([path, names], i) => {
     const label = names.length > 0 ? `${names.join(', ')} (${path})` : path;
-    const { text, why } = await readCaFile(path);
+    const { text, why } = texts[i] ?? {};
     if (text === undefined) {
       trust.notes.push(`${label}: not read (${why})`);
-      continue;
+      return;
     }
     const pems = pemCertificates(text).filter((pem) => !publicKeys.has(certKey(pem)));
-    if (pems.length === 0) continue;
+    if (pems.length === 0) return;
     trust.sources.push(label);
     for (const pem of pems) {
-      const key = certKey(pem);
-      if (!seen.has(key)) {
-        seen.add(key);
+      const certificate = certKey(pem);
+      if (!seen.has(certificate)) {
+        seen.add(certificate);
         trust.certificates.push(pem);
       }
     }
-  }
+  });
+  remembered = { key, trust: copyTrust(trust) };
   return trust;
+}
+
+function copyTrust(trust: HostTrust): HostTrust {
+  return { certificates: [...trust.certificates], sources: [...trust.sources], notes: [...trust.notes] };
 }
 
 /**

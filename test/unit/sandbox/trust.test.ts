@@ -74,6 +74,28 @@ describe('readHostTrust', () => {
     expect(trustEnv(trust)).toEqual({});
   });
 
+  it('answers again from memory while no file changes, and reads anew when one does', async () => {
+    const { publicDir, localDir, bundle } = layout();
+    const env = { SSL_CERT_FILE: bundle };
+    const dirs = { publicCaDir: publicDir, localCaDir: localDir };
+    const first = await readHostTrust(env, dirs);
+    expect(first.certificates).toEqual([PROXY_CA, LOCAL_CA]);
+    first.certificates.length = 0; // the caller's copy: the remembered answer is not touched
+    expect((await readHostTrust(env, dirs)).certificates).toEqual([PROXY_CA, LOCAL_CA]);
+
+    const other = pem('another proxy, a longer name');
+    writeFileSync(bundle, `${PUBLIC}\n${other}\n`);
+    expect((await readHostTrust(env, dirs)).certificates).toEqual([other, LOCAL_CA]);
+    // A certificate removed from the local folder, and one added to it, are seen too.
+    rmSync(path.join(localDir, 'corp', 'local.crt'));
+    expect((await readHostTrust(env, dirs)).certificates).toEqual([other]);
+    writeFileSync(path.join(localDir, 'added.crt'), `${LOCAL_CA}\n`);
+    expect((await readHostTrust(env, dirs)).certificates).toEqual([other, LOCAL_CA]);
+    // Another variable naming the same file is another answer (its source label differs).
+    const both = await readHostTrust({ ...env, PIP_CERT: bundle }, dirs);
+    expect(both.sources[0]).toBe(`SSL_CERT_FILE, PIP_CERT (${bundle})`);
+  });
+
   it('points every CA variable inside at the system bundle when there is something to trust', () => {
     const env = trustEnv({ certificates: [PROXY_CA], sources: [], notes: [] });
     expect(Object.keys(env).sort()).toEqual([...CA_VARIABLES].sort());
