@@ -14,7 +14,8 @@ import type { RepairKnowledge, StrategyServices } from './repair/repair.js';
 import { RuleKnowledge } from './repair/rules/index.js';
 import { resolvePackages, sandboxRunner } from './repair/packages.js';
 import type { Resolution } from './repair/needs.js';
-import { parseAptCachePolicy } from './repair/package-index.js';
+import { parseAptCachePolicy, type PolicyEntry } from './repair/package-index.js';
+import { PackageState, packageStateFile } from './repair/package-state.js';
 import { PACKAGE_NAME } from './repair/needs.js';
 
 /** The repair knowledge base used by the rules strategy. */
@@ -27,28 +28,61 @@ export function createServices(sandbox: Sandbox): StrategyServices {
   const cache = new Map<string, Resolution>();
   const runner = sandboxRunner(sandbox);
   let index: Promise<ContentsIndex | undefined> | undefined;
+  const policy = imagePolicy(sandbox);
   return {
     resolvePackages: async (needs) => {
       index ??= contentsIndexFor(sandbox);
       const opened = await index;
-      return resolvePackages(needs, runner, { cache, ...(opened ? { index: opened } : {}) });
+      return resolvePackages(needs, runner, { cache, policy, ...(opened ? { index: opened } : {}) });
     },
     findHeaders: (header) => findHeaders(sandbox, header),
-    knownPackages: (names) => knownPackages(sandbox, names),
-    packageStatus: (names) => packageStatus(sandbox, names),
+    knownPackages: (names) => knownPackages(sandbox, names, policy),
+    packageStatus: (names) => packageStatus(sandbox, names, policy),
   };
 }
 
 /**
+ * apt's answer for package names from the image's package state (package-state.ts), while the sandbox still
+ * has the image's packages (the first turn's plan, and turns that installed nothing); undefined otherwise.
+ * The state file is read where the sandbox is at the time of the look-up (a fresh repair turn's is another).
+ */
+function imagePolicy(sandbox: Sandbox): (names: readonly string[]) => Map<string, PolicyEntry> | undefined {
+  return (names) => {
+    const lists = sandbox.packageLists;
+    if (!lists?.asImage()) return undefined;
+    const file = packageStateFile(lists);
+    // A state file is never changed once written (ensurePackageState makes it whole or not at all).
+    let state = openedStates.get(file);
+    if (!state) {
+      state = PackageState.open(file);
+      if (state) openedStates.set(file, state);
+    }
+    return state?.policy(names);
+  };
+}
+
+/** The package state files this process has opened, by path: one descriptor each, whatever the number of runs. */
+const openedStates = new Map<string, PackageState>();
+
+/**
  * Those of `names` the sandbox's package index has (`apt-cache show`), in the order given; the index is
  * fetched first when the sandbox has none yet. Names that are not package names are never passed to the shell.
+ * `policy` answers instead when it can (the image's package state).
  */
 export async function knownPackages(
   sandbox: Pick<Sandbox, 'exec'>,
   names: readonly string[],
+  policy?: (names: readonly string[]) => Map<string, PolicyEntry> | undefined,
 ): Promise<string[]> {
   const valid = [...new Set(names)].filter((n) => PACKAGE_NAME.test(n)).slice(0, 200);
   if (valid.length === 0) return [];
+  // From the image's package state: a package with a candidate or installed is one `apt-cache show` shows.
+  const answered = policy?.(valid);
+  if (answered) {
+    const has = (n: string): boolean =>
+      answered.get(n)?.candidate !== undefined || answered.get(n)?.installed !== undefined;
+    return valid.filter(has);
+  }
   const script = [
     'export DEBIAN_FRONTEND=noninteractive',
     "[ -n \"$(ls -A /var/lib/apt/lists 2>/dev/null | grep -v -e '^lock$' -e '^partial$' || true)\" ] || apt-get update -q >/dev/null 2>&1 || true",
@@ -78,19 +112,29 @@ async function contentsIndexFor(sandbox: Sandbox): Promise<ContentsIndex | undef
   }
 }
 
-/** What apt-cache policy says of package names (a doc's `apt-get install` line): installed, available, or absent. */
+/**
+ * What apt-cache policy says of package names (a doc's `apt-get install` line): installed, available, or
+ * absent; `policy` answers instead when it can (the image's package state).
+ */
 export async function packageStatus(
   sandbox: Pick<Sandbox, 'exec'>,
   names: readonly string[],
+  policy?: (names: readonly string[]) => Map<string, PolicyEntry> | undefined,
 ): Promise<Map<string, 'installed' | 'available'>> {
   const valid = names.filter((n) => PACKAGE_NAME.test(n));
   const status = new Map<string, 'installed' | 'available'>();
   if (valid.length === 0) return status;
-  const result = await sandbox.exec(`apt-cache policy ${valid.join(' ')} 2>/dev/null`, {
-    timeoutMs: 60_000,
-    offline: true,
-  });
-  for (const [name, entry] of parseAptCachePolicy(result.output)) {
+  const answered =
+    policy?.(valid) ??
+    parseAptCachePolicy(
+      (
+        await sandbox.exec(`apt-cache policy ${valid.join(' ')} 2>/dev/null`, {
+          timeoutMs: 60_000,
+          offline: true,
+        })
+      ).output,
+    );
+  for (const [name, entry] of answered) {
     if (entry.installed !== undefined) status.set(name, 'installed');
     else if (entry.candidate !== undefined) status.set(name, 'available');
   }

@@ -5,7 +5,7 @@
  * nothing stays mounted on this machine after a command ends, however it ends (see research/sandbox.md).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -1051,10 +1051,18 @@ export class RootfsSandbox extends QueuedSandbox implements Sandbox {
     return join(this.buildDir, 'workspace');
   }
 
-  /** The toolchain layer's package lists (with apt-file's Contents files); its index is cached beside the layer. */
-  get packageLists(): { listsDir: string; cacheDir: string } | undefined {
+  /** The toolchain layer's package lists (with apt-file's Contents files); its indexes are cached beside the layer. */
+  get packageLists(): Sandbox['packageLists'] {
     const root = this.layers.toolchainRoot;
-    return root ? { listsDir: join(root, 'var/lib/apt/lists'), cacheDir: dirname(root) } : undefined;
+    if (!root) return undefined;
+    const stack = createHash('sha256').update(this.layers.lowerdirs.join(':')).digest('hex').slice(0, 12);
+    const upper = join(this.buildDir, 'upper');
+    return {
+      listsDir: join(root, 'var/lib/apt/lists'),
+      cacheDir: dirname(root),
+      stack,
+      asImage: () => !changedInUpper(upper, ['var', 'lib']) && !changedInUpper(upper, ['etc', 'apt']),
+    };
   }
 
   describeLocation(): string {
@@ -1125,6 +1133,26 @@ async function chooseNetwork(asked: NetworkMode | undefined, notes: string[]): P
     'network: this machine’s (slirp4netns is not installed, so the build can reach loopback services here); apt-get install slirp4netns for an isolated network',
   );
   return 'host';
+}
+
+/**
+ * Whether a command in the sandbox wrote `parts` (a path under /) or replaced a folder on its way: the overlay's
+ * upper folder holds it (a changed file, a whiteout of a removed one, a folder made anew). Read with lstat only,
+ * a folder at a time, so a link a build made is never followed out of the upper folder (it counts as a change).
+ */
+function changedInUpper(upper: string, parts: readonly string[]): boolean {
+  let path = upper;
+  for (const part of parts) {
+    path = join(path, part);
+    let info;
+    try {
+      info = lstatSync(path);
+    } catch {
+      return false; // not in the upper folder: the image's, untouched
+    }
+    if (!info.isDirectory() || part === parts[parts.length - 1]) return true;
+  }
+  return true;
 }
 
 /** The stacks of layers (lowerdirs joined) a sandbox of this process has run `true` in. */

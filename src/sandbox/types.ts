@@ -58,9 +58,12 @@ export interface Sandbox {
   readonly buildCache?: string;
   /**
    * The image's package lists on this machine (`listsDir`, holding apt-file's Contents files) and the folder
-   * where a host-side index of them is cached with the layer (`cacheDir`); absent when not on this machine.
+   * where host-side indexes of them are cached with the layer (`cacheDir`); absent when not on this machine.
+   * `stack` names the stack of layers the sandbox runs on (what is installed differs per stack), and
+   * `asImage()` is true while no command in the sandbox has changed its package database or lists: apt
+   * inside would still answer as it does in the image.
    */
-  readonly packageLists?: { listsDir: string; cacheDir: string };
+  readonly packageLists?: { listsDir: string; cacheDir: string; stack: string; asImage(): boolean };
   /** Runs a bash script; failures are results, never exceptions (only a broken sandbox throws SandboxError). */
   exec(script: string, options: ExecOptions): Promise<ExecResult>;
   /** Where the sandbox's own files live on this machine, for `--keep` messages. */

@@ -11,6 +11,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { parseAptCachePolicy } from '../../src/knowledge/repair/package-index.js';
+import {
+  checkedPackageState,
+  PACKAGE_STATE_SCRIPT,
+  PackageState,
+} from '../../src/knowledge/repair/package-state.js';
 import { createSandbox } from '../../src/sandbox/factory.js';
 import {
   createRootfsSandbox,
@@ -288,6 +294,57 @@ describeRootfs('rootfs sandbox lifecycle', () => {
       await box.dispose();
     }
   }, 120_000);
+
+  it("answers package look-ups from the image's package state as apt inside does, while nothing changed them", async () => {
+    const box = await createRootfsSandbox(settings, { repoDir: repo, name: 'package-state' });
+    try {
+      const lists = box.packageLists!;
+      expect(lists.asImage()).toBe(true);
+      // The dump, made in this untouched sandbox, checks; its answers are apt-cache policy's, name for name.
+      const scratch = await mkdtemp(join(tmpdir(), 'bb-int-state-'));
+      const log = join(scratch, 'dump.log');
+      const dump = await box.exec(PACKAGE_STATE_SCRIPT, { timeoutMs: 120_000, offline: true, logPath: log });
+      expect(dump.exitCode).toBe(0);
+      const checked = checkedPackageState(readFileSync(log, 'utf8'));
+      expect(checked).toBeDefined();
+      const file = join(scratch, 'state.tsv');
+      await writeFile(file, checked!);
+      const names = [
+        'libc6-dev',
+        'gcc',
+        'zlib1g-dev',
+        'libyaml-dev',
+        'libboost-system-dev',
+        'no-such-package-x',
+      ];
+      const inside = await box.exec(`apt-cache policy ${names.join(' ')} 2>/dev/null`, {
+        timeoutMs: 60_000,
+        offline: true,
+      });
+      expect(PackageState.open(file)!.policy(names)).toEqual(parseAptCachePolicy(inside.output));
+
+      // A build that only compiles leaves them the image's; one that installs a package does not.
+      await box.exec(
+        'mkdir -p /tmp/x /workspace/build && echo "int main(){}" > /tmp/x/a.c && cc /tmp/x/a.c -o /tmp/x/a',
+        {
+          timeoutMs: 60_000,
+        },
+      );
+      expect(lists.asImage()).toBe(true);
+      await box.exec('apt-get install -y -q zlib1g-dev >/dev/null 2>&1', { timeoutMs: 300_000 });
+      expect(box.packageLists!.asImage()).toBe(false);
+    } finally {
+      await box.dispose();
+    }
+    // A build that puts a link where /var/lib was is a change too (and the link is not followed).
+    const linked = await createRootfsSandbox(settings, { repoDir: repo, name: 'package-state-link' });
+    try {
+      await linked.exec('mv /var/lib /var/lib.old && ln -s /tmp /var/lib', { timeoutMs: 60_000 });
+      expect(linked.packageLists!.asImage()).toBe(false);
+    } finally {
+      await linked.dispose();
+    }
+  }, 600_000);
 
   it("bakes this machine's extra CA certificates into one cached layer, trusted before anything runs", async () => {
     // A CA made for this test (its key was not kept): the layer's hash covers it, so it gets its own layer.

@@ -1,6 +1,7 @@
 import path from 'node:path';
 
 import { DEPLOY_ENV_FILE } from '../../deploy/types.js';
+import { ensurePackageState } from '../../knowledge/repair/package-state.js';
 import { switchableSandbox } from '../../sandbox/switchable.js';
 import type { CreateSandboxRequest, Sandbox } from '../../sandbox/types.js';
 import type { BuildSettings } from '../settings.js';
@@ -38,6 +39,9 @@ export async function openSandbox(state: RunState, { source, repo }: Prepared): 
     onProgress: (message: string) => say(state, 'sandbox', message),
   };
   const first = await state.deps.createSandbox(state.sandboxSettings, request);
+  // Before any command of the repository runs in it: the image's package state, for package look-ups answered
+  // on this machine (dumped once per stack of layers; a sandbox without package lists here has none).
+  await ensurePackageState(first, options.signal);
   // One handle for the whole run: a repair turn may get a fresh sandbox behind it (fresh-turn.ts).
   const handle = switchableSandbox(first);
   const box = handle.sandbox;

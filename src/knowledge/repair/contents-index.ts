@@ -15,11 +15,12 @@
  * aclocal, libraries, Python 3 modules); `covers` says when a need falls outside, and the caller then asks
  * apt-file instead.
  */
-import { closeSync, existsSync, openSync, readSync, renameSync, statSync } from 'node:fs';
+import { existsSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 import { runProcess } from '../../base/process.js';
 import type { AptFileHit, NeedQuery } from './package-index.js';
+import { SortedLines } from './sorted-lines.js';
 
 /** Bump when the line format or the filter changes: an index of another version is rebuilt. */
 export const CONTENTS_INDEX_VERSION = 1;
@@ -122,25 +123,19 @@ function keyRegex(tail: string): string {
 
 /** Hits kept per file name outside include and bin directories (what apt-file's script caps too). */
 const MAX_HITS_PER_NAME = 40;
-const CHUNK = 64 * 1024;
 
 /** A sorted index file opened for look-ups. */
 export class ContentsIndex {
-  private constructor(
-    private readonly fd: number,
-    private readonly size: number,
-  ) {}
+  private constructor(private readonly lines: SortedLines) {}
 
   /** Opens an index file; undefined when it does not exist or is empty. */
   static open(file: string): ContentsIndex | undefined {
-    if (!existsSync(file)) return undefined;
-    const size = statSync(file).size;
-    if (size === 0) return undefined;
-    return new ContentsIndex(openSync(file, 'r'), size);
+    const lines = SortedLines.open(file);
+    return lines ? new ContentsIndex(lines) : undefined;
   }
 
   close(): void {
-    closeSync(this.fd);
+    this.lines.close();
   }
 
   /** Whether the index can answer the query (a `file` need outside the kept paths cannot). */
@@ -155,73 +150,22 @@ export class ContentsIndex {
     const perName = new Map<string, number>();
     for (const tail of new Set(queries.flatMap((q) => q.tails))) {
       const full = new RegExp(`^/(?:\\S*/)?(?:${tail})$`);
-      for (const [base, file, pkgs] of this.range(literalPrefix(keyRegex(tail)))) {
-        if (!full.test(file)) continue;
+      for (const line of this.lines.startingWith(literalPrefix(keyRegex(tail)))) {
+        const [base, file, pkgs] = line.split('\t');
+        if (base === undefined || file === undefined || pkgs === undefined || !full.test(file)) continue;
         const standard = /^\/(usr\/)?s?bin\/[^/]+$/.test(file) || file.startsWith('/usr/include/');
-        const key = base;
         for (const pkg of pkgs.split(',')) {
           const id = `${pkg}\0${file}`;
           if (!pkg || seen.has(id)) continue;
-          const count = perName.get(key) ?? 0;
+          const count = perName.get(base) ?? 0;
           if (!standard && count >= MAX_HITS_PER_NAME) continue;
-          perName.set(key, count + 1);
+          perName.set(base, count + 1);
           seen.add(id);
           hits.push({ pkg, path: file });
         }
       }
     }
     return hits;
-  }
-
-  /** The lines whose basename starts with `prefix`, as [basename, path, packages]. */
-  private *range(prefix: string): Generator<[string, string, string]> {
-    let offset = this.lowerBound(prefix);
-    let carry = '';
-    const buffer = Buffer.alloc(CHUNK);
-    while (offset < this.size) {
-      const read = readSync(this.fd, buffer, 0, CHUNK, offset);
-      if (read === 0) break;
-      offset += read;
-      const lines = (carry + buffer.toString('utf8', 0, read)).split('\n');
-      carry = lines.pop() ?? '';
-      for (const line of lines) {
-        if (line < prefix) continue;
-        if (!line.startsWith(prefix)) return;
-        const [base, file, pkgs] = line.split('\t');
-        if (base !== undefined && file !== undefined && pkgs !== undefined) yield [base, file, pkgs];
-      }
-    }
-    if (carry.startsWith(prefix)) {
-      const [base, file, pkgs] = carry.split('\t');
-      if (base !== undefined && file !== undefined && pkgs !== undefined) yield [base, file, pkgs];
-    }
-  }
-
-  /** The offset of a line start at or before the first line >= key (binary search over byte offsets). */
-  private lowerBound(key: string): number {
-    let lo = 0;
-    let hi = this.size;
-    const buffer = Buffer.alloc(4096);
-    while (hi - lo > CHUNK) {
-      const mid = Math.floor((lo + hi) / 2);
-      const read = readSync(this.fd, buffer, 0, buffer.length, mid);
-      const text = buffer.toString('utf8', 0, read);
-      const start = text.indexOf('\n');
-      const end = text.indexOf('\n', start + 1);
-      if (start < 0 || end < 0) {
-        hi = mid;
-        continue;
-      }
-      const line = text.slice(start + 1, end);
-      if (line < key) lo = mid + start + 1;
-      else hi = mid;
-    }
-    if (lo === 0) return 0;
-    // Back to the start of the line lo is in.
-    const back = Math.max(0, lo - 4096);
-    const read = readSync(this.fd, buffer, 0, lo - back, back);
-    const nl = buffer.toString('latin1', 0, read).lastIndexOf('\n');
-    return nl >= 0 ? back + nl + 1 : back;
   }
 }
 

@@ -252,13 +252,15 @@ export function buildLookupScript(
     `echo '${MARK} apt-file'`,
   ];
   if (queries.length > 0 && knownHits) {
-    const listed = knownHits.filter((h) => PACKAGE_NAME.test(h.pkg) && !/['\n]/.test(h.path));
+    const listed = listedHits(knownHits);
     lines.push(
       `cat > "$tmp" <<'${MARK}-hits'`,
       ...listed.map((h) => `${h.pkg}: ${h.path}`),
       `${MARK}-hits`,
       'cat "$tmp"',
       `echo '${MARK} apt-file-status ${listed.length > 0 ? 0 : 1}'`,
+      // The names are known here: the same list the host-side answer (knownLookupOutput) asks about.
+      `set -- ${policyNames(listed, extraPackages).join(' ')}`,
     );
   } else if (queries.length > 0) {
     lines.push(
@@ -279,11 +281,15 @@ export function buildLookupScript(
   } else {
     lines.push(`echo '${MARK} apt-file-status skipped'`);
   }
+  if (!(queries.length > 0 && knownHits)) {
+    lines.push(
+      `pkgs=$(sed -n 's/^\\([a-z0-9][a-z0-9+.-]*\\): \\/.*$/\\1/p' "$tmp" | sort -u)`,
+      `aliases=$(printf '%s\\n' $pkgs | sed -n 's/^\\(.*[a-z]\\)[0-9][0-9]*\\.[0-9.]*-dev$/\\1-dev/p' | sort -u)`,
+      `set -- $pkgs $aliases ${extras}`,
+    );
+  }
   lines.push(
-    `pkgs=$(sed -n 's/^\\([a-z0-9][a-z0-9+.-]*\\): \\/.*$/\\1/p' "$tmp" | sort -u)`,
-    `aliases=$(printf '%s\\n' $pkgs | sed -n 's/^\\(.*[a-z]\\)[0-9][0-9]*\\.[0-9.]*-dev$/\\1-dev/p' | sort -u)`,
     'rm -f "$tmp"',
-    `set -- $pkgs $aliases ${extras}`,
     `echo '${MARK} apt-cache'`,
     // One line per package: name, installed version, candidate version ("(none)" when absent).
     'if [ $# -gt 0 ]; then',
@@ -294,6 +300,38 @@ export function buildLookupScript(
     `echo '${MARK} end'`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** The hits a look-up lists: a package name apt accepts, a path the script's here-document can hold. */
+function listedHits(hits: readonly AptFileHit[]): AptFileHit[] {
+  return hits.filter((h) => PACKAGE_NAME.test(h.pkg) && !/['\n]/.test(h.path));
+}
+
+/**
+ * The package names a look-up asks apt about: every package the hits name, the unversioned alias of a versioned
+ * `-dev` package (libboost-system1.74-dev → libboost-system-dev), and the curated names; sorted, once each.
+ * (The script's apt-file branch, whose hits are only known inside, derives the same list with sed.)
+ */
+export function policyNames(hits: readonly AptFileHit[], extraPackages: readonly string[]): string[] {
+  const pkgs = new Set(hits.map((h) => h.pkg));
+  const aliases = [...pkgs].flatMap((p) => {
+    const m = /^(.*[a-z])[0-9]+\.[0-9.]*-dev$/.exec(p);
+    return m ? [`${m[1]}-dev`] : [];
+  });
+  const extras = extraPackages.filter((p) => PACKAGE_NAME.test(p));
+  return [...new Set([...pkgs, ...aliases, ...extras])].sort();
+}
+
+/**
+ * The look-up's output without running the script: the host-side index's hits and apt's answer for their
+ * names (`policy`, from package-state.ts), as `parseLookupOutput` would read the script's.
+ */
+export function knownLookupOutput(
+  knownHits: readonly AptFileHit[],
+  policy: Map<string, PolicyEntry>,
+): LookupOutput {
+  const hits = listedHits(knownHits);
+  return { aptFile: hits.length > 0 ? 'ok' : 'no-match', hits, policy, policyRan: true };
 }
 
 export interface AptFileHit {

@@ -3,7 +3,9 @@
  * CMake package, command, Python module or file. Looked up, not guessed: one `apt-file search -x` over
  * standard locations for all needs at once (each call costs seconds), the winners checked with
  * `apt-cache policy` in the same script, and a small curated table (`verifiers/packages-fallback.yaml`)
- * only for what the index cannot answer. A package name is returned only when apt-cache confirmed it.
+ * only for what the index cannot answer. A package name is returned only when apt confirmed it: apt-cache in
+ * the sandbox, or, while the sandbox still has its image's packages, the image's package state that apt
+ * itself dumped (package-state.ts), read on this machine with no command at all.
  * The needs are in `needs.ts`, the index queries, look-up script and ranking in `package-index.ts`, the
  * curated table in `package-fallback.ts`; this file decides and runs.
  */
@@ -13,7 +15,9 @@ import { defaultFallbackTable, type FallbackEntry, type FallbackTable } from './
 import {
   MAX_CANDIDATES,
   buildLookupScript,
+  knownLookupOutput,
   parseLookupOutput,
+  policyNames,
   queryFor,
   rankCandidates,
   type LookupOutput,
@@ -42,6 +46,11 @@ export interface ResolveOptions {
    * replace the apt-file search and the sandbox only runs apt-cache policy.
    */
   index?: Pick<ContentsIndex, 'covers' | 'search'>;
+  /**
+   * apt's answer for package names without a command (package-state.ts), or undefined when it cannot be given
+   * (the sandbox's packages are no longer its image's). With the index's hits and this answer, nothing runs.
+   */
+  policy?: (names: readonly string[]) => Map<string, PolicyEntry> | undefined;
 }
 
 // ───────────────────────────── resolution ─────────────────────────────
@@ -217,12 +226,17 @@ export async function resolvePackages(
     const curated = [...unique.values()].flatMap((n) => fallback.lookup(n)?.packages ?? []);
     const index = options.index;
     const known = index && valid.every((q) => index.covers(q)) ? index.search(valid) : undefined;
-    // With the host-side index's hits (made from the sandbox's own package lists), the script only asks
-    // apt-cache about them: no network needed.
-    const result = await runner.run(buildLookupScript(valid, curated, options.maxHitsPerName, known), {
-      offline: known !== undefined,
-    });
-    out = parseLookupOutput(result.output);
+    const answered = known && options.policy?.(policyNames(known, curated));
+    if (known && answered) {
+      out = knownLookupOutput(known, answered);
+    } else {
+      // With the host-side index's hits (made from the sandbox's own package lists), the script only asks
+      // apt-cache about them: no network needed.
+      const result = await runner.run(buildLookupScript(valid, curated, options.maxHitsPerName, known), {
+        offline: known !== undefined,
+      });
+      out = parseLookupOutput(result.output);
+    }
   } else if (!runner) {
     out = { aptFile: 'missing', hits: [], policy: new Map(), policyRan: false };
   }

@@ -10,7 +10,12 @@ import {
   ensureContentsIndex,
   literalPrefix,
 } from '../../../../src/knowledge/repair/contents-index.js';
-import { queryFor, type NeedQuery } from '../../../../src/knowledge/repair/package-index.js';
+import {
+  buildLookupScript,
+  queryFor,
+  type NeedQuery,
+  type PolicyEntry,
+} from '../../../../src/knowledge/repair/package-index.js';
 import {
   resolvePackages,
   shellRunner,
@@ -137,6 +142,49 @@ describe('literalPrefix', () => {
     expect(scripts[0]).not.toContain('apt-file search');
     expect(zlib).toMatchObject({ package: 'zlib1g-dev', via: 'apt-file' });
     expect(yaml).toMatchObject({ package: 'libyaml-dev' });
+    index.close();
+  });
+
+  it("with apt's answer from the image's package state, runs nothing; without it, asks apt-cache", async () => {
+    const index = await builtIndex();
+    const needs: Need[] = [
+      { kind: 'header', name: 'zlib.h' },
+      { kind: 'pkgconfig', name: 'yaml-0.1' },
+    ];
+    const runs: string[] = [];
+    const runner: PackageIndexRunner = {
+      run: (script) => {
+        runs.push(script);
+        return Promise.resolve({ exitCode: 0, output: '' });
+      },
+    };
+    const asked: string[][] = [];
+    const policy = (names: readonly string[]): Map<string, PolicyEntry> => {
+      asked.push([...names]);
+      return new Map<string, PolicyEntry>([
+        ['zlib1g-dev', { candidate: '1:1.2.13', installed: '1:1.2.13' }],
+        ['libyaml-dev', { candidate: '0.2.5-1' }],
+      ]);
+    };
+    const [zlib, yaml] = await resolvePackages(needs, runner, { index, policy });
+    expect(runs).toHaveLength(0);
+    expect(zlib).toMatchObject({ package: 'zlib1g-dev', via: 'apt-file', installed: true });
+    expect(yaml).toMatchObject({ package: 'libyaml-dev', via: 'apt-file' });
+    expect(yaml?.installed).toBeUndefined();
+    // The names asked are the ones the script would ask apt-cache about (its `set --` line).
+    const script = buildLookupScript(
+      needs.map((n) => queryFor(n)!),
+      [],
+      undefined,
+      index.search(needs.map((n) => queryFor(n)!)),
+    );
+    expect(script).toContain(`set -- ${asked[0]!.join(' ')}\n`);
+
+    // No answer (the sandbox installed something since): the look-up runs in the sandbox as before.
+    const again = await resolvePackages(needs, runner, { index, policy: () => undefined });
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).not.toContain('apt-file search');
+    expect(again[0]?.package).toBeUndefined(); // the runner answered nothing: apt-cache confirmed nothing
     index.close();
   });
 
