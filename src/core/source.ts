@@ -66,8 +66,10 @@ export function normalizeGitUrl(url: string): string {
  */
 export async function repositoryIdentity(source: string, dir: string): Promise<string> {
   if (isGitUrl(source)) return `url:${normalizeGitUrl(source)}`;
-  const real = await realpath(dir).catch(() => path.resolve(dir));
-  const origin = await git(['-C', dir, 'config', '--get', 'remote.origin.url'], LIMITS.queryMs);
+  const [real, origin] = await Promise.all([
+    realpath(dir).catch(() => path.resolve(dir)),
+    git(['-C', dir, 'config', '--get', 'remote.origin.url'], LIMITS.queryMs),
+  ]);
   if (origin.code === 0 && origin.out.trim()) {
     return `path:${real}\nurl:${normalizeGitUrl(origin.out.trim().split('\n')[0]!)}`;
   }
@@ -94,7 +96,8 @@ export async function resolveSource(source: string, signal?: AbortSignal): Promi
         'expected a reachable git URL or a local directory',
       );
     }
-    return { dir, commit: await gitHead(dir), identity: await repositoryIdentity(source, dir), cleanup };
+    const [commit, identity] = await Promise.all([gitHead(dir), repositoryIdentity(source, dir)]);
+    return { dir, commit, identity, cleanup };
   }
   const dir = path.resolve(source);
   let info;
@@ -119,10 +122,7 @@ export async function resolveSource(source: string, signal?: AbortSignal): Promi
       'expected a directory holding the source code',
     );
   }
-  return {
-    dir,
-    commit: await gitHead(dir),
-    identity: await repositoryIdentity(source, dir),
-    cleanup: () => Promise.resolve(),
-  };
+  // Side by side: each git query is a process start (several ms), and neither needs the other.
+  const [commit, identity] = await Promise.all([gitHead(dir), repositoryIdentity(source, dir)]);
+  return { dir, commit, identity, cleanup: () => Promise.resolve() };
 }

@@ -449,7 +449,9 @@ function recipeSection(input: ReportInput, recipe: FinalRecipe | undefined): str
     for (const line of recipe.prelude) out.push(`${n++}. **prepare** — ${code(line)}`);
     const env = Object.entries(recipe.env);
     if (env.length > 0)
-      out.push(`${n++}. **environment** — ${env.map(([k, v]) => code(`${k}=${v}`)).join(', ')}`);
+      out.push(
+        `${n++}. **environment** — ${env.map(([k, v]) => code(`${k}=${v}`)).join(', ')}${includeRootsWhy(input.result.preinstalled, recipe.env)}`,
+      );
     for (const step of recipe.steps) {
       const one = !step.command.includes('\n');
       out.push(`${n++}. **${step.purpose}** — ${one ? code(step.command) : 'the script below'}`);
@@ -464,6 +466,18 @@ function recipeSection(input: ReportInput, recipe: FinalRecipe | undefined): str
   }
   out.push('');
   return out;
+}
+
+/** Why CPATH holds the include roots the declared headers needed from the first script (none: empty). */
+export function includeRootsWhy(
+  preinstalled: BuildResult['preinstalled'],
+  env: Readonly<Record<string, string>>,
+): string {
+  const on = new Set((env.CPATH ?? '').split(':'));
+  const roots = (preinstalled?.includeDirs ?? []).filter((d) => on.has(d.dir));
+  if (roots.length === 0) return '';
+  const whys = roots.map((d) => `${code(d.dir)} for ${d.declarations.join('; ')}`);
+  return ` (the include roots of the declared headers, outside the compiler's default search path: ${whys.join(', ')})`;
 }
 
 function dependencySection(input: ReportInput, recipe: FinalRecipe | undefined): string[] {

@@ -6,7 +6,7 @@
  * 2026-12-01 on the 2-core dev machine: 5 turns, 84 s wall with `--no-preinstall`; 1 turn, 51 s with it).
  */
 import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runBuild } from '../../src/core/run-build.js';
@@ -43,6 +43,36 @@ describe('declared dependencies are installed before the first turn (rootfs sand
         "meson.build:9: dependency('liblzma', required: false)",
       ]);
       expect(result.recipe?.verified).toBe(true);
+    },
+    8 * 60_000,
+  );
+
+  it(
+    'builds a Makefile that includes <Eigen/Core> in one turn: the package and its include root from the first script',
+    async () => {
+      const result = await runBuild({
+        source: path.resolve('test/fixtures/repos/header-in-subdir'),
+        outDir: path.join(outRoot, 'eigen'),
+        strategy: 'rules',
+        maxTurns: 6,
+        timeoutMs: 5 * 60_000,
+        turnTimeoutMs: 3 * 60_000,
+        expect: ['norm'],
+        json: false,
+        keep: false,
+        sandbox: sandboxSettingsFrom(process.env, 'rootfs', undefined),
+      });
+      expect(result.status).toBe('success');
+      expect(result.turns).toHaveLength(1);
+      expect(result.preinstalled?.packages.map((p) => p.package)).toEqual(['libeigen3-dev']);
+      expect(result.preinstalled?.includeDirs).toEqual([
+        { dir: '/usr/include/eigen3', declarations: ['norm.cpp:1: #include <Eigen/Core>'] },
+      ]);
+      const buildSh = readFileSync(path.join(outRoot, 'eigen', 'build.sh'), 'utf8');
+      expect(buildSh).toContain('export CPATH=/usr/include/eigen3');
+      expect(readFileSync(path.join(outRoot, 'eigen', 'RUNBOOK.md'), 'utf8')).toContain(
+        '`/usr/include/eigen3` for norm.cpp:1: #include <Eigen/Core>',
+      );
     },
     8 * 60_000,
   );

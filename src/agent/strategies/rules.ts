@@ -61,6 +61,8 @@ export class RulesStrategy implements Strategy {
   private attempt: Attempt | undefined;
   /** Packages installed by earlier repairs, kept for every later recipe. */
   private carried: string[] = [];
+  /** Variables every recipe gets from the start: the declared headers' include roots (CPATH). */
+  private carriedEnv: Record<string, string> = {};
   private readonly tried = new Set<string>();
   /** Submodule paths that came empty with the checkout. */
   private missingSubmodules: string[] = [];
@@ -105,6 +107,8 @@ export class RulesStrategy implements Strategy {
       if (this.options.preinstall !== false)
         this.preinstall = await preinstallFor(context.repo, this.services);
       this.carried = (this.preinstall?.packages ?? []).map((p) => p.package);
+      const roots = (this.preinstall?.includeDirs ?? []).map((d) => d.dir);
+      if (roots.length > 0) this.carriedEnv = { CPATH: roots.join(':') };
       return { ...this.start(0), ...(this.preinstall ? { preinstall: this.preinstall } : {}) };
     }
     const last: TurnRecord | undefined = context.history[context.history.length - 1];
@@ -223,6 +227,7 @@ export class RulesStrategy implements Strategy {
     this.tried.add(recipe.id);
     const fixes = emptyFixes();
     fixes.packages = [...this.carried];
+    fixes.env = { ...this.carriedEnv };
     // The packages the documentation names (those the package index knows) are installed up front.
     fixes.packages = [...new Set([...this.documentedPackages, ...fixes.packages])];
     // A documented recipe's own packages (the CI's install lines) come with it.
@@ -236,7 +241,11 @@ export class RulesStrategy implements Strategy {
       failure === undefined && this.documentedPackages.length > 0
         ? `; installs up front the packages the documentation names: ${this.documentedPackages.join(' ')}`
         : '';
-    const why = whyPlanned(planned, failure) + packagesNote;
+    const includeNote =
+      failure === undefined && this.carriedEnv.CPATH
+        ? `; puts the declared headers' include roots on CPATH: ${this.carriedEnv.CPATH}`
+        : '';
+    const why = whyPlanned(planned, failure) + packagesNote + includeNote;
     this.attempt = { recipe, why, fixes, applied: new Set(), edits: new Set() };
     return {
       kind: 'run',

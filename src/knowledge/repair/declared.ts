@@ -9,6 +9,7 @@
 import type { BuildDeclaration } from '../../repo/types.js';
 import type { Need, Resolution } from './needs.js';
 import { PACKAGE_NAME } from './needs.js';
+import { packageIncludeRoot } from './rules/packages.js';
 import { defaultRepairTables, firstMatch } from './tables.js';
 
 /** One pre-installed package and why. */
@@ -24,8 +25,20 @@ export interface SkippedDeclaration {
   why: string;
 }
 
+/** A package include root put on CPATH from the first script, and the declarations (headers) that need it. */
+export interface PreinstalledIncludeDir {
+  dir: string;
+  declarations: string[];
+}
+
 export interface PreinstallPlan {
   packages: PreinstalledPackage[];
+  /**
+   * Include roots outside the compiler's default search path where a declared header's package ships it
+   * (`<Eigen/Core>` in /usr/include/eigen3): on CPATH from the first script, as the repair that would add it
+   * after the first failure does. Absent when there are none.
+   */
+  includeDirs?: PreinstalledIncludeDir[];
   skipped: SkippedDeclaration[];
   /** How long the look-up took (ms), the one batched call included. */
   lookupMs: number;
@@ -63,7 +76,7 @@ function macroPackagesOf(
   });
 }
 
-/** Adds `why` for `pkg` to the plan, keeping one entry per package. */
+/** Adds `why` for `pkg` (or an include root) to the plan, keeping one entry per package. */
 function record(into: Map<string, string[]>, pkg: string, why: string): void {
   const list = into.get(pkg) ?? [];
   if (!list.includes(why)) list.push(why);
@@ -84,6 +97,7 @@ export async function planPreinstall(
   const started = now();
   const declarations = macroPackagesOf(declared, macroPackages);
   const chosen = new Map<string, string[]>();
+  const includeDirs = new Map<string, string[]>();
   const skipped: SkippedDeclaration[] = [];
   const required = declarations.filter((d) => d.required);
   for (const d of declarations.filter((x) => !x.required))
@@ -103,6 +117,8 @@ export async function planPreinstall(
     withNeeds.forEach(({ d }, i) => {
       const r = resolutions[i];
       const why = describeDeclaration(d);
+      const root = d.kind === 'header' && r?.package ? packageIncludeRoot(d.name, r.paths ?? []) : undefined;
+      if (root) record(includeDirs, root, why);
       const by = d.group !== undefined ? settled.get(d.group) : undefined;
       if (by !== undefined) {
         skipped.push({ declaration: why, why: `an alternative of ${by}, which settles the same check` });
@@ -137,6 +153,9 @@ export async function planPreinstall(
   }
   return {
     packages: [...chosen].map(([pkg, why]) => ({ package: pkg, declarations: why })),
+    ...(includeDirs.size > 0
+      ? { includeDirs: [...includeDirs].map(([dir, why]) => ({ dir, declarations: why })) }
+      : {}),
     skipped,
     lookupMs: now() - started,
   };

@@ -36,6 +36,8 @@ export interface Resolution {
   installed?: boolean;
   /** Nothing needs installing (e.g. CMake's Threads, part of the C library). */
   noPackageNeeded?: boolean;
+  /** Where the chosen package ships what the need names, per the package index (a header's full paths). */
+  paths?: string[];
 }
 
 /** A Debian package name. */

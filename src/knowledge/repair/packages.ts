@@ -55,6 +55,9 @@ export interface ResolveOptions {
 
 // ───────────────────────────── resolution ─────────────────────────────
 
+/** Paths kept of where the chosen package ships a need's file. */
+const MAX_PATHS = 8;
+
 function confirmed(policy: Map<string, PolicyEntry>, pkg: string): boolean {
   return policy.get(pkg)?.candidate !== undefined || policy.get(pkg)?.installed !== undefined;
 }
@@ -74,6 +77,7 @@ function describeIndex(out: LookupOutput): string {
 /** What one need's decision works from: the need, the look-up's output, the curated entry and the ranked index hits. */
 interface Decision {
   need: Need;
+  query?: NeedQuery;
   out: LookupOutput;
   entry: FallbackEntry | undefined;
   ranked: RankedCandidates;
@@ -96,6 +100,14 @@ function joinNotes(...notes: (string | undefined)[]): string {
 /** The resolution with its candidates, marked installed when apt-cache says the chosen package is. */
 function finish(d: Decision, r: Omit<Resolution, 'need' | 'candidates'>): Resolution {
   const result: Resolution = { need: d.need, candidates: d.candidates, ...r };
+  const chosen = result.package;
+  const query = d.query;
+  if (chosen && query) {
+    const paths = [
+      ...new Set(d.out.hits.filter((h) => h.pkg === chosen && query.place(h.path)).map((h) => h.path)),
+    ];
+    if (paths.length > 0) result.paths = paths.slice(0, MAX_PATHS);
+  }
   if (result.package) {
     const installed = d.out.policy.get(result.package)?.installed;
     if (installed !== undefined) {
@@ -189,7 +201,7 @@ function decide(
   const aliases = new Set([...out.policy.keys()].filter((p) => confirmed(out.policy, p)));
   const ranked = query ? rankCandidates(query, out.hits, curated, aliases) : NOTHING_RANKED;
   const candidates = [...new Set([...ranked.ranked.slice(0, MAX_CANDIDATES), ...curated])];
-  const d: Decision = { need, out, entry, ranked, candidates, hasRunner };
+  const d: Decision = { need, ...(query ? { query } : {}), out, entry, ranked, candidates, hasRunner };
 
   if (!query)
     return finish(d, { via: 'none', note: `not a name that can be looked up: ${JSON.stringify(need.name)}` });

@@ -90,4 +90,40 @@ describe('rules strategy: declared dependencies', () => {
       'the look-up failed: sandbox gone',
     );
   });
+
+  it("puts a declared header's include root on CPATH in every recipe, and says why", async () => {
+    const make = repoInfo({
+      buildSystems: [system('make')],
+      declaredDeps: [
+        {
+          kind: 'header',
+          name: 'Eigen/Core',
+          required: true,
+          source: 'norm.cpp:1',
+          text: '#include <Eigen/Core>',
+        },
+      ],
+    });
+    const eigen: StrategyServices = {
+      resolvePackages: (needs) =>
+        Promise.resolve(
+          needs.map((need): Resolution => ({
+            need,
+            candidates: ['libeigen3-dev'],
+            via: 'apt-file',
+            package: 'libeigen3-dev',
+            paths: ['/usr/include/eigen3/Eigen/Core'],
+          })),
+        ),
+    };
+    const strategy = new RulesStrategy(undefined, eigen);
+    const action = await strategy.next(context(make));
+    if (action.kind !== 'run') throw new Error('expected a script');
+    expect(action.preinstall?.includeDirs).toEqual([
+      { dir: '/usr/include/eigen3', declarations: ['norm.cpp:1: #include <Eigen/Core>'] },
+    ]);
+    expect(action.script).toMatch(/CPATH=.*\/usr\/include\/eigen3/);
+    expect(action.reason).toContain('include roots on CPATH: /usr/include/eigen3');
+    expect(action.recipe?.packages).toEqual(['libeigen3-dev']);
+  });
 });

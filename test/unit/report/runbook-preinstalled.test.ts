@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 
 import type { ReportTurn } from '../../../src/finalize/turns.js';
 import type { FinalRecipe } from '../../../src/recipe/model.js';
-import { dependencyReasons } from '../../../src/report/runbook.js';
+import { dependencyReasons, includeRootsWhy } from '../../../src/report/runbook.js';
 
 const turn: ReportTurn = {
   turn: 0,
@@ -44,5 +44,23 @@ describe('dependencyReasons with pre-installed packages', () => {
       },
       { name: 'libfoo-dev', why: 'installed by turn 0 (meson)' },
     ]);
+  });
+});
+
+describe('includeRootsWhy', () => {
+  const preinstalled = {
+    packages: [],
+    includeDirs: [{ dir: '/usr/include/eigen3', declarations: ['norm.cpp:1: #include <Eigen/Core>'] }],
+    skipped: [],
+    lookupMs: 1,
+  };
+  it('says which declared header needed each include root on CPATH', () => {
+    expect(includeRootsWhy(preinstalled, { CPATH: '/usr/include/eigen3' })).toBe(
+      " (the include roots of the declared headers, outside the compiler's default search path: `/usr/include/eigen3` for norm.cpp:1: #include <Eigen/Core>)",
+    );
+  });
+  it('says nothing of a root the recipe does not set, or without any', () => {
+    expect(includeRootsWhy(preinstalled, { CPATH: '/usr/include/jsoncpp' })).toBe('');
+    expect(includeRootsWhy(undefined, { CPATH: '/usr/include/eigen3' })).toBe('');
   });
 });

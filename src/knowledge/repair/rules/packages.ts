@@ -14,6 +14,23 @@ const DEFAULT_INCLUDE_DIR = /^\/usr(?:\/local)?\/include(?:\/[a-z0-9_]+-linux-[a
 const PACKAGE_INCLUDE_DIR = /^\/usr(?:\/local)?\/include(?:\/[a-z0-9_]+-linux-[a-z0-9_]+)?\/[^/]+$/;
 
 /**
+ * The one package include root `header` is found under among `paths` (its full paths: installed copies, or
+ * where the package index says a package ships it), or undefined: when a copy is on the default search path
+ * (nothing to add), when none is in such a root, or when several roots have it (which one the build means is
+ * not known).
+ */
+export function packageIncludeRoot(header: string, paths: readonly string[]): string | undefined {
+  const dirs = [
+    ...new Set(
+      paths.filter((p) => p.endsWith(`/${header}`)).map((p) => p.slice(0, p.length - header.length - 1)),
+    ),
+  ];
+  if (dirs.some((d) => DEFAULT_INCLUDE_DIR.test(d))) return undefined;
+  const roots = dirs.filter((d) => PACKAGE_INCLUDE_DIR.test(d));
+  return roots.length === 1 ? roots[0] : undefined;
+}
+
+/**
  * A library header that is installed, but in its package's own include root, which the build does not put on
  * the include path (`<Eigen/Core>` in /usr/include/eigen3, `<json/json.h>` in /usr/include/jsoncpp): the
  * directory is added to CPATH, which GCC and Clang search like -I, whatever the build system. Only for headers
@@ -24,12 +41,8 @@ async function addIncludeDir(header: string, services: StrategyServices): Promis
   if (!services.findHeaders || !services.resolvePackages) return [];
   const [resolution] = await services.resolvePackages([{ kind: 'header', name: header }]);
   if (!resolution?.package) return [];
-  const found = await services.findHeaders(header);
-  const dirs = [...new Set(found.map((p) => p.slice(0, p.length - header.length - 1)))];
-  if (dirs.some((d) => DEFAULT_INCLUDE_DIR.test(d))) return [];
-  const roots = dirs.filter((d) => PACKAGE_INCLUDE_DIR.test(d));
-  if (roots.length !== 1) return [];
-  const dir = roots[0]!;
+  const dir = packageIncludeRoot(header, await services.findHeaders(header));
+  if (!dir) return [];
   return [
     {
       rule: 'add-include-dir',

@@ -159,6 +159,47 @@ describe('planPreinstall', () => {
     ]);
   });
 
+  it("puts a declared header's package include root on CPATH, and no root when a copy is on the default path", async () => {
+    const r = resolver({
+      'header:Eigen/Core': { package: 'libeigen3-dev', paths: ['/usr/include/eigen3/Eigen/Core'] },
+      'header:json/json.h': {
+        package: 'libjsoncpp-dev',
+        installed: true,
+        paths: ['/usr/include/jsoncpp/json/json.h'],
+      },
+      'header:zlib.h': { package: 'zlib1g-dev', paths: ['/usr/include/zlib.h'] },
+      'header:ncurses.h': {
+        package: 'libncurses-dev',
+        paths: ['/usr/include/ncurses.h', '/usr/include/ncursesw/ncurses.h'],
+      },
+      'header:two/roots.h': {
+        package: 'libtwo-dev',
+        paths: ['/usr/include/a/two/roots.h', '/usr/include/b/two/roots.h'],
+      },
+      'header:deep/h.h': { package: 'libdeep-dev', paths: ['/usr/lib/deep/include/deep/h.h'] },
+    });
+    const plan = await planPreinstall(
+      [
+        decl('header', 'Eigen/Core', true, 1),
+        decl('header', 'json/json.h', true, 2),
+        decl('header', 'zlib.h', true, 3),
+        decl('header', 'ncurses.h', true, 4),
+        decl('header', 'two/roots.h', true, 5),
+        decl('header', 'deep/h.h', true, 6),
+        decl('header', 'Eigen/Dense', false, 7),
+      ],
+      r,
+    );
+    expect(plan.includeDirs).toEqual([
+      { dir: '/usr/include/eigen3', declarations: ["meson.build:1: dependency('Eigen/Core')"] },
+      { dir: '/usr/include/jsoncpp', declarations: ["meson.build:2: dependency('json/json.h')"] },
+    ]);
+    // An installed package is not installed again, but its root is still needed.
+    expect(plan.packages.map((p) => p.package)).not.toContain('libjsoncpp-dev');
+    const none = await planPreinstall([decl('header', 'zlib.h')], r);
+    expect(none.includeDirs).toBeUndefined();
+  });
+
   it('installs nothing without a resolver and says so', async () => {
     const plan = await planPreinstall([decl('pkgconfig', 'zlib')], {});
     expect(plan.packages).toEqual([]);

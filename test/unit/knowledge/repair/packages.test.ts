@@ -317,6 +317,21 @@ describe('resolvePackages on a recorded Debian 12 index', () => {
     }
   });
 
+  it("says where the chosen package ships the need's file (the include root of a header outside the default path)", async () => {
+    const [zlib, sdl, none] = await resolvePackages(
+      [
+        { kind: 'header', name: 'zlib.h' },
+        { kind: 'header', name: 'SDL.h' },
+        { kind: 'header', name: 'definitely_not_a_real_header_xyz.h' },
+      ],
+      replay(recorded),
+    );
+    expect(zlib?.paths).toEqual(['/usr/include/zlib.h']);
+    expect(sdl?.package).toBe('libsdl2-dev');
+    expect(sdl?.paths).toEqual(['/usr/include/SDL2/SDL.h']);
+    expect(none?.paths).toBeUndefined();
+  });
+
   it('says why when nothing is returned, and when nothing is needed', async () => {
     const [sysctl, config, threads, nvcc] = await resolvePackages(
       [
