@@ -30,8 +30,11 @@ interface Attempt {
 /** A recipe in the plan with why it comes where it does. */
 interface Planned {
   recipe: Recipe;
-  /** `first`: the recipe of turn 0; `documented`: the documented commands; `other`: another build system. */
-  role: 'first' | 'documented' | 'other';
+  /**
+   * `first`: the recipe of turn 0; `documented`: the documented commands; `other`: another build system;
+   * `guess`: direct compilation after the documented commands of a repository without a build system.
+   */
+  role: 'first' | 'documented' | 'other' | 'guess';
   notes: string[];
   /** Why the first recipe is first, when the documentation decided it. */
   because?: string;
@@ -45,9 +48,10 @@ interface Planned {
  * same recipe runs again with it. When no fix applies it does not give up: it tries, in order, the
  * documented commands (README/INSTALL/BUILDING blocks, then the CI's steps, cleaned: recipe/documented.ts),
  * the other build systems present, and a serial (-j1) run of the first recipe that failed in its parallel
- * build step — each a turn whose reason says why it was chosen. Package fixes carry over to later recipes;
- * the packages the documentation names are installed up front (those the package index knows); a CI
- * file's install lines only with the CI's own steps.
+ * build step — each a turn whose reason says why it was chosen. Without any build system the documented
+ * commands come first and direct compilation, the strategy's own guess, after them. Package fixes carry
+ * over to later recipes; the packages the documentation names are installed up front (those the package
+ * index knows); a CI file's install lines only with the CI's own steps.
  */
 export class RulesStrategy implements Strategy {
   readonly name = 'rules';
@@ -304,22 +308,40 @@ export function planRecipes(
 ): Planned[] {
   const plan: Planned[] = [];
   const [first, ...others] = catalog;
+  // Without a build system, direct compilation is this tool's guess and the documented commands are how the
+  // authors build it: those come first (a README's `gcc … -lz` with the script that generates a header), and
+  // the guess only after them.
+  if (first?.system === 'direct' && documented.length > 0) {
+    documented.forEach((d, i) => {
+      plan.push({
+        ...documentedPlanned(d),
+        ...(i === 0
+          ? { because: 'no build system was found, so the documentation’s own commands come first' }
+          : {}),
+      });
+    });
+    plan.push({ recipe: first, role: 'guess', notes: [] });
+    for (const recipe of others) plan.push({ recipe, role: 'other', notes: [] });
+    return plan;
+  }
   if (first) {
     const chosen = choice && first.system === choice.kind && first.evidence.startsWith(choice.file);
     const because = chosen ? `the documentation uses ${choice.kind}: ${choice.why}` : undefined;
     plan.push({ recipe: first, role: 'first', notes: [], ...(because ? { because } : {}) });
   }
-  for (const d of documented) {
-    plan.push({
-      recipe: d.recipe,
-      role: 'documented',
-      notes: d.notes,
-      // The docs' packages are installed up front already (documentedPackages); the CI's come with its steps.
-      ...(d.recipe.id === 'documented:ci' && d.packages.length > 0 ? { packages: [...d.packages] } : {}),
-    });
-  }
+  for (const d of documented) plan.push(documentedPlanned(d));
   for (const recipe of others) plan.push({ recipe, role: 'other', notes: [] });
   return plan;
+}
+
+function documentedPlanned(d: DocumentedRecipe): Planned {
+  return {
+    recipe: d.recipe,
+    role: 'documented',
+    notes: d.notes,
+    // The docs' packages are installed up front already (documentedPackages); the CI's come with its steps.
+    ...(d.recipe.id === 'documented:ci' && d.packages.length > 0 ? { packages: [...d.packages] } : {}),
+  };
 }
 
 /** Why a planned recipe runs now, for the turn's reason. */
@@ -333,6 +355,7 @@ function whyPlanned(planned: Planned, failure: string | undefined): string {
     return `${recipe.evidence}${planned.because ? `; ${planned.because}` : ''}${dropped}`;
   if (role === 'documented')
     return `${failure}; trying ${recipe.evidence} as a recipe of their own${dropped}`;
+  if (role === 'guess') return `${failure}; trying ${recipe.label} (${recipe.evidence})`;
   return `${failure}; trying the other build system present: ${recipe.evidence}`;
 }
 

@@ -133,6 +133,25 @@ describe('rules strategy fallbacks before FAILED', () => {
     if (last.kind === 'finish') expect(last.reason).toContain('all 3 recipes and a serial build');
   });
 
+  it('without a build system, runs the documented commands first and direct compilation after them', async () => {
+    const repo = repoInfo({ buildSystems: [], mainSources: ['src/zinfo.c'], documented });
+    const s = new RulesStrategy(undefined, { knownPackages: (names) => Promise.resolve([...names]) });
+    const actions = await play(s, repo, [failed('', compileError), failed('', compileError)]);
+    const runs = actions.filter((a): a is Extract<Action, { kind: 'run' }> => a.kind === 'run');
+    expect(runs.map((a) => a.purpose)).toEqual(['documented commands', 'direct compilation']);
+    expect(runs[0]!.reason).toMatch(
+      /^the documented commands \(README.md:9\).*; no build system was found, so the documentation’s own commands come first/,
+    );
+    expect(runs[1]!.reason).toMatch(
+      /^no known repair for "error: 'x' undeclared" after documented commands; trying direct compilation \(no build system; 1 source file\(s\) define main\(\)\)/,
+    );
+    // Without documented commands, direct compilation is still the first recipe.
+    const bare = await new RulesStrategy().next(
+      ctx([], repoInfo({ buildSystems: [], mainSources: ['a.c'] })),
+    );
+    expect(bare).toMatchObject({ kind: 'run', purpose: 'direct compilation' });
+  });
+
   it('has no serial retry when the failure was not in a build step', async () => {
     const repo = repoInfo({ buildSystems: [system('cmake')] });
     const actions = await play(new RulesStrategy(), repo, [
