@@ -1061,7 +1061,10 @@ export class RootfsSandbox extends QueuedSandbox implements Sandbox {
       listsDir: join(root, 'var/lib/apt/lists'),
       cacheDir: dirname(root),
       stack,
-      asImage: () => !changedInUpper(upper, ['var', 'lib']) && !changedInUpper(upper, ['etc', 'apt']),
+      asImage: () =>
+        isDirectory(upper) &&
+        !changedInUpper(upper, ['var', 'lib']) &&
+        !changedInUpper(upper, ['etc', 'apt']),
     };
   }
 
@@ -1153,6 +1156,15 @@ function changedInUpper(upper: string, parts: readonly string[]): boolean {
     if (!info.isDirectory() || part === parts[parts.length - 1]) return true;
   }
   return true;
+}
+
+/** A folder (not a link to one), read with lstat. */
+function isDirectory(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** The stacks of layers (lowerdirs joined) a sandbox of this process has run `true` in. */

@@ -144,7 +144,7 @@ export class BuildVerifier {
     }
     const probedByTurn = this.turnChecks.some((c) => c.source === 'probe' && c.name.startsWith('probe run'));
     if (options.probes && sandbox && !probedByTurn && !this.options.signal?.aborted) {
-      const paths = this.probeTargets();
+      const paths = this.advisoryProbeTargets();
       if (paths.length > 0) {
         const results = await probeExecutables(sandbox, paths, {
           ...(this.options.signal ? { signal: this.options.signal } : {}),
@@ -250,6 +250,17 @@ export class BuildVerifier {
   private probeTargets(): string[] {
     const matched = Object.values(this.metrics?.matches ?? {}).flat();
     return executablesToProbe(this.artifacts, matched, this.options.probeLimit ?? 8);
+  }
+
+  /**
+   * What the advisory probe after the loop starts: the expected executables that were built, when there are
+   * such; otherwise up to `probeLimit` executables. The rest of a tree's programs (benchmarks, test drivers
+   * that ignore --version and run to the probe's limit) tell nothing about the binaries asked for.
+   */
+  private advisoryProbeTargets(): string[] {
+    const matched = new Set(Object.values(this.metrics?.matches ?? {}).flat());
+    const expected = this.probeTargets().filter((p) => matched.has(p));
+    return expected.length > 0 ? expected : this.probeTargets();
   }
 
   /** The artifact failure, with where the name was built when only an excluded copy exists. */

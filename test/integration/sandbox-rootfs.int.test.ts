@@ -339,11 +339,17 @@ describeRootfs('rootfs sandbox lifecycle', () => {
     // A build that puts a link where /var/lib was is a change too (and the link is not followed).
     const linked = await createRootfsSandbox(settings, { repoDir: repo, name: 'package-state-link' });
     try {
+      expect(linked.packageLists!.asImage()).toBe(true);
       await linked.exec('mv /var/lib /var/lib.old && ln -s /tmp /var/lib', { timeoutMs: 60_000 });
       expect(linked.packageLists!.asImage()).toBe(false);
     } finally {
       await linked.dispose();
     }
+    // A sandbox that is gone has no packages to speak of.
+    const gone = await createRootfsSandbox(settings, { repoDir: repo, name: 'package-state-gone' });
+    expect(gone.packageLists!.asImage()).toBe(true);
+    await gone.dispose();
+    expect(gone.packageLists!.asImage()).toBe(false);
   }, 600_000);
 
   it("bakes this machine's extra CA certificates into one cached layer, trusted before anything runs", async () => {

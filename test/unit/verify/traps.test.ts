@@ -170,6 +170,39 @@ describe('planted traps', () => {
   );
 
   (gcc ? it : it.skip)(
+    'the advisory probe starts the expected programs only, when they were built; all of them otherwise',
+    async () => {
+      const files = {
+        'app.c': '#include <stdio.h>\nint main(void) { puts("app 2.0"); return 0; }\n',
+        // A benchmark that ignores --version and runs until the probe stops it.
+        'bench.c': 'int main(void) { for (;;) {} }\n',
+      };
+      const build = 'mkdir -p build && gcc -o build/app app.c && gcc -o build/app_perftest bench.c';
+      const box = await sandboxWith(files);
+      const named = await verifierFor(box, { names: ['app'], source: 'cli' });
+      await box.exec(build, { timeoutMs: 60_000 });
+      expect((await named.verify()).verdict.passed).toBe(true);
+      await named.finish({ probes: true });
+      const probes = (v: BuildVerifier): string[] =>
+        v
+          .report()
+          .checks.filter((c) => c.source === 'probe')
+          .map((c) => c.name);
+      expect(probes(named)).toEqual(['probe run build/app']);
+
+      // Nothing expected by name: every program built is started (the benchmark runs to the limit).
+      const box2 = await sandboxWith({ 'app.c': files['app.c'] });
+      const any = await verifierFor(box2, { names: [], source: 'none' });
+      await box2.exec('mkdir -p build && gcc -o build/app app.c && cp build/app build/other', {
+        timeoutMs: 60_000,
+      });
+      await any.verify();
+      await any.finish({ probes: true });
+      expect(probes(any)).toEqual(['probe run build/app', 'probe run build/other']);
+    },
+  );
+
+  (gcc ? it : it.skip)(
     'a debug build asked for but built without -g fails the debug-info probe',
     async () => {
       const box = await sandboxWith({ 'm.c': 'int main(void) { return 0; }\n' });
