@@ -14,8 +14,8 @@ import type { RepairKnowledge, StrategyServices } from './repair/repair.js';
 import { RuleKnowledge } from './repair/rules/index.js';
 import { resolvePackages, sandboxRunner } from './repair/packages.js';
 import type { Resolution } from './repair/needs.js';
-import { parseAptCachePolicy, type PolicyEntry } from './repair/package-index.js';
-import { PackageState, packageStateFile } from './repair/package-state.js';
+import { parseAptCachePolicy } from './repair/package-index.js';
+import { PackageState, packageStateFile, type PolicyAnswer } from './repair/package-state.js';
 import { PACKAGE_NAME } from './repair/needs.js';
 
 /** The repair knowledge base used by the rules strategy. */
@@ -46,7 +46,7 @@ export function createServices(sandbox: Sandbox): StrategyServices {
  * has the image's packages (the first turn's plan, and turns that installed nothing); undefined otherwise.
  * The state file is read where the sandbox is at the time of the look-up (a fresh repair turn's is another).
  */
-function imagePolicy(sandbox: Sandbox): (names: readonly string[]) => Map<string, PolicyEntry> | undefined {
+function imagePolicy(sandbox: Sandbox): PolicyAnswer {
   return (names) => {
     const lists = sandbox.packageLists;
     if (!lists?.asImage()) return undefined;
@@ -72,7 +72,7 @@ const openedStates = new Map<string, PackageState>();
 export async function knownPackages(
   sandbox: Pick<Sandbox, 'exec'>,
   names: readonly string[],
-  policy?: (names: readonly string[]) => Map<string, PolicyEntry> | undefined,
+  policy?: PolicyAnswer,
 ): Promise<string[]> {
   const valid = [...new Set(names)].filter((n) => PACKAGE_NAME.test(n)).slice(0, 200);
   if (valid.length === 0) return [];
@@ -119,7 +119,7 @@ async function contentsIndexFor(sandbox: Sandbox): Promise<ContentsIndex | undef
 export async function packageStatus(
   sandbox: Pick<Sandbox, 'exec'>,
   names: readonly string[],
-  policy?: (names: readonly string[]) => Map<string, PolicyEntry> | undefined,
+  policy?: PolicyAnswer,
 ): Promise<Map<string, 'installed' | 'available'>> {
   const valid = names.filter((n) => PACKAGE_NAME.test(n));
   const status = new Map<string, 'installed' | 'available'>();

@@ -22,6 +22,9 @@ import { PACKAGE_NAME } from './needs.js';
 import type { PolicyEntry } from './package-index.js';
 import { SortedLines } from './sorted-lines.js';
 
+/** apt's answer for package names without a command, or undefined when it cannot be given (`PackageState.policy`). */
+export type PolicyAnswer = (names: readonly string[]) => Map<string, PolicyEntry> | undefined;
+
 /** Bump when the line format changes: a file of another version is dumped again. */
 export const PACKAGE_STATE_VERSION = 1;
 
@@ -51,20 +54,22 @@ const LINE = /^([a-z0-9][a-z0-9+.-]*)\t(\S+)\t(\S+)$/;
 
 /**
  * The dump's output checked: every line a package and two versions, sorted bytewise, at least one package
- * installed (a base system always has some) — else undefined.
+ * installed (a base system always has some) and one with a candidate (an image without package lists would
+ * otherwise say that nothing can be installed) — else undefined.
  */
 export function checkedPackageState(text: string): string | undefined {
   const lines = text.split('\n').filter((l) => l !== '');
-  if (lines.length === 0) return undefined;
   let installed = false;
+  let candidate = false;
   let previous = '';
   for (const line of lines) {
     const m = LINE.exec(line);
     if (!m || line <= previous) return undefined;
+    if (m[2] !== '(none)') candidate = true;
     if (m[3] !== '(none)') installed = true;
     previous = line;
   }
-  return installed ? `${lines.join('\n')}\n` : undefined;
+  return installed && candidate ? `${lines.join('\n')}\n` : undefined;
 }
 
 /**

@@ -27,6 +27,7 @@ import {
 } from './package-index.js';
 import { needKey, type Need, type Resolution } from './needs.js';
 import type { ContentsIndex } from './contents-index.js';
+import type { PolicyAnswer } from './package-state.js';
 
 /** Runs a bash script where apt-file and apt-cache are (inside the sandbox). Output is stdout+stderr. */
 export interface PackageIndexRunner {
@@ -50,7 +51,7 @@ export interface ResolveOptions {
    * apt's answer for package names without a command (package-state.ts), or undefined when it cannot be given
    * (the sandbox's packages are no longer its image's). With the index's hits and this answer, nothing runs.
    */
-  policy?: (names: readonly string[]) => Map<string, PolicyEntry> | undefined;
+  policy?: PolicyAnswer;
 }
 
 // ───────────────────────────── resolution ─────────────────────────────

@@ -58,7 +58,8 @@ describe('the dump, checked', () => {
     expect(checkedPackageState(DUMP)).toBe(DUMP);
   });
 
-  it('refuses a dump that is empty, unsorted, malformed or has nothing installed', () => {
+  it('refuses a dump that is empty, unsorted, malformed, has nothing installed or nothing to install', () => {
+    expect(checkedPackageState('bash\t(none)\t5.2\nzsh\t(none)\t5.9\n')).toBeUndefined(); // no lists
     expect(checkedPackageState('')).toBeUndefined();
     expect(checkedPackageState('zlib1g-dev\t1\t1\nbash\t1\t1\n')).toBeUndefined();
     expect(checkedPackageState('bash\t1\t1\nbuildbench sandbox setup: cannot mount\n')).toBeUndefined();
