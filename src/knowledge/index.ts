@@ -12,7 +12,7 @@ import type { Sandbox } from '../sandbox/types.js';
 import { CONTENTS_INDEX_FILE, ensureContentsIndex, type ContentsIndex } from './repair/contents-index.js';
 import type { RepairKnowledge, StrategyServices } from './repair/repair.js';
 import { RuleKnowledge } from './repair/rules/index.js';
-import { resolvePackages, sandboxRunner } from './repair/packages.js';
+import { confirmed, resolvePackages, sandboxRunner } from './repair/packages.js';
 import type { Resolution } from './repair/needs.js';
 import { parseAptCachePolicy } from './repair/package-index.js';
 import { PackageState, packageStateFile, type PolicyAnswer } from './repair/package-state.js';
@@ -78,11 +78,7 @@ export async function knownPackages(
   if (valid.length === 0) return [];
   // From the image's package state: a package with a candidate or installed is one `apt-cache show` shows.
   const answered = policy?.(valid);
-  if (answered) {
-    const has = (n: string): boolean =>
-      answered.get(n)?.candidate !== undefined || answered.get(n)?.installed !== undefined;
-    return valid.filter(has);
-  }
+  if (answered) return valid.filter((n) => confirmed(answered, n));
   const script = [
     'export DEBIAN_FRONTEND=noninteractive',
     "[ -n \"$(ls -A /var/lib/apt/lists 2>/dev/null | grep -v -e '^lock$' -e '^partial$' || true)\" ] || apt-get update -q >/dev/null 2>&1 || true",

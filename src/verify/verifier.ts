@@ -259,8 +259,9 @@ export class BuildVerifier {
    */
   private advisoryProbeTargets(): string[] {
     const matched = new Set(Object.values(this.metrics?.matches ?? {}).flat());
-    const expected = this.probeTargets().filter((p) => matched.has(p));
-    return expected.length > 0 ? expected : this.probeTargets();
+    const targets = this.probeTargets();
+    const expected = targets.filter((p) => matched.has(p));
+    return expected.length > 0 ? expected : targets;
   }
 
   /** The artifact failure, with where the name was built when only an excluded copy exists. */

@@ -299,7 +299,10 @@ export const SUBMODULE_FETCH =
 
 /**
  * The order recipes are tried in: the catalog's first (the build system the documentation uses when it
- * names one, else the best evidenced), then the documented commands, then the other build systems.
+ * names one, else the best evidenced), then the documented commands, then the other build systems. Without a
+ * build system the catalog's first is direct compilation, this tool's guess, while the documented commands are
+ * how the authors build it (a README's `gcc … -lz` with the script that generates a header): those come first
+ * and the guess after them.
  */
 export function planRecipes(
   catalog: readonly Recipe[],
@@ -308,40 +311,27 @@ export function planRecipes(
 ): Planned[] {
   const plan: Planned[] = [];
   const [first, ...others] = catalog;
-  // Without a build system, direct compilation is this tool's guess and the documented commands are how the
-  // authors build it: those come first (a README's `gcc … -lz` with the script that generates a header), and
-  // the guess only after them.
-  if (first?.system === 'direct' && documented.length > 0) {
-    documented.forEach((d, i) => {
-      plan.push({
-        ...documentedPlanned(d),
-        ...(i === 0
-          ? { because: 'no build system was found, so the documentation’s own commands come first' }
-          : {}),
-      });
-    });
-    plan.push({ recipe: first, role: 'guess', notes: [] });
-    for (const recipe of others) plan.push({ recipe, role: 'other', notes: [] });
-    return plan;
-  }
-  if (first) {
+  const guess = first?.system === 'direct' && documented.length > 0;
+  if (first && !guess) {
     const chosen = choice && first.system === choice.kind && first.evidence.startsWith(choice.file);
     const because = chosen ? `the documentation uses ${choice.kind}: ${choice.why}` : undefined;
     plan.push({ recipe: first, role: 'first', notes: [], ...(because ? { because } : {}) });
   }
-  for (const d of documented) plan.push(documentedPlanned(d));
+  documented.forEach((d, i) => {
+    plan.push({
+      recipe: d.recipe,
+      role: 'documented',
+      notes: d.notes,
+      // The docs' packages are installed up front already (documentedPackages); the CI's come with its steps.
+      ...(d.recipe.id === 'documented:ci' && d.packages.length > 0 ? { packages: [...d.packages] } : {}),
+      ...(guess && i === 0
+        ? { because: 'no build system was found, so the documentation’s own commands come first' }
+        : {}),
+    });
+  });
+  if (first && guess) plan.push({ recipe: first, role: 'guess', notes: [] });
   for (const recipe of others) plan.push({ recipe, role: 'other', notes: [] });
   return plan;
-}
-
-function documentedPlanned(d: DocumentedRecipe): Planned {
-  return {
-    recipe: d.recipe,
-    role: 'documented',
-    notes: d.notes,
-    // The docs' packages are installed up front already (documentedPackages); the CI's come with its steps.
-    ...(d.recipe.id === 'documented:ci' && d.packages.length > 0 ? { packages: [...d.packages] } : {}),
-  };
 }
 
 /** Why a planned recipe runs now, for the turn's reason. */

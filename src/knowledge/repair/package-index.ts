@@ -308,16 +308,13 @@ function listedHits(hits: readonly AptFileHit[]): AptFileHit[] {
 }
 
 /**
- * The package names a look-up asks apt about: every package the hits name, the unversioned alias of a versioned
- * `-dev` package (libboost-system1.74-dev → libboost-system-dev), and the curated names; sorted, once each.
- * (The script's apt-file branch, whose hits are only known inside, derives the same list with sed.)
+ * The package names a look-up asks apt about: every package the listed hits name, the unversioned alias of a
+ * versioned `-dev` package (`unversionedAlias`), and the curated names; sorted, once each. (The script's
+ * apt-file branch, whose hits are only known inside, derives the same list with sed.)
  */
 export function policyNames(hits: readonly AptFileHit[], extraPackages: readonly string[]): string[] {
-  const pkgs = new Set(hits.map((h) => h.pkg));
-  const aliases = [...pkgs].flatMap((p) => {
-    const m = /^(.*[a-z])[0-9]+\.[0-9.]*-dev$/.exec(p);
-    return m ? [`${m[1]}-dev`] : [];
-  });
+  const pkgs = new Set(listedHits(hits).map((h) => h.pkg));
+  const aliases = [...pkgs].flatMap((p) => unversionedAlias(p) ?? []);
   const extras = extraPackages.filter((p) => PACKAGE_NAME.test(p));
   return [...new Set([...pkgs, ...aliases, ...extras])].sort();
 }

@@ -59,7 +59,8 @@ export interface ResolveOptions {
 /** Paths kept of where the chosen package ships a need's file. */
 const MAX_PATHS = 8;
 
-function confirmed(policy: Map<string, PolicyEntry>, pkg: string): boolean {
+/** apt knows the package: it has a candidate, or it is installed. */
+export function confirmed(policy: ReadonlyMap<string, PolicyEntry>, pkg: string): boolean {
   return policy.get(pkg)?.candidate !== undefined || policy.get(pkg)?.installed !== undefined;
 }
 
