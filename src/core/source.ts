@@ -66,20 +66,55 @@ export function normalizeGitUrl(url: string): string {
  */
 export async function repositoryIdentity(source: string, dir: string): Promise<string> {
   if (isGitUrl(source)) return `url:${normalizeGitUrl(source)}`;
+  // The first commit is asked at once, beside the origin, and stopped when the origin answers: each query is
+  // a process start, and one after the other they were most of a small build's time before the sandbox.
+  const stopRoots = new AbortController();
+  const rootsQuery = git(
+    ['-C', dir, 'rev-list', '--max-parents=0', 'HEAD'],
+    LIMITS.rootsMs,
+    stopRoots.signal,
+  );
   const [real, origin] = await Promise.all([
     realpath(dir).catch(() => path.resolve(dir)),
     git(['-C', dir, 'config', '--get', 'remote.origin.url'], LIMITS.queryMs),
   ]);
   if (origin.code === 0 && origin.out.trim()) {
+    stopRoots.abort();
+    rootsQuery.catch(() => undefined);
     return `path:${real}\nurl:${normalizeGitUrl(origin.out.trim().split('\n')[0]!)}`;
   }
-  const roots = await git(['-C', dir, 'rev-list', '--max-parents=0', 'HEAD'], LIMITS.rootsMs);
+  const roots = await rootsQuery;
   const root = roots.code === 0 ? roots.out.trim().split('\n').sort()[0] : undefined;
   return root && /^[0-9a-f]{40,64}$/.test(root) ? `path:${real}\nroot:${root}` : `path:${real}`;
 }
 
+/** A located source: the folder to build, and how to remove it when it is a temporary clone. */
+export type LocatedSource = Omit<ResolvedSource, 'commit' | 'identity'>;
+
 /** Resolves a local path or clones a git URL; every problem is a ConfigError naming the source. */
 export async function resolveSource(source: string, signal?: AbortSignal): Promise<ResolvedSource> {
+  const located = await locateSource(source, signal);
+  return { ...located, ...(await describeSource(source, located.dir)) };
+}
+
+/**
+ * The commit and the identity of a located source. It never fails: a folder that is not a git checkout has
+ * no commit, and its identity is its path. Side by side: each git query is a process start, and neither
+ * needs the other.
+ */
+export async function describeSource(
+  source: string,
+  dir: string,
+): Promise<Pick<ResolvedSource, 'commit' | 'identity'>> {
+  const [commit, identity] = await Promise.all([gitHead(dir), repositoryIdentity(source, dir)]);
+  return { ...(commit !== undefined ? { commit } : {}), identity };
+}
+
+/**
+ * The folder of a source: a local directory as it is, or a shallow clone of a git URL in a temporary folder;
+ * every problem is a ConfigError naming the source. `describeSource` says which commit and repository it is.
+ */
+export async function locateSource(source: string, signal?: AbortSignal): Promise<LocatedSource> {
   if (isGitUrl(source)) {
     const parent = await mkdtemp(path.join(tmpdir(), 'buildbench-clone-'));
     const dir = path.join(parent, 'repo');
@@ -96,8 +131,7 @@ export async function resolveSource(source: string, signal?: AbortSignal): Promi
         'expected a reachable git URL or a local directory',
       );
     }
-    const [commit, identity] = await Promise.all([gitHead(dir), repositoryIdentity(source, dir)]);
-    return { dir, commit, identity, cleanup };
+    return { dir, cleanup };
   }
   const dir = path.resolve(source);
   let info;
@@ -122,7 +156,5 @@ export async function resolveSource(source: string, signal?: AbortSignal): Promi
       'expected a directory holding the source code',
     );
   }
-  // Side by side: each git query is a process start (several ms), and neither needs the other.
-  const [commit, identity] = await Promise.all([gitHead(dir), repositoryIdentity(source, dir)]);
-  return { dir, commit, identity, cleanup: () => Promise.resolve() };
+  return { dir, cleanup: () => Promise.resolve() };
 }

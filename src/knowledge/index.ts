@@ -97,16 +97,26 @@ export async function knownPackages(
 /**
  * The host-side Contents index of the sandbox's image, built on first use and cached with its layer;
  * undefined when the image's lists are not on this machine or the index cannot be built (apt-file then).
+ * Opened once per process (`openedIndexes`): an index file is never changed once written (it is renamed into
+ * place whole), and a run that opened its own would leave one descriptor behind per run.
  */
 async function contentsIndexFor(sandbox: Sandbox): Promise<ContentsIndex | undefined> {
   const lists = sandbox.packageLists;
   if (!lists) return undefined;
-  try {
-    return await ensureContentsIndex(lists.listsDir, path.join(lists.cacheDir, CONTENTS_INDEX_FILE));
-  } catch {
-    return undefined;
+  const file = path.join(lists.cacheDir, CONTENTS_INDEX_FILE);
+  let opening = openedIndexes.get(file);
+  if (!opening) {
+    opening = ensureContentsIndex(lists.listsDir, file).catch(() => undefined);
+    openedIndexes.set(file, opening);
   }
+  const index = await opening;
+  // One that could not be built is tried again by the next run (the lists may be there by then).
+  if (!index && openedIndexes.get(file) === opening) openedIndexes.delete(file);
+  return index;
 }
+
+/** The Contents indexes this process has opened (or is opening), by path. */
+const openedIndexes = new Map<string, Promise<ContentsIndex | undefined>>();
 
 /**
  * What apt-cache policy says of package names (a doc's `apt-get install` line): installed, available, or

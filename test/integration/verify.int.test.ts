@@ -102,6 +102,19 @@ describeRootfs('layer-2 checks and probes in the rootfs sandbox', () => {
     ]);
     expect(results[1]?.detail).toMatch(/^--version: crashed \(killed by SIGSEGV, exit 139\)/);
   }, 120_000);
+
+  it('tells a program that keeps running (it started) by the time the probe measured', async () => {
+    const made = await sandbox.exec(
+      "printf '#!/bin/sh\\nexec sleep 30\\n' > build/server && chmod +x build/server",
+      { timeoutMs: 30_000 },
+    );
+    expect(made.exitCode).toBe(0);
+    const results = await probeExecutables(sandbox, ['build/server', 'build/hello'], { timeoutMs: 1000 });
+    expect(results.map((r) => [r.path, r.passed, r.detail])).toEqual([
+      ['build/server', true, '--version: still running after 1 s (stopped); it started'],
+      ['build/hello', true, expect.stringMatching(/^--version exited/)],
+    ]);
+  }, 120_000);
 });
 
 /** Plays the given actions in order, repeating the last one. */

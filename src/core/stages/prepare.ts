@@ -7,7 +7,7 @@ import { retrieveInstructions } from '../../retrieval/index.js';
 import { expectedFrom, type IgnoredName } from '../../verify/scoring.js';
 import { prepareSpec, type Layer2Spec } from '../../verify/spec.js';
 import type { Expected } from '../../verify/types.js';
-import { resolveSource } from '../source.js';
+import { describeSource, locateSource } from '../source.js';
 import { say, type Prepared, type RunState } from './state.js';
 
 /**
@@ -20,10 +20,18 @@ import { say, type Prepared, type RunState } from './state.js';
 export async function prepare(state: RunState): Promise<Prepared> {
   const { settings, options } = state;
   say(state, 'fetch', `resolving ${settings.source}`);
-  const source = await resolveSource(settings.source, options.signal);
-  state.source = source;
+  const located = await locateSource(settings.source, options.signal);
+  // Which commit and repository it is (git queries) while the file tree is read: neither needs the other.
+  const describing = describeSource(settings.source, located.dir);
   say(state, 'inspect', 'reading the file tree and build files');
-  const info = await inspectRepo(source.dir);
+  let info;
+  try {
+    info = await inspectRepo(located.dir);
+  } finally {
+    // Set whatever the inspection did: a temporary clone is removed when the run ends.
+    state.source = { ...located, ...(await describing) };
+  }
+  const source = state.source;
   state.repo = info;
   const goal = settings.deploy;
   const expected = goal ? noBinaries() : expectedFrom(settings, info);

@@ -19,7 +19,7 @@ import { existsSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 import { runProcess } from '../../base/process.js';
-import type { AptFileHit, NeedQuery } from './package-index.js';
+import { escapeRegex, type AptFileHit, type NeedQuery } from './package-index.js';
 import { SortedLines } from './sorted-lines.js';
 
 /** Bump when the line format or the filter changes: an index of another version is rebuilt. */
@@ -121,6 +121,16 @@ function keyRegex(tail: string): string {
   return last === '__init__\\.py' && parts.length >= 2 ? parts.slice(-2).join('/') : last;
 }
 
+/**
+ * What every index line a tail can match starts with: the key's literal start, and when the key is all
+ * literal (`string\\.h`), the whole key and its tab, so `string.hpp` and `string.html` are not read.
+ */
+function keyPrefix(tail: string): string {
+  const key = keyRegex(tail);
+  const prefix = literalPrefix(key);
+  return escapeRegex(prefix) === key ? `${prefix}\t` : prefix;
+}
+
 /** Hits kept per file name outside include and bin directories (what apt-file's script caps too). */
 const MAX_HITS_PER_NAME = 40;
 
@@ -150,7 +160,7 @@ export class ContentsIndex {
     const perName = new Map<string, number>();
     for (const tail of new Set(queries.flatMap((q) => q.tails))) {
       const full = new RegExp(`^/(?:\\S*/)?(?:${tail})$`);
-      for (const line of this.lines.startingWith(literalPrefix(keyRegex(tail)))) {
+      for (const line of this.lines.startingWith(keyPrefix(tail))) {
         const [base, file, pkgs] = line.split('\t');
         if (base === undefined || file === undefined || pkgs === undefined || !full.test(file)) continue;
         const standard = /^\/(usr\/)?s?bin\/[^/]+$/.test(file) || file.startsWith('/usr/include/');

@@ -5,10 +5,18 @@
  * order is the file's. The host-side package indexes (contents-index.ts, package-state.ts) are such files.
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 
 const CHUNK = 64 * 1024;
+/** The first read of a scan, and the span the binary search narrows to. */
+const FIRST_CHUNK = 4 * 1024;
+/** Probes remembered per open file (each a line): enough for the top levels of every search. */
+const MAX_PROBES = 4096;
 
 export class SortedLines {
+  /** The binary search's probes so far, by offset (null: no whole line there). */
+  private readonly probes = new Map<number, { line: string; start: number } | null>();
+
   private constructor(
     private readonly fd: number,
     private readonly size: number,
@@ -26,16 +34,24 @@ export class SortedLines {
     closeSync(this.fd);
   }
 
-  /** The lines that start with `prefix`, in order, without their newline. */
+  /**
+   * The lines that start with `prefix`, in order, without their newline. The read begins a few kilobytes
+   * before the first match and grows chunk by chunk: most look-ups need a few hundred lines, and a whole
+   * 64 KiB chunk decoded and split for each cost more than the search.
+   */
   *startingWith(prefix: string): Generator<string> {
     let offset = this.lowerBound(prefix);
     let carry = '';
-    const buffer = Buffer.alloc(CHUNK);
+    let chunk = FIRST_CHUNK;
+    // A chunk can end inside a character: the decoder keeps its first bytes for the next one.
+    const decoder = new StringDecoder('utf8');
     while (offset < this.size) {
-      const read = readSync(this.fd, buffer, 0, CHUNK, offset);
+      const buffer = Buffer.allocUnsafe(chunk);
+      const read = readSync(this.fd, buffer, 0, chunk, offset);
       if (read === 0) break;
       offset += read;
-      const lines = (carry + buffer.toString('utf8', 0, read)).split('\n');
+      chunk = Math.min(CHUNK, chunk * 2);
+      const lines = (carry + decoder.write(buffer.subarray(0, read))).split('\n');
       carry = lines.pop() ?? '';
       for (const line of lines) {
         if (line < prefix) continue;
@@ -43,6 +59,7 @@ export class SortedLines {
         yield line;
       }
     }
+    carry += decoder.end();
     if (carry.startsWith(prefix)) yield carry;
   }
 
@@ -50,26 +67,36 @@ export class SortedLines {
   private lowerBound(key: string): number {
     let lo = 0;
     let hi = this.size;
-    const buffer = Buffer.alloc(4096);
-    while (hi - lo > CHUNK) {
+    while (hi - lo > FIRST_CHUNK) {
       const mid = Math.floor((lo + hi) / 2);
-      const read = readSync(this.fd, buffer, 0, buffer.length, mid);
-      const text = buffer.toString('utf8', 0, read);
-      const start = text.indexOf('\n');
-      const end = text.indexOf('\n', start + 1);
-      if (start < 0 || end < 0) {
+      const probe = this.probe(mid);
+      if (probe === undefined) {
         hi = mid;
         continue;
       }
-      const line = text.slice(start + 1, end);
-      if (line < key) lo = mid + start + 1;
+      if (probe.line < key) lo = probe.start;
       else hi = mid;
     }
-    if (lo === 0) return 0;
-    // Back to the start of the line lo is in.
-    const back = Math.max(0, lo - 4096);
-    const read = readSync(this.fd, buffer, 0, lo - back, back);
-    const nl = buffer.toString('latin1', 0, read).lastIndexOf('\n');
-    return nl >= 0 ? back + nl + 1 : back;
+    // A line start: 0, or where a probe found a line (probes decode bytes one for one, so offsets are exact).
+    return lo;
+  }
+
+  /**
+   * The first whole line after byte `at`, with its offset; undefined when none fits in 4 KiB. Remembered: every
+   * search of one file probes the same offsets first, and a look-up of a hundred names would read them again.
+   */
+  private probe(at: number): { line: string; start: number } | undefined {
+    const known = this.probes.get(at);
+    if (known !== undefined) return known ?? undefined;
+    const buffer = Buffer.allocUnsafe(4096);
+    const read = readSync(this.fd, buffer, 0, buffer.length, at);
+    const text = buffer.toString('latin1', 0, read);
+    const start = text.indexOf('\n');
+    const end = text.indexOf('\n', start + 1);
+    const found =
+      start < 0 || end < 0 ? undefined : { line: text.slice(start + 1, end), start: at + start + 1 };
+    if (this.probes.size >= MAX_PROBES) this.probes.clear();
+    this.probes.set(at, found ?? null);
+    return found;
   }
 }

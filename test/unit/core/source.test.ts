@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { ConfigError } from '../../../src/base/errors.js';
-import { normalizeGitUrl, repositoryIdentity, resolveSource } from '../../../src/core/source.js';
+import {
+  describeSource,
+  locateSource,
+  normalizeGitUrl,
+  repositoryIdentity,
+  resolveSource,
+} from '../../../src/core/source.js';
 
 describe('normalizeGitUrl', () => {
   it('spells one repository one way', () => {
@@ -79,5 +85,24 @@ describe('repositoryIdentity', () => {
     const error = await resolveSource(`file://${missing}`).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(/^cannot clone 'file:\/\/.*': fatal: /);
+  });
+
+  it('locates a folder as it is and describes it apart: a folder outside git has no commit and its path', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bb-locate-'));
+    await writeFile(join(dir, 'main.c'), 'int main(void) { return 0; }\n');
+    const located = await locateSource(dir);
+    expect(located.dir).toBe(dir);
+    expect(await describeSource(dir, located.dir)).toEqual({ identity: `path:${await realpath(dir)}` });
+    git(dir, 'init', '-q');
+    git(dir, 'add', 'main.c');
+    git(dir, 'commit', '-q', '-m', 'only');
+    const head = git(dir, 'rev-parse', 'HEAD');
+    expect(await describeSource(dir, dir)).toEqual({
+      commit: head,
+      identity: `path:${await realpath(dir)}\nroot:${head}`,
+    });
+    const empty = await mkdtemp(join(tmpdir(), 'bb-locate-empty-'));
+    await expect(locateSource(empty)).rejects.toThrow(/is empty/);
+    await expect(locateSource(join(dir, 'main.c'))).rejects.toThrow(/is not a directory/);
   });
 });
