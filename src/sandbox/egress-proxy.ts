@@ -118,14 +118,42 @@ const HOP_HEADERS = new Set([
   'upgrade',
 ]);
 
+/** How long the proxy keeps a name's address: about one sandbox's downloads. */
+const LOOKUP_TTL_MS = 60_000;
+
+/**
+ * `resolve` with its answers kept for `LOOKUP_TTL_MS` (a failed look-up is asked again next time). A package
+ * manager fetches dozens of files from one host through the proxy; asked once per request, this machine's
+ * resolver now and then stalls one of them for its 5 s retry (apt, connecting on its own, asks once). Keeping
+ * the address also pins it for the sandbox's connections: a name cannot be re-pointed between two requests.
+ */
+export function rememberedLookups(
+  resolve: (host: string) => Promise<string>,
+  now: () => number = Date.now,
+): (host: string) => Promise<string> {
+  const known = new Map<string, { at: number; address: Promise<string> }>();
+  return (host) => {
+    const entry = known.get(host);
+    if (entry && now() - entry.at < LOOKUP_TTL_MS) return entry.address;
+    const address = resolve(host);
+    const fresh = { at: now(), address };
+    known.set(host, fresh);
+    address.catch(() => {
+      if (known.get(host) === fresh) known.delete(host);
+    });
+    return address;
+  };
+}
+
 /** Starts the proxy; undefined when this machine has no address to offer it on. */
 export async function startEgressProxy(options: EgressProxyOptions = {}): Promise<EgressProxy | undefined> {
   const listen = options.listen ?? outwardAddress();
   if (!listen) return undefined;
   const own = localAddresses();
   const policy = options.policy ?? ((ip: string) => refusedAddress(ip, own));
-  const resolve =
-    options.resolve ?? (async (host: string) => (isIP(host) ? host : (await lookup(host)).address));
+  const resolve = rememberedLookups(
+    options.resolve ?? (async (host: string) => (isIP(host) ? host : (await lookup(host)).address)),
+  );
   const record = new Map<string, ProxiedHost>();
   const note = (host: string, port: number, scheme: ProxiedHost['scheme'], refused?: string): void => {
     const key = `${scheme}://${host}:${port}`;

@@ -12,6 +12,7 @@ import {
   bypassesProxy,
   parseAuthority,
   refusedAddress,
+  rememberedLookups,
   startEgressProxy,
   type EgressProxy,
 } from '../../../src/sandbox/egress-proxy.js';
@@ -95,6 +96,50 @@ describe('the recording proxy', () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it('asks the resolver once per name for many requests, and again after a failure', async () => {
+    const asked: string[] = [];
+    let failNext = false;
+    const proxy = (await testProxy({
+      resolve: (host) => {
+        asked.push(host);
+        if (failNext) {
+          failNext = false;
+          return Promise.reject(new Error('SERVFAIL'));
+        }
+        return Promise.resolve('127.0.0.1');
+      },
+    }))!;
+    try {
+      const answers = await Promise.all(
+        [1, 2, 3, 4].map((i) => getVia(proxy, `http://deb.debian.org:${originPort}/pool/${i}.deb`)),
+      );
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+      expect(await tunnel(proxy, `deb.debian.org:${originPort}`)).toContain('origin saw GET /inside');
+      expect(asked).toEqual(['deb.debian.org']);
+      failNext = true;
+      expect((await getVia(proxy, `http://pypi.org:${originPort}/simple/`)).status).toBe(403);
+      expect((await getVia(proxy, `http://pypi.org:${originPort}/simple/`)).status).toBe(200);
+      expect(asked).toEqual(['deb.debian.org', 'pypi.org', 'pypi.org']);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('keeps an address for a minute, then asks again', async () => {
+    let clock = 0;
+    let n = 0;
+    const resolve = rememberedLookups(
+      () => Promise.resolve(`10.0.0.${++n}`),
+      () => clock,
+    );
+    expect(await resolve('a.example')).toBe('10.0.0.1');
+    clock = 59_000;
+    expect(await resolve('a.example')).toBe('10.0.0.1');
+    expect(await resolve('b.example')).toBe('10.0.0.2');
+    clock = 61_000;
+    expect(await resolve('a.example')).toBe('10.0.0.3');
   });
 
   it('refuses loopback, link-local and this machine as destinations (it is no way around the isolation)', async () => {
