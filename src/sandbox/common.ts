@@ -248,6 +248,23 @@ export function combineSignals(...signals: (AbortSignal | undefined)[]): AbortSi
   return AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
 }
 
+/**
+ * The shell lines that run the command's script file `script` and then, when it exited 0 and the file
+ * `epilogue` exists, that one (ExecOptions.epilogue: no input, output discarded), ending with the script's
+ * status. Without an epilogue file the script replaces the shell, as a command always did.
+ */
+export function runScriptLines(script: string, epilogue: string): string[] {
+  return [
+    `if [ -f ${epilogue} ]; then`,
+    `  /bin/bash ${script}`,
+    '  rc=$?',
+    `  [ "$rc" -ne 0 ] || /bin/bash ${epilogue} < /dev/null > /dev/null 2>&1`,
+    '  exit "$rc"',
+    'fi',
+    `exec /bin/bash ${script}`,
+  ];
+}
+
 /** The fields of ExecOptions that `runProcess` takes as they are. */
 export function passThroughOptions(options: ExecOptions): {
   logPath?: string;

@@ -17,6 +17,7 @@ import {
   passThroughOptions,
   removeTree,
   resolveSandboxCwd,
+  runScriptLines,
   SANDBOX_PATH,
   sandboxEnvAssignments,
 } from './common.js';
@@ -153,7 +154,19 @@ export class DockerSandbox extends QueuedSandbox implements Sandbox {
       `${seconds}s`,
       'bash',
       '-c',
-      script,
+      ...(options.epilogue === undefined
+        ? [script]
+        : [
+            // The script and the epilogue as the wrapper's arguments, each run by a bash of its own.
+            [
+              'd=$(mktemp -d) || exit 125',
+              'printf "%s\\n" "$1" > "$d/cmd.sh" && printf "%s\\n" "$2" > "$d/epilogue.sh" || exit 125',
+              ...runScriptLines('"$d/cmd.sh"', '"$d/epilogue.sh"'),
+            ].join('\n'),
+            'bash',
+            script,
+            options.epilogue,
+          ]),
     ];
     const result = await docker(args, {
       timeoutMs: options.timeoutMs + BACKSTOP_MS,

@@ -4,7 +4,7 @@
  * system: only for bare VMs, self-hosted runners and CI, and only when chosen explicitly.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { basename, join, posix } from 'node:path';
 
@@ -16,6 +16,7 @@ import {
   makeSandboxId,
   passThroughOptions,
   removeTree,
+  runScriptLines,
   SANDBOX_PATH,
   sandboxEnvAssignments,
 } from './common.js';
@@ -78,15 +79,19 @@ export class HostSandbox extends QueuedSandbox implements Sandbox {
     });
     const scriptPath = join(this.buildDir, 'cmd', 'cmd.sh');
     await writeFile(scriptPath, script.endsWith('\n') ? script : `${script}\n`);
+    const epiloguePath = join(this.buildDir, 'cmd', 'epilogue.sh');
+    if (options.epilogue !== undefined) await writeFile(epiloguePath, `${options.epilogue}\n`);
+    else await rm(epiloguePath, { force: true });
     const [command, args] = await dieWithParent('env', [
       '-i',
       ...env,
       '/bin/bash',
       '-c',
-      'cd -- "$1" || exit 1; exec /bin/bash "$2"',
+      ['cd -- "$1" || exit 1', ...runScriptLines('"$2"', '"$3"')].join('\n'),
       'bash',
       cwd,
       scriptPath,
+      epiloguePath,
     ]);
     return runProcess(command, args, {
       env: { PATH: path },

@@ -21,6 +21,7 @@ import {
   passThroughOptions,
   removeTree,
   resolveSandboxCwd,
+  runScriptLines,
   sandboxEnvAssignments,
 } from './common.js';
 import { QueuedSandbox } from './queued.js';
@@ -715,7 +716,7 @@ const INNER_WRAPPER = [
   'printf x >&9',
   'for f in /proc/self/fd/*; do n=${f##*/}; case $n in 0 | 1 | 2) ;; *) eval "exec $n>&-" ;; esac; done',
   'cd -- "$1" || exit 1',
-  `exec /bin/bash ${SCRIPT_DIR}/cmd.sh`,
+  ...runScriptLines(`${SCRIPT_DIR}/cmd.sh`, `${SCRIPT_DIR}/epilogue.sh`),
 ].join('\n');
 
 const UNSHARE_ARGS = ['--mount', '--pid', '--fork', '--kill-child', '--propagation', 'private'];
@@ -831,6 +832,8 @@ interface OverlayRun {
   cwd: string;
   envAssignments: string[];
   script: string;
+  /** ExecOptions.epilogue. */
+  epilogue?: string;
   timeoutMs: number;
   network: NetworkMode;
   /** Bind mounts besides the workspace (the build cache). */
@@ -857,6 +860,9 @@ async function runInOverlay(run: OverlayRun): Promise<{ result: ExecResult; ente
     join(cmdDir, 'script', 'cmd.sh'),
     run.script.endsWith('\n') ? run.script : `${run.script}\n`,
   );
+  const epilogueFile = join(cmdDir, 'script', 'epilogue.sh');
+  if (run.epilogue !== undefined) await writeFile(epilogueFile, `${run.epilogue}\n`);
+  else await rm(epilogueFile, { force: true });
   await writeFile(
     join(cmdDir, 'resolv.conf'),
     run.network === 'isolated' ? `nameserver ${SLIRP_DNS}\n` : await hostResolvConf(),
@@ -1085,6 +1091,7 @@ export class RootfsSandbox extends QueuedSandbox implements Sandbox {
         cwd,
         envAssignments: sandboxEnvAssignments(options.env, { ...base, ...gpuEnv }),
         script,
+        ...(options.epilogue !== undefined ? { epilogue: options.epilogue } : {}),
         timeoutMs: options.timeoutMs,
         network: options.offline ? 'none' : this.isolation.network.mode,
         mounts: this.mounts,

@@ -39,6 +39,13 @@ export interface ExecOptions {
    * starts no user-mode network: faster, and nothing the command runs can reach out). Never for a build.
    */
   offline?: boolean;
+  /**
+   * A second script run in the same sandbox command right after `script` exits 0 (not after a failure, a
+   * time-out or a cancel), with no input; its output is discarded and its status ignored: the result is the
+   * script's. It sees the tree exactly as the script left it, before anything else runs in the sandbox, and
+   * costs no second entry into it (the advisory run probe of the binaries a turn built). Within `timeoutMs`.
+   */
+  epilogue?: string;
 }
 
 /** One command's outcome; the same shape as a host process's (`ProcessResult` in src/base/process.ts). */

@@ -19,6 +19,8 @@ import { say, type Prepared, type RunState } from './state.js';
  */
 export async function prepare(state: RunState): Promise<Prepared> {
   const { settings, options } = state;
+  // The spec first: a bad one is the user's to fix before anything is cloned or made.
+  const spec = await prepareSpec(settings.spec);
   say(state, 'fetch', `resolving ${settings.source}`);
   const located = await locateSource(settings.source, options.signal);
   // Which commit and repository it is (git queries) while the file tree is read: neither needs the other.
@@ -36,7 +38,6 @@ export async function prepare(state: RunState): Promise<Prepared> {
   const goal = settings.deploy;
   const expected = goal ? noBinaries() : expectedFrom(settings, info);
   state.expected = expected;
-  const spec = await prepareSpec(settings.spec);
   state.spec = goal ? deploySpec(goal, spec) : spec;
   if (goal) {
     const ecosystems = (info.ecosystems ?? []).map((e) => e.kind).join(', ');

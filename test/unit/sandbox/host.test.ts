@@ -82,6 +82,24 @@ describe('host sandbox', () => {
     await expect(sandbox.exec('true', { timeoutMs: 1000 })).rejects.toThrow(/disposed/);
   });
 
+  it('runs an epilogue only after a script that exits 0, its output and status not the result', async () => {
+    const sandbox = await createHostSandbox(settings, { repoDir: repo, name: 'epilogue' });
+    try {
+      const epilogue = 'echo noise; ls made > saw; exit 9';
+      const ok = await sandbox.exec('echo built; touch made', { timeoutMs: 10_000, epilogue });
+      expect([ok.exitCode, ok.output]).toEqual([0, 'built\n']);
+      expect(readFileSync(join(sandbox.hostWorkdir, 'saw'), 'utf8')).toBe('made\n');
+      const failed = await sandbox.exec('rm saw; exit 4', { timeoutMs: 10_000, epilogue });
+      expect(failed.exitCode).toBe(4);
+      expect(existsSync(join(sandbox.hostWorkdir, 'saw'))).toBe(false);
+      const alone = await sandbox.exec('echo alone', { timeoutMs: 10_000 });
+      expect(alone.output).toBe('alone\n');
+      expect(existsSync(join(sandbox.hostWorkdir, 'saw'))).toBe(false);
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+
   it('keeps the files when asked', async () => {
     const sandbox = await createHostSandbox(settings, { repoDir: repo, name: 'keep' });
     await sandbox.exec('echo kept > out.txt', { timeoutMs: 10_000 });
