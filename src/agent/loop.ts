@@ -70,6 +70,11 @@ export interface LoopDeps {
    * A SandboxError from it (no fresh sandbox could be made) ends the loop as `sandbox_error`.
    */
   freshSandbox?: (turn: number, action: RunAction, history: readonly TurnRecord[]) => Promise<boolean>;
+  /**
+   * Asked right before each turn's script runs: a script the same sandbox command runs after it when it exits
+   * 0 (ExecOptions.epilogue; the advisory run probe), or undefined. Its output is not the turn's.
+   */
+  epilogue?: () => Promise<string | undefined>;
 }
 
 export interface LoopLimits {
@@ -161,7 +166,7 @@ export async function runAgentLoop(
       }
     }
     deps.emit({ type: 'turn_start', turn, action });
-    const exec = await execute(deps.sandbox, action, turn, limits, limits.deadline - startedAt);
+    const exec = await execute(deps, action, turn, limits, limits.deadline - startedAt);
     if ('kind' in exec) return done(exec);
     const analysis = await observe(state, deps, record, exec);
 
@@ -180,14 +185,16 @@ export async function runAgentLoop(
 
 /** Runs the turn's script within the turn timeout and the time left; a failing sandbox ends the loop. */
 async function execute(
-  sandbox: Sandbox,
+  deps: Pick<LoopDeps, 'sandbox' | 'epilogue'>,
   action: RunAction,
   turn: number,
   limits: LoopLimits,
   remainingMs: number,
 ): Promise<ExecResult | Extract<LoopEnd, { kind: 'sandbox_error' }>> {
   try {
-    return await sandbox.exec(action.script, {
+    const epilogue = await deps.epilogue?.();
+    return await deps.sandbox.exec(action.script, {
+      ...(epilogue !== undefined ? { epilogue } : {}),
       timeoutMs: Math.max(1000, Math.min(limits.turnTimeoutMs, remainingMs)),
       logPath: path.join(limits.logDir, `turn-${String(turn).padStart(2, '0')}.log`),
       signal: limits.signal,

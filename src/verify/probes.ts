@@ -10,13 +10,14 @@
  *   read from the ELF section headers here — no readelf needed. For `ar` archives the member objects are
  *   looked at. Asked for when a debug build was requested (a spec's `probes.debug_info`).
  */
+import { randomBytes } from 'node:crypto';
 import { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 import { openUnder, readFileUnder } from '../base/safe-fs.js';
 import type { Sandbox } from '../sandbox/types.js';
 import { shellQuote } from '../base/shell.js';
-import { makeScratchDir, removeScratch } from './layer2.js';
+import { makeScratchDir, removeScratch, SCRATCH_DIR } from './layer2.js';
 import type { Artifact } from './types.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -303,32 +304,16 @@ export interface RunProbeOptions {
   signal?: AbortSignal;
 }
 
+/** The per-attempt limit of a run probe. */
+const PROBE_LIMIT_MS = 5000;
+
 /**
- * Starts each executable in the sandbox (one exec for all of them) and judges it. Paths are relative to the
- * repository root.
+ * The shell functions of a run probe, with `D` the scratch folder inside the sandbox: `probe I PATH` starts
+ * PATH with `--version` (then `--help` when that exits non-zero), stdin from /dev/null, each attempt bounded
+ * by `limitMs`, and appends `I FLAG STATUS MS` to "$D/results" (the output in "$D/out-I--FLAG").
  */
-export async function probeExecutables(
-  sandbox: Sandbox,
-  paths: readonly string[],
-  options: RunProbeOptions = {},
-): Promise<ProbeResult[]> {
-  if (paths.length === 0) return [];
-  const limitMs = options.timeoutMs ?? 5000;
-  // The probed programs can rearrange the tree: the scratch folder is made and read without following links.
-  const scratch = await makeScratchDir(sandbox, 'probes');
-  if ('notRun' in scratch) {
-    return paths.map((p) => ({ path: p, probe: 'run' as const, passed: false, detail: scratch.notRun }));
-  }
-  const { hostDir, boxDir, rel } = scratch;
-  const root = sandbox.hostWorkdir;
-  const readScratch = async (name: string, max: number): Promise<string> =>
-    (await readFileUnder(root, `${rel}/${name}`, { maxBytes: max }).catch(() => Buffer.alloc(0))).toString(
-      'utf8',
-    );
-  const lines = [
-    'set +e',
-    `D=${shellQuote(boxDir)}`,
-    ': > "$D/results"',
+function probeFunctions(limitMs: number): string[] {
+  return [
     // NOW, in ms: bash 5 has the clock in a variable (no process per reading); an older shell asks date.
     'if [ -n "${EPOCHREALTIME:-}" ]; then',
     '  now_ms() { local t=${EPOCHREALTIME/[.,]/}; NOW=$(( 10#$t / 1000 )); }',
@@ -347,6 +332,55 @@ export async function probeExecutables(
     '    [ "$rc" -ge 124 ] && break',
     '  done',
     '}',
+  ];
+}
+
+/** The attempts a probe script recorded in the scratch folder `rel` (under `root`), by index. */
+async function readAttempts(root: string, rel: string): Promise<Map<number, RunProbeAttempt[]>> {
+  const readScratch = async (name: string, max: number): Promise<string> =>
+    (await readFileUnder(root, `${rel}/${name}`, { maxBytes: max }).catch(() => Buffer.alloc(0))).toString(
+      'utf8',
+    );
+  const recorded = await readScratch('results', 1024 * 1024);
+  const attempts = new Map<number, RunProbeAttempt[]>();
+  for (const line of recorded.split('\n')) {
+    const [index, flag, code, ms] = line.trim().split(' ');
+    if (index === undefined || (flag !== '--version' && flag !== '--help')) continue;
+    const i = Number(index);
+    if (!Number.isInteger(i) || i < 0) continue;
+    const readOut = async (name: string): Promise<string> =>
+      (await readScratch(name, 64 * 1024)).slice(0, 16 * 1024);
+    // bash itself reports a crash of the program it ran ("Segmentation fault (core dumped)") on its stderr.
+    const output = `${await readOut(`out-${i}${flag}`)}\n${await readOut(`shell-${i}`)}`;
+    const list = attempts.get(i) ?? [];
+    list.push({ flag, exitCode: Number(code), durationMs: Number(ms), output });
+    attempts.set(i, list);
+  }
+  return attempts;
+}
+
+/**
+ * Starts each executable in the sandbox (one exec for all of them) and judges it. Paths are relative to the
+ * repository root.
+ */
+export async function probeExecutables(
+  sandbox: Sandbox,
+  paths: readonly string[],
+  options: RunProbeOptions = {},
+): Promise<ProbeResult[]> {
+  if (paths.length === 0) return [];
+  const limitMs = options.timeoutMs ?? PROBE_LIMIT_MS;
+  // The probed programs can rearrange the tree: the scratch folder is made and read without following links.
+  const scratch = await makeScratchDir(sandbox, 'probes');
+  if ('notRun' in scratch) {
+    return paths.map((p) => ({ path: p, probe: 'run' as const, passed: false, detail: scratch.notRun }));
+  }
+  const { hostDir, boxDir, rel } = scratch;
+  const lines = [
+    'set +e',
+    `D=${shellQuote(boxDir)}`,
+    ': > "$D/results"',
+    ...probeFunctions(limitMs),
     // Side by side: each is bounded by its timeout, and the run waits for the slowest, not for their sum
     // (a tree of benchmark programs that each run for the full limit cost minutes one after another).
     ...paths.map(
@@ -362,20 +396,7 @@ export async function probeExecutables(
       timeoutMs: paths.length * 2 * (limitMs + 2000) + 30_000,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const recorded = await readScratch('results', 1024 * 1024);
-    const attempts = new Map<number, RunProbeAttempt[]>();
-    for (const line of recorded.split('\n')) {
-      const [index, flag, code, ms] = line.trim().split(' ');
-      if (index === undefined || (flag !== '--version' && flag !== '--help')) continue;
-      const i = Number(index);
-      const readOut = async (name: string): Promise<string> =>
-        (await readScratch(name, 64 * 1024)).slice(0, 16 * 1024);
-      // bash itself reports a crash of the program it ran ("Segmentation fault (core dumped)") on its stderr.
-      const output = `${await readOut(`out-${i}${flag}`)}\n${await readOut(`shell-${i}`)}`;
-      const list = attempts.get(i) ?? [];
-      list.push({ flag, exitCode: Number(code), durationMs: Number(ms), output });
-      attempts.set(i, list);
-    }
+    const attempts = await readAttempts(sandbox.hostWorkdir, rel);
     return paths.map((p, i) => ({
       path: p,
       probe: 'run' as const,
@@ -383,6 +404,97 @@ export async function probeExecutables(
     }));
   } finally {
     await removeScratch(sandbox.hostWorkdir, hostDir);
+  }
+}
+
+/**
+ * A turn's run probe as an epilogue of its command (ExecOptions.epilogue): after a script that exited 0, the
+ * same sandbox command starts the new executables it finds, so the advisory probe after the loop needs no
+ * sandbox command of its own when these are the ones it would start. It looks, without following links, for
+ * regular executable ELF files changed since `since` (ms since the epoch: the command's start) outside
+ * .buildbench and .git, not named like a shared library; those named like an expected binary first, at most
+ * `limit`. Their paths go to "$D/paths", one per index, relative to the repository root.
+ */
+export interface ProbeEpilogue {
+  /** The script, for ExecOptions.epilogue. */
+  script: string;
+  /** Its scratch folder, relative to the repository root (read back by `epilogueResults`). */
+  rel: string;
+  limitMs: number;
+}
+
+export function probeEpilogue(
+  sandbox: Pick<Sandbox, 'workdir'>,
+  expected: readonly string[],
+  options: { since: number; limit?: number; timeoutMs?: number },
+): ProbeEpilogue {
+  const limitMs = options.timeoutMs ?? PROBE_LIMIT_MS;
+  const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  const rel = path.posix.join(SCRATCH_DIR, 'probes', id);
+  const names = expected.filter((n) => n !== '' && !n.includes('/') && !n.includes('\n'));
+  const since = (Math.floor(options.since) / 1000).toFixed(3);
+  const lines = [
+    'set +e',
+    `D=${shellQuote(rel)}`,
+    'mkdir -p "$D" || exit 0',
+    ': > "$D/results"; : > "$D/paths"',
+    ...probeFunctions(limitMs),
+    // A regular executable ELF file, not a link, not named like a shared library.
+    'elf() {',
+    '  local m',
+    '  [ -f "$1" ] && [ ! -L "$1" ] && [ -x "$1" ] || return 1',
+    '  case ${1##*/} in lib*.so | lib*.so.*) return 1 ;; esac',
+    '  IFS= read -r -n 4 m < "$1" 2> /dev/null',
+    '  [ "$m" = $\'\\177ELF\' ]',
+    '}',
+    `find . \\( -path ./.buildbench -o -path ./.git \\) -prune -o -type f -perm -u+x -newermt @${since} -print 2> /dev/null | head -n 2000 > "$D/found"`,
+    `expected=(${names.map(shellQuote).join(' ')})`,
+    'wanted() { local n; for n in "${expected[@]}"; do [ "${1##*/}" = "$n" ] && return 0; done; return 1; }',
+    'n=0',
+    'pick() {',
+    '  local f=${1#./}',
+    `  [ "$n" -lt ${options.limit ?? 8} ] && elf "$f" || return 0`,
+    '  printf "%s\\n" "$f" >> "$D/paths"',
+    '  probe "$n" "./$f" 2>> "$D/shell-$n" &',
+    '  n=$((n + 1))',
+    '}',
+    'while IFS= read -r f; do wanted "$f" && pick "$f"; done < "$D/found"',
+    'while IFS= read -r f; do wanted "$f" || pick "$f"; done < "$D/found"',
+    'wait',
+  ];
+  return { script: lines.join('\n'), rel, limitMs };
+}
+
+/**
+ * The epilogue's judgements of `paths` (relative to the repository root), in order, when it started every one
+ * of them; undefined when it did not (it did not run: the script failed; or it chose others), and the caller
+ * probes them itself. Its scratch folder is removed either way.
+ */
+export async function epilogueResults(
+  root: string,
+  epilogue: ProbeEpilogue,
+  paths: readonly string[],
+): Promise<ProbeResult[] | undefined> {
+  try {
+    const listed = (
+      await readFileUnder(root, `${epilogue.rel}/paths`, { maxBytes: 64 * 1024 }).catch(() => undefined)
+    )
+      ?.toString('utf8')
+      .split('\n');
+    if (!listed) return undefined;
+    const index = new Map<string, number>();
+    listed.forEach((p, i) => {
+      if (p !== '' && !index.has(p)) index.set(p, i);
+    });
+    if (paths.length === 0 || paths.some((p) => !index.has(p))) return undefined;
+    const attempts = await readAttempts(root, epilogue.rel);
+    return paths.map((p) => ({
+      path: p,
+      probe: 'run' as const,
+      ...judgeRunProbe(attempts.get(index.get(p)!) ?? [], epilogue.limitMs),
+    }));
+  } finally {
+    await removeScratch(root, path.join(root, epilogue.rel));
   }
 }
 

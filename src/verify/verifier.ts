@@ -13,18 +13,28 @@
  *   server check can take a while); they are listed as not run.
  * Probes the spec did not ask for are advisory: recorded, never changing the verdict.
  */
+import path from 'node:path';
+
 import { errorMessage } from '../base/errors.js';
 import type { Sandbox } from '../sandbox/types.js';
 import { scanNewArtifacts, type ClassifiedStamp, type ExcludeFn } from './artifacts.js';
 import { excludeBuildScratch } from './exclude.js';
-import { runSpec } from './layer2.js';
+import { removeScratch, runSpec } from './layer2.js';
 import {
   describeExclusion,
   partitionArtifacts,
   type ExcludedArtifact,
   type ScoringPolicy,
 } from './policy.js';
-import { executablesToProbe, probeDebugInfo, probeExecutables, type ProbeResult } from './probes.js';
+import {
+  epilogueResults,
+  executablesToProbe,
+  probeDebugInfo,
+  probeEpilogue,
+  probeExecutables,
+  type ProbeEpilogue,
+  type ProbeResult,
+} from './probes.js';
 import { artifactBaseName } from './scoring.js';
 import { loadSpec, type Layer2Spec } from './spec.js';
 import type { Artifact, Expected, Metrics, TreeSnapshot, Verdict } from './types.js';
@@ -70,6 +80,8 @@ export class BuildVerifier {
   private turnChecks: VerificationCheck[] = [];
   private finalChecks: VerificationCheck[] = [];
   private specInfo: Verification['spec'];
+  /** The run probe the last turn's command carried (`turnEpilogue`), until `finish()` reads it. */
+  private epilogue: ProbeEpilogue | undefined;
 
   constructor(private readonly options: VerifierOptions) {
     const spec = options.spec;
@@ -146,13 +158,46 @@ export class BuildVerifier {
     if (options.probes && sandbox && !probedByTurn && !this.options.signal?.aborted) {
       const paths = this.advisoryProbeTargets();
       if (paths.length > 0) {
-        const results = await probeExecutables(sandbox, paths, {
-          ...(this.options.signal ? { signal: this.options.signal } : {}),
-        });
+        // The last turn's command started them already when its epilogue ran and chose the same ones.
+        const started = this.epilogue
+          ? await epilogueResults(this.options.root, this.epilogue, paths)
+          : undefined;
+        this.epilogue = undefined;
+        const results =
+          started ??
+          (await probeExecutables(sandbox, paths, {
+            ...(this.options.signal ? { signal: this.options.signal } : {}),
+          }));
         checks.push(...results.map((r) => probeCheck(r, false)));
       }
     }
+    await this.dropEpilogue();
     this.finalChecks = checks;
+  }
+
+  /**
+   * The advisory run probe as the epilogue of the next turn's command (`probeEpilogue`; `since` is the
+   * command's start, ms since the epoch): when that turn is the last and its script exited 0, `finish()` takes
+   * its judgements of the executables it would start itself, and needs no sandbox command of its own.
+   * Undefined when the spec asks for a run probe (that one runs with every `verify()`) or there is no sandbox.
+   * A previous turn's scratch folder is removed first.
+   */
+  async turnEpilogue(since: number): Promise<string | undefined> {
+    await this.dropEpilogue();
+    const { sandbox, spec, expected } = this.options;
+    if (!sandbox || spec?.probes.run) return undefined;
+    this.epilogue = probeEpilogue(sandbox, expected.names, {
+      since,
+      limit: this.options.probeLimit ?? 8,
+    });
+    return this.epilogue.script;
+  }
+
+  private async dropEpilogue(): Promise<void> {
+    if (!this.epilogue) return;
+    const { rel } = this.epilogue;
+    this.epilogue = undefined;
+    await removeScratch(this.options.root, path.join(this.options.root, rel));
   }
 
   /** Every check so far, the verdict over the required ones, and the self-stop audit. */

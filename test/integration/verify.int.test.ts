@@ -17,7 +17,9 @@ import type { BuildResult } from '../../src/report/result.js';
 import { runBuild } from '../../src/core/run-build.js';
 import type { VerifyReport } from '../../src/core/run-verify.js';
 import { sandboxSettingsFrom, type BuildSettings } from '../../src/core/settings.js';
+import { createSandbox } from '../../src/sandbox/index.js';
 import { createRootfsSandbox, type RootfsSandbox } from '../../src/sandbox/rootfs.js';
+import type { CreateSandboxRequest, ExecOptions, Sandbox, SandboxSettings } from '../../src/sandbox/types.js';
 import { runSpec } from '../../src/verify/layer2.js';
 import { probeExecutables } from '../../src/verify/probes.js';
 import { parseSpec } from '../../src/verify/spec.js';
@@ -245,4 +247,62 @@ describeRootfs('the stop-gate and the audit in result.json', () => {
     expect(await run(['verify', s.outDir, '--spec', fixed], io)).toBe(0);
     expect(out.join('')).toMatch(/PASS: all 2 required checks passed/);
   }, 600_000);
+});
+
+/** `createSandbox`, with every command the run's sandboxes run recorded (its first line, and its epilogue). */
+function countingSandboxes(commands: { first: string; epilogue: boolean }[]) {
+  return async (settings: SandboxSettings, request: CreateSandboxRequest): Promise<Sandbox> => {
+    const box = await createSandbox(settings, request);
+    return new Proxy(box, {
+      get(target, property) {
+        if (property === 'exec')
+          return (script: string, options: ExecOptions) => {
+            commands.push({ first: script.split('\n')[0]!, epilogue: options.epilogue !== undefined });
+            return target.exec(script, options);
+          };
+        const value = Reflect.get(target, property, target) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  };
+}
+
+describeRootfs("the advisory run probe on the last turn's command", () => {
+  let repo: string;
+  beforeAll(async () => {
+    repo = await makeFixtureRepo();
+    temps.push(repo);
+  });
+
+  it('starts the built program in the epilogue of the turn that built it: no command of its own', async () => {
+    const commands: { first: string; epilogue: boolean }[] = [];
+    const s = buildSettings(repo, { maxTurns: 1 });
+    const strategy = new Scripted([runScript('mkdir -p build && cc -o build/hello src/hello.c')]);
+    const result = await runBuild(s, { strategy }, { createSandbox: countingSandboxes(commands) });
+    expect(result.status).toBe('success');
+    const probes = result.verification?.checks.filter((c) => c.source === 'probe');
+    expect(probes?.map((c) => [c.name, c.passed, c.required, c.detail])).toEqual([
+      ['probe run build/hello', true, false, '--version exited 0: hello'],
+    ]);
+    // The turn's command carried the probe; no probe command of its own ran (a set-up command of a fresh
+    // machine, the package state once per stack of layers, may be among them).
+    expect(commands.filter((c) => c.first === 'mkdir -p build && cc -o build/hello src/hello.c')).toEqual([
+      { first: 'mkdir -p build && cc -o build/hello src/hello.c', epilogue: true },
+    ]);
+    expect(commands.filter((c) => c.first === 'set +e')).toEqual([]);
+  }, 300_000);
+
+  it('probes with a command of its own when the last script failed (no epilogue ran) but the binary is there', async () => {
+    const commands: { first: string; epilogue: boolean }[] = [];
+    const s = buildSettings(repo, { maxTurns: 1 });
+    const strategy = new Scripted([runScript('cc -o hello src/hello.c; exit 3')]);
+    const result = await runBuild(s, { strategy }, { createSandbox: countingSandboxes(commands) });
+    expect(result.status).toBe('success');
+    const probes = result.verification?.checks.filter((c) => c.source === 'probe');
+    expect(probes?.map((c) => [c.name, c.passed])).toEqual([['probe run hello', true]]);
+    expect(commands.filter((c) => c.first === 'cc -o hello src/hello.c; exit 3')).toEqual([
+      { first: 'cc -o hello src/hello.c; exit 3', epilogue: true },
+    ]);
+    expect(commands.filter((c) => c.first === 'set +e')).toEqual([{ first: 'set +e', epilogue: false }]);
+  }, 300_000);
 });

@@ -1,12 +1,24 @@
 import { describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   debugInfoOf,
+  epilogueResults,
   executablesToProbe,
   judgeRunProbe,
+  probeEpilogue,
   readDebugInfo,
   readElfSections,
   type ByteReader,
@@ -229,5 +241,84 @@ describe('run probe verdicts', () => {
     const a = (p: string, kind: Artifact['kind'] = 'executable'): Artifact => ({ path: p, kind, size: 1 });
     const artifacts = [a('b/aux'), a('b/libx.so', 'shared_library'), a('b/main'), a('b/other')];
     expect(executablesToProbe(artifacts, ['b/main'], 2)).toEqual(['b/main', 'b/aux']);
+  });
+});
+
+describe('the run probe as an epilogue', () => {
+  /** A tree as a build left it: new programs, a library, a script, an old program, a link, scratch. */
+  function builtTree(): { root: string; since: number } {
+    const root = mkdtempSync(path.join(tmpdir(), 'bb-epilogue-'));
+    const since = Date.now() - 1000;
+    mkdirSync(path.join(root, 'build'));
+    mkdirSync(path.join(root, 'old'));
+    mkdirSync(path.join(root, '.buildbench'));
+    const program = execFileSync('bash', ['-c', 'type -P true'], { encoding: 'utf8' }).trim();
+    for (const p of ['build/tool', 'build/aux', 'build/libx.so.1', 'old/prebuilt', '.buildbench/hidden'])
+      copyFileSync(program, path.join(root, p));
+    const past = new Date(since - 60_000);
+    utimesSync(path.join(root, 'old/prebuilt'), past, past);
+    writeFileSync(path.join(root, 'build/script.sh'), '#!/bin/sh\nexit 0\n');
+    chmodSync(path.join(root, 'build/script.sh'), 0o755);
+    symlinkSync('build/tool', path.join(root, 'link'));
+    return { root, since };
+  }
+
+  const runIn = (root: string, script: string): void => {
+    execFileSync('bash', ['-c', script], { cwd: root, stdio: 'ignore' });
+  };
+
+  it('starts the new ELF programs it finds, expected names first, and answers for those paths', async () => {
+    const { root, since } = builtTree();
+    try {
+      const epilogue = probeEpilogue({ workdir: '/workspace' }, ['aux'], { since, limit: 8 });
+      runIn(root, epilogue.script);
+      const results = await epilogueResults(root, epilogue, ['build/tool', 'build/aux']);
+      expect(results?.map((r) => [r.path, r.passed])).toEqual([
+        ['build/tool', true],
+        ['build/aux', true],
+      ]);
+      expect(results?.[0]?.detail).toMatch(/^--version exited 0: true \(GNU coreutils\)/);
+      // Its scratch folder is gone once read.
+      expect(existsSync(path.join(root, epilogue.rel))).toBe(false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves out libraries, scripts, old files, links and scratch; keeps expected names within the limit', async () => {
+    const { root, since } = builtTree();
+    try {
+      const one = probeEpilogue({ workdir: '/workspace' }, ['aux'], { since, limit: 1 });
+      runIn(root, one.script);
+      expect(await epilogueResults(root, one, ['build/aux'])).toHaveLength(1);
+      const all = probeEpilogue({ workdir: '/workspace' }, [], { since, limit: 8 });
+      runIn(root, all.script);
+      // Not started: the caller probes these itself.
+      for (const other of [
+        'build/libx.so.1',
+        'build/script.sh',
+        'old/prebuilt',
+        'link',
+        '.buildbench/hidden',
+      ]) {
+        const again = probeEpilogue({ workdir: '/workspace' }, [], { since, limit: 8 });
+        runIn(root, again.script);
+        expect(await epilogueResults(root, again, [other])).toBeUndefined();
+      }
+      expect((await epilogueResults(root, all, ['build/aux', 'build/tool']))?.length).toBe(2);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('answers nothing when it did not run (the script failed), and removes nothing else', async () => {
+    const { root, since } = builtTree();
+    try {
+      const epilogue = probeEpilogue({ workdir: '/workspace' }, ['tool'], { since });
+      expect(await epilogueResults(root, epilogue, ['build/tool'])).toBeUndefined();
+      expect(existsSync(path.join(root, 'build/tool'))).toBe(true);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
