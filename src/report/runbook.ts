@@ -223,6 +223,12 @@ function evidenceSection(input: ReportInput): string[] {
     strictRow,
     flexibleRow,
   ];
+  // The other checks as they ran: a spec's (required) and the start probes (advisory unless a spec asked).
+  for (const check of result.verification?.checks ?? []) {
+    if (check.source === 'artifacts') continue;
+    const name = check.required ? check.name : `${check.name} (advisory)`;
+    out.push(`| ${cell(name)} | ${cell(`${check.passed ? 'passed' : 'failed'}: ${check.detail}`)} |`);
+  }
   if (result.recipe) {
     out.push(
       `| replay of ${code('build.sh')} in a fresh sandbox | ${cell(replayLine(result.recipe.replay))} |`,

@@ -11,7 +11,9 @@
  * - every check of the spec; the spec's probes when it asks for them (`probes: { run, debug_info }`);
  * - the spec's checks are not run while expected binaries are missing (they would fail anyway, and a
  *   server check can take a while); they are listed as not run.
- * Probes the spec did not ask for are advisory: recorded, never changing the verdict.
+ * Probes the spec did not ask for are advisory: recorded, never changing the verdict. The advisory run probe
+ * rides on each turn's command when it can (`turnEpilogue`), so the last turn's command has started the
+ * programs already when `finish()` looks.
  */
 import path from 'node:path';
 

@@ -12,7 +12,9 @@ import { say, type CopiedArtifact, type Opened, type RunState } from './state.js
  * Stage 4: every new binary is copied to `<out>/artifacts/`: those that count and those the scoring policy
  * set aside (example, test and benchmark programs, vendored code — a library whose only executables are its
  * examples still gives its user those programs; result.json lists them with the reason). The copy is taken
- * before the final checks run the binaries (probes): a probed binary could rearrange the tree.
+ * from the tree the verifiers judged, before the final checks run anything (a probe with a command of its
+ * own): a probed binary could rearrange the tree. (A probe that rode on the last turn's command ran before
+ * the judgement, so what it changed was judged and is copied alike.)
  */
 export async function collect(
   state: RunState,
