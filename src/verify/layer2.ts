@@ -21,7 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 
-import { mkdirUnder, openUnder, writeFileUnder } from '../base/safe-fs.js';
+import { lstatUnder, mkdirUnder, openUnder, writeFileUnder } from '../base/safe-fs.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Layer2Spec, SpecCheck, SpecMetric } from './spec.js';
 import { shellQuote } from '../base/shell.js';
@@ -597,6 +597,13 @@ export function envPrelude(sandbox: Pick<Sandbox, 'workdir'>, envFile: string | 
 
 /** Removes a scratch folder and its parents up to `.buildbench` when they are empty. */
 export async function removeScratch(root: string, dir: string): Promise<void> {
+  // The commands that wrote here are over, but they may have swapped a folder on the way for a link out of the
+  // tree (to this machine's folders): then nothing is removed (the tree goes with the sandbox).
+  const safe = await lstatUnder(root, path.relative(root, dir)).then(
+    () => true,
+    () => false,
+  );
+  if (!safe) return;
   await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   const top = path.join(root, SCRATCH_DIR);
   for (let d = path.dirname(dir); d.startsWith(top); d = path.dirname(d)) {

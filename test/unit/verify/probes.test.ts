@@ -23,6 +23,7 @@ import {
   readElfSections,
   type ByteReader,
 } from '../../../src/verify/probes.js';
+import { removeScratch } from '../../../src/verify/layer2.js';
 import type { Artifact } from '../../../src/verify/types.js';
 import { makeArchive } from './helpers/elf.js';
 
@@ -319,6 +320,35 @@ describe('the run probe as an epilogue', () => {
       expect(existsSync(path.join(root, 'build/tool'))).toBe(true);
     } finally {
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('removing a scratch folder', () => {
+  it('never follows a folder the commands swapped for a link out of the tree', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'bb-scratch-root-'));
+    const outside = mkdtempSync(path.join(tmpdir(), 'bb-scratch-outside-'));
+    try {
+      // Outside the tree: what the link leads to, shaped like the scratch path (an empty probes folder too).
+      mkdirSync(path.join(outside, 'probes', 'x1'), { recursive: true });
+      writeFileSync(path.join(outside, 'probes', 'x1', 'keep'), 'mine\n');
+      mkdirSync(path.join(outside, 'empty', 'probes'), { recursive: true });
+      symlinkSync(outside, path.join(root, '.buildbench'));
+      await removeScratch(root, path.join(root, '.buildbench', 'probes', 'x1'));
+      expect(existsSync(path.join(outside, 'probes', 'x1', 'keep'))).toBe(true);
+      rmSync(path.join(root, '.buildbench'));
+      symlinkSync(path.join(outside, 'empty'), path.join(root, '.buildbench'));
+      await removeScratch(root, path.join(root, '.buildbench', 'probes', 'gone'));
+      expect(existsSync(path.join(outside, 'empty', 'probes'))).toBe(true);
+      // A real scratch folder goes, with its empty parents.
+      rmSync(path.join(root, '.buildbench'));
+      mkdirSync(path.join(root, '.buildbench', 'probes', 'x2'), { recursive: true });
+      writeFileSync(path.join(root, '.buildbench', 'probes', 'x2', 'results'), '');
+      await removeScratch(root, path.join(root, '.buildbench', 'probes', 'x2'));
+      expect(existsSync(path.join(root, '.buildbench'))).toBe(false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
     }
   });
 });
