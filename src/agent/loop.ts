@@ -71,10 +71,11 @@ export interface LoopDeps {
    */
   freshSandbox?: (turn: number, action: RunAction, history: readonly TurnRecord[]) => Promise<boolean>;
   /**
-   * Asked right before each turn's script runs: a script the same sandbox command runs after it when it exits
-   * 0 (ExecOptions.epilogue; the advisory run probe), or undefined. Its output is not the turn's.
+   * Asked right before each turn's script runs, with the command's time limit: a script the same sandbox
+   * command runs after it when it exits 0 (ExecOptions.epilogue; the advisory run probe), or undefined. Its
+   * output is not the turn's.
    */
-  epilogue?: () => Promise<string | undefined>;
+  epilogue?: (timeoutMs: number) => Promise<string | undefined>;
 }
 
 export interface LoopLimits {
@@ -192,10 +193,11 @@ async function execute(
   remainingMs: number,
 ): Promise<ExecResult | Extract<LoopEnd, { kind: 'sandbox_error' }>> {
   try {
-    const epilogue = await deps.epilogue?.();
+    const timeoutMs = Math.max(1000, Math.min(limits.turnTimeoutMs, remainingMs));
+    const epilogue = await deps.epilogue?.(timeoutMs);
     return await deps.sandbox.exec(action.script, {
       ...(epilogue !== undefined ? { epilogue } : {}),
-      timeoutMs: Math.max(1000, Math.min(limits.turnTimeoutMs, remainingMs)),
+      timeoutMs,
       logPath: path.join(limits.logDir, `turn-${String(turn).padStart(2, '0')}.log`),
       signal: limits.signal,
       env: limits.env,

@@ -379,6 +379,8 @@ export async function probeExecutables(
   const lines = [
     'set +e',
     `D=${shellQuote(boxDir)}`,
+    // The programs start in the scratch folder: a file one writes where it stands is not the tree's.
+    'cd "$D" || exit 0',
     ': > "$D/results"',
     ...probeFunctions(limitMs),
     // Side by side: each is bounded by its timeout, and the run waits for the slowest, not for their sum
@@ -413,7 +415,10 @@ export async function probeExecutables(
  * sandbox command of its own when these are the ones it would start. It looks, without following links, for
  * regular executable ELF files changed since `since` (ms since the epoch: the command's start) outside
  * .buildbench and .git, not named like a shared library; those named like an expected binary first, at most
- * `limit`. Their paths go to "$D/paths", one per index, relative to the repository root.
+ * `limit`. Their paths go to "$D/paths", one per index, relative to the repository root. The programs start in
+ * the scratch folder (a file one writes where it stands is not the tree's). Nothing starts when less than
+ * `reserveMs` is left before `deadline` (ms since the epoch: the command's limit), so a script that finished
+ * just in time is never turned into a timed-out command by its probe.
  */
 export interface ProbeEpilogue {
   /** The script, for ExecOptions.epilogue. */
@@ -426,19 +431,24 @@ export interface ProbeEpilogue {
 export function probeEpilogue(
   sandbox: Pick<Sandbox, 'workdir'>,
   expected: readonly string[],
-  options: { since: number; limit?: number; timeoutMs?: number },
+  options: { since: number; deadline?: number; limit?: number; timeoutMs?: number },
 ): ProbeEpilogue {
   const limitMs = options.timeoutMs ?? PROBE_LIMIT_MS;
+  // The find (bounded to 10 s), both attempts of a program with their kill grace, and a margin.
+  const reserveMs = 10_000 + 2 * (limitMs + 1000) + 5000;
+  const latest = options.deadline !== undefined ? Math.floor(options.deadline - reserveMs) : undefined;
   const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
   const rel = path.posix.join(SCRATCH_DIR, 'probes', id);
   const names = expected.filter((n) => n !== '' && !n.includes('/') && !n.includes('\n'));
   const since = (Math.floor(options.since) / 1000).toFixed(3);
   const lines = [
     'set +e',
-    `D=${shellQuote(rel)}`,
+    ...probeFunctions(limitMs),
+    ...(latest !== undefined ? ['now_ms', `[ "$NOW" -lt ${latest} ] || exit 0`] : []),
+    'R=$PWD',
+    `D="$R"/${shellQuote(rel)}`,
     'mkdir -p "$D" || exit 0',
     ': > "$D/results"; : > "$D/paths"',
-    ...probeFunctions(limitMs),
     // A regular executable ELF file, not a link, not named like a shared library.
     'elf() {',
     '  local m',
@@ -447,17 +457,18 @@ export function probeEpilogue(
     '  IFS= read -r -n 4 m < "$1" 2> /dev/null',
     '  [ "$m" = $\'\\177ELF\' ]',
     '}',
-    `find . \\( -path ./.buildbench -o -path ./.git \\) -prune -o -type f -perm -u+x -newermt @${since} -print 2> /dev/null | head -n 2000 > "$D/found"`,
+    `timeout -k 1 10 find . \\( -path ./.buildbench -o -path ./.git \\) -prune -o -type f -perm -u+x -newermt @${since} -print 2> /dev/null | head -n 2000 > "$D/found"`,
     `expected=(${names.map(shellQuote).join(' ')})`,
     'wanted() { local n; for n in "${expected[@]}"; do [ "${1##*/}" = "$n" ] && return 0; done; return 1; }',
     'n=0',
     'pick() {',
     '  local f=${1#./}',
-    `  [ "$n" -lt ${options.limit ?? 8} ] && elf "$f" || return 0`,
+    `  [ "$n" -lt ${options.limit ?? 8} ] && elf "$R/$f" || return 0`,
     '  printf "%s\\n" "$f" >> "$D/paths"',
-    '  probe "$n" "./$f" 2>> "$D/shell-$n" &',
+    '  probe "$n" "$R/$f" 2>> "$D/shell-$n" &',
     '  n=$((n + 1))',
     '}',
+    'cd "$D" || exit 0',
     'while IFS= read -r f; do wanted "$f" && pick "$f"; done < "$D/found"',
     'while IFS= read -r f; do wanted "$f" || pick "$f"; done < "$D/found"',
     'wait',

@@ -115,14 +115,18 @@ describe('host-side code and symbolic links (rootfs sandbox, real builds)', () =
     const s = settings(source, { expect: ['tool'] });
     const result = await runBuild(s);
     expect(result.status).toBe('success');
-    const tool = result.artifacts.find((a) => a.path === 'bin/tool');
-    expect(tool?.copiedTo).toBe('artifacts/bin/tool');
+    // The probe rode on the build's own command: the swap happened before the tree was judged, so the binary
+    // is judged and copied where the swap moved it, and the link bin → this machine's folder is never followed.
+    const tool = result.artifacts.find((a) => path.basename(a.path) === 'tool');
+    expect(tool?.path).toBe('bin.moved/tool');
+    expect(tool?.copiedTo).toBe('artifacts/bin.moved/tool');
     // the copy is the ELF the build made, a regular file
-    const copy = path.join(s.outDir, 'artifacts', 'bin', 'tool');
+    const copy = path.join(s.outDir, 'artifacts', 'bin.moved', 'tool');
     expect(lstatSync(copy).isFile()).toBe(true);
     expect(readFileSync(copy).subarray(0, 4).toString('latin1')).toBe('\x7fELF');
-    // the probe did run (and did swap the folder): the attack was live
-    expect(result.verification?.checks.some((c) => c.name === 'probe run bin/tool')).toBe(true);
+    // the probes did run (and did swap the folder, twice: in the turn's command, then on its own after the
+    // copy, as the program had moved): the attack was live
+    expect(result.verification?.checks.some((c) => c.name === 'probe run bin.moved/tool')).toBe(true);
     expect(filesContaining(s.outDir, MARKER)).toEqual([]);
   }, 600_000);
 

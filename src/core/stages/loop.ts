@@ -55,7 +55,14 @@ export async function runLoop(state: RunState, { repo }: Prepared, opened: Opene
       // The advisory run probe rides on each build turn's command (a deploy run has none): when the last turn
       // exited 0 and started what the probe would, the final checks need no command of their own. The clock is
       // the real one: the probe looks for files the command changed, by their modification time.
-      ...(settings.deploy ? {} : { epilogue: () => opened.verifier.turnEpilogue(Date.now()) }),
+      ...(settings.deploy
+        ? {}
+        : {
+            epilogue: (timeoutMs: number) => {
+              const now = Date.now();
+              return opened.verifier.turnEpilogue(now, now + timeoutMs);
+            },
+          }),
     },
     {
       maxTurns: settings.maxTurns,

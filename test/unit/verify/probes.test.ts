@@ -312,6 +312,27 @@ describe('the run probe as an epilogue', () => {
     }
   });
 
+  it('starts nothing when the command is near its limit, and a program writes where it stands, not in the tree', async () => {
+    const { root, since } = builtTree();
+    try {
+      const late = probeEpilogue({ workdir: '/workspace' }, ['tool'], { since, deadline: Date.now() + 5000 });
+      runIn(root, late.script);
+      expect(await epilogueResults(root, late, ['build/tool'])).toBeUndefined();
+      // Where the programs start: a file written there (by a script run just before each probe) is not the tree's.
+      writeFileSync(path.join(root, 'writer.sh'), 'echo x > left-here\n');
+      const epilogue = probeEpilogue({ workdir: '/workspace' }, ['tool'], {
+        since,
+        deadline: Date.now() + 60_000,
+      });
+      expect(epilogue.script).toContain('probe "$n"');
+      runIn(root, epilogue.script.replace('probe "$n"', 'sh "$R/writer.sh"; probe "$n"'));
+      expect(existsSync(path.join(root, 'left-here'))).toBe(false);
+      expect(await epilogueResults(root, epilogue, ['build/tool'])).toHaveLength(1);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('answers nothing when it did not run (the script failed), and removes nothing else', async () => {
     const { root, since } = builtTree();
     try {
