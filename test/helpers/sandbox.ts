@@ -3,8 +3,9 @@
  * ~/.cache/buildbench), so the Debian base and the toolchain layer are built once and reused across test
  * files and runs.
  */
+import { expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { defaultSandboxSettings } from '../../src/sandbox/factory.js';
 import { dockerAnswers, importRootfsImage, isCurrentRootfsImage } from '../../src/sandbox/docker.js';
 import { rootfsProblems } from '../../src/sandbox/rootfs.js';
-import type { SandboxChoice, SandboxSettings } from '../../src/sandbox/types.js';
+import type { Sandbox, SandboxChoice, SandboxSettings } from '../../src/sandbox/types.js';
 
 /** Creating the base (~40 s-2 min) and the toolchain layer (~40 s-2 min) on a cold cache. */
 export const LAYER_CREATION_TIMEOUT_MS = 15 * 60_000;
@@ -119,4 +120,26 @@ export async function ensureBareDockerImage(): Promise<void> {
     toolchain: false,
     onProgress: (m) => console.log(m),
   });
+}
+
+/**
+ * What every backend does with ExecOptions.epilogue: it runs in the same command after a script that exits 0
+ * (also by `exit 0`), sees the tree as the script left it, and adds nothing to the result (its output and
+ * status are not the command's); after a failed script it does not run, and a later command runs alone.
+ */
+export async function expectEpilogueRuns(sandbox: Sandbox): Promise<void> {
+  const saw = join(sandbox.hostWorkdir, '.epilogue-saw');
+  const epilogue = 'echo from-epilogue; ls made-by-script > .epilogue-saw; exit 7';
+  const ok = await sandbox.exec('echo built; touch made-by-script', { timeoutMs: 30_000, epilogue });
+  expect([ok.exitCode, ok.output]).toEqual([0, 'built\n']);
+  expect(readFileSync(saw, 'utf8')).toBe('made-by-script\n');
+  const explicit = await sandbox.exec('rm -f .epilogue-saw; exit 0', { timeoutMs: 30_000, epilogue });
+  expect(explicit.exitCode).toBe(0);
+  expect(existsSync(saw)).toBe(true);
+  const failed = await sandbox.exec('rm -f .epilogue-saw; exit 3', { timeoutMs: 30_000, epilogue });
+  expect(failed.exitCode).toBe(3);
+  expect(existsSync(saw)).toBe(false);
+  const alone = await sandbox.exec('echo alone', { timeoutMs: 30_000 });
+  expect(alone.output).toBe('alone\n');
+  expect(existsSync(saw)).toBe(false);
 }

@@ -26,6 +26,7 @@ import {
 } from '../../src/sandbox/rootfs.js';
 import {
   eventually,
+  expectEpilogueRuns,
   hostMountsUnder,
   hostProcessesWith,
   LAYER_CREATION_TIMEOUT_MS,
@@ -81,21 +82,7 @@ describeRootfs('rootfs sandbox', () => {
   });
 
   it('runs an epilogue after a script that exits 0, in the same command, its output and status not the result', async () => {
-    const epilogue = 'echo from-epilogue; ls made-by-script > .epilogue-saw; exit 7';
-    const ok = await sandbox.exec('echo built; touch made-by-script', { timeoutMs: 30_000, epilogue });
-    expect(ok.exitCode).toBe(0);
-    expect(ok.output).toBe('built\n');
-    expect(readFileSync(join(sandbox.hostWorkdir, '.epilogue-saw'), 'utf8')).toBe('made-by-script\n');
-    const explicit = await sandbox.exec('rm -f .epilogue-saw; exit 0', { timeoutMs: 30_000, epilogue });
-    expect(explicit.exitCode).toBe(0);
-    expect(existsSync(join(sandbox.hostWorkdir, '.epilogue-saw'))).toBe(true);
-    const failed = await sandbox.exec('rm -f .epilogue-saw; exit 3', { timeoutMs: 30_000, epilogue });
-    expect(failed.exitCode).toBe(3);
-    expect(existsSync(join(sandbox.hostWorkdir, '.epilogue-saw'))).toBe(false);
-    // The next command without one runs alone (no epilogue is left over).
-    const alone = await sandbox.exec('echo alone', { timeoutMs: 30_000 });
-    expect(alone.output).toBe('alone\n');
-    expect(existsSync(join(sandbox.hostWorkdir, '.epilogue-saw'))).toBe(false);
+    await expectEpilogueRuns(sandbox);
   });
 
   it('has the toolchain and compiles into the host working copy', async () => {

@@ -8,6 +8,7 @@ import { ConfigError } from '../../../src/base/errors.js';
 import { defaultSandboxSettings } from '../../../src/sandbox/factory.js';
 import { createHostSandbox, hostImageName } from '../../../src/sandbox/host.js';
 import type { SandboxSettings } from '../../../src/sandbox/types.js';
+import { expectEpilogueRuns } from '../../helpers/sandbox.js';
 
 let root: string;
 let repo: string;
@@ -85,16 +86,7 @@ describe('host sandbox', () => {
   it('runs an epilogue only after a script that exits 0, its output and status not the result', async () => {
     const sandbox = await createHostSandbox(settings, { repoDir: repo, name: 'epilogue' });
     try {
-      const epilogue = 'echo noise; ls made > saw; exit 9';
-      const ok = await sandbox.exec('echo built; touch made', { timeoutMs: 10_000, epilogue });
-      expect([ok.exitCode, ok.output]).toEqual([0, 'built\n']);
-      expect(readFileSync(join(sandbox.hostWorkdir, 'saw'), 'utf8')).toBe('made\n');
-      const failed = await sandbox.exec('rm saw; exit 4', { timeoutMs: 10_000, epilogue });
-      expect(failed.exitCode).toBe(4);
-      expect(existsSync(join(sandbox.hostWorkdir, 'saw'))).toBe(false);
-      const alone = await sandbox.exec('echo alone', { timeoutMs: 10_000 });
-      expect(alone.output).toBe('alone\n');
-      expect(existsSync(join(sandbox.hostWorkdir, 'saw'))).toBe(false);
+      await expectEpilogueRuns(sandbox);
     } finally {
       await sandbox.dispose();
     }
