@@ -409,6 +409,15 @@ export async function probeExecutables(
   }
 }
 
+/** A turn's run probe as an epilogue (`probeEpilogue`), and where to read what it recorded. */
+export interface ProbeEpilogue {
+  /** The script, for ExecOptions.epilogue. */
+  script: string;
+  /** Its scratch folder, relative to the repository root (read back by `epilogueResults`). */
+  rel: string;
+  limitMs: number;
+}
+
 /**
  * A turn's run probe as an epilogue of its command (ExecOptions.epilogue): after a script that exited 0, the
  * same sandbox command starts the new executables it finds, so the advisory probe after the loop needs no
@@ -420,16 +429,7 @@ export async function probeExecutables(
  * `reserveMs` is left before `deadline` (ms since the epoch: the command's limit), so a script that finished
  * just in time is never turned into a timed-out command by its probe.
  */
-export interface ProbeEpilogue {
-  /** The script, for ExecOptions.epilogue. */
-  script: string;
-  /** Its scratch folder, relative to the repository root (read back by `epilogueResults`). */
-  rel: string;
-  limitMs: number;
-}
-
 export function probeEpilogue(
-  sandbox: Pick<Sandbox, 'workdir'>,
   expected: readonly string[],
   options: { since: number; deadline?: number; limit?: number; timeoutMs?: number },
 ): ProbeEpilogue {

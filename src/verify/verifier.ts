@@ -180,8 +180,8 @@ export class BuildVerifier {
   /**
    * The advisory run probe as the epilogue of the next turn's command (`probeEpilogue`; `since` is the
    * command's start and `deadline` its limit, ms since the epoch): when that turn is the last and its script
-   * exited 0, `finish()` takes
-   * its judgements of the executables it would start itself, and needs no sandbox command of its own.
+   * exited 0, `finish()` takes its judgements of the executables it would start itself, and needs no sandbox
+   * command of its own.
    * Undefined when the spec asks for a run probe (that one runs with every `verify()`) or there is no sandbox.
    * A previous turn's scratch folder is removed first.
    */
@@ -189,7 +189,7 @@ export class BuildVerifier {
     await this.dropEpilogue();
     const { sandbox, spec, expected } = this.options;
     if (!sandbox || spec?.probes.run) return undefined;
-    this.epilogue = probeEpilogue(sandbox, expected.names, {
+    this.epilogue = probeEpilogue(expected.names, {
       since,
       ...(deadline !== undefined ? { deadline } : {}),
       limit: this.options.probeLimit ?? 8,

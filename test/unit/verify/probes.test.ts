@@ -271,7 +271,7 @@ describe('the run probe as an epilogue', () => {
   it('starts the new ELF programs it finds, expected names first, and answers for those paths', async () => {
     const { root, since } = builtTree();
     try {
-      const epilogue = probeEpilogue({ workdir: '/workspace' }, ['aux'], { since, limit: 8 });
+      const epilogue = probeEpilogue(['aux'], { since, limit: 8 });
       runIn(root, epilogue.script);
       const results = await epilogueResults(root, epilogue, ['build/tool', 'build/aux']);
       expect(results?.map((r) => [r.path, r.passed])).toEqual([
@@ -289,10 +289,10 @@ describe('the run probe as an epilogue', () => {
   it('leaves out libraries, scripts, old files, links and scratch; keeps expected names within the limit', async () => {
     const { root, since } = builtTree();
     try {
-      const one = probeEpilogue({ workdir: '/workspace' }, ['aux'], { since, limit: 1 });
+      const one = probeEpilogue(['aux'], { since, limit: 1 });
       runIn(root, one.script);
       expect(await epilogueResults(root, one, ['build/aux'])).toHaveLength(1);
-      const all = probeEpilogue({ workdir: '/workspace' }, [], { since, limit: 8 });
+      const all = probeEpilogue([], { since, limit: 8 });
       runIn(root, all.script);
       // Not started: the caller probes these itself.
       for (const other of [
@@ -302,7 +302,7 @@ describe('the run probe as an epilogue', () => {
         'link',
         '.buildbench/hidden',
       ]) {
-        const again = probeEpilogue({ workdir: '/workspace' }, [], { since, limit: 8 });
+        const again = probeEpilogue([], { since, limit: 8 });
         runIn(root, again.script);
         expect(await epilogueResults(root, again, [other])).toBeUndefined();
       }
@@ -315,12 +315,12 @@ describe('the run probe as an epilogue', () => {
   it('starts nothing when the command is near its limit, and a program writes where it stands, not in the tree', async () => {
     const { root, since } = builtTree();
     try {
-      const late = probeEpilogue({ workdir: '/workspace' }, ['tool'], { since, deadline: Date.now() + 5000 });
+      const late = probeEpilogue(['tool'], { since, deadline: Date.now() + 5000 });
       runIn(root, late.script);
       expect(await epilogueResults(root, late, ['build/tool'])).toBeUndefined();
       // Where the programs start: a file written there (by a script run just before each probe) is not the tree's.
       writeFileSync(path.join(root, 'writer.sh'), 'echo x > left-here\n');
-      const epilogue = probeEpilogue({ workdir: '/workspace' }, ['tool'], {
+      const epilogue = probeEpilogue(['tool'], {
         since,
         deadline: Date.now() + 60_000,
       });
@@ -336,7 +336,7 @@ describe('the run probe as an epilogue', () => {
   it('answers nothing when it did not run (the script failed), and removes nothing else', async () => {
     const { root, since } = builtTree();
     try {
-      const epilogue = probeEpilogue({ workdir: '/workspace' }, ['tool'], { since });
+      const epilogue = probeEpilogue(['tool'], { since });
       expect(await epilogueResults(root, epilogue, ['build/tool'])).toBeUndefined();
       expect(existsSync(path.join(root, 'build/tool'))).toBe(true);
     } finally {
