@@ -30,6 +30,7 @@ const SUITES: Suite[] = [
   { name: 'sandbox', module: 'sandbox', export: 'benchSandbox' },
   { name: 'logparse', module: 'logparse', export: 'benchLogParse' },
   { name: 'diagnose', module: 'diagnose', export: 'benchDiagnose' },
+  { name: 'diagnose-hostile', module: 'diagnose-hostile', export: 'benchDiagnoseHostile' },
   { name: 'redact', module: 'redact', export: 'benchRedact' },
   { name: 'rules-vs-baseline', module: 'rules-vs-baseline', export: 'benchRulesVsBaseline' },
   { name: 'llm-prompt', module: 'llm-prompt', export: 'benchLlmPrompt' },

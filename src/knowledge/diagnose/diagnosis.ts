@@ -7,7 +7,9 @@
  * The shape below is the contract the CLI and the bot share; the implementation fills it.
  */
 import type { Readable } from 'node:stream';
+import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
+import { linear, linearRegex } from '../../base/linear-regex.js';
 import { createRedactor, type Redactor } from '../../trajectory/redact.js';
 import { defaultFallbackTable, loadFallbackTable, type FallbackTable } from '../repair/package-fallback.js';
 import { needFromFinding, type Need } from '../repair/needs.js';
@@ -15,6 +17,7 @@ import { torchFixCommand } from '../repair/rules/gpu.js';
 import { defaultRepairTables, firstMatch, type RepairTables } from '../repair/tables.js';
 import { LogAnalyzer, type LogAnalysisDetail } from './log-parser.js';
 import { defaultSignatureCatalog, type SignatureCatalog } from './signatures.js';
+import { ciTimestampLength, stripAnsi, trimTrailingCr } from './terminal-text.js';
 import type { Finding } from './types.js';
 
 /** A line of the log the diagnosis rests on (1-based, after the CI runner's prefixes are removed). */
@@ -50,6 +53,15 @@ export interface SuggestedFix {
 
 export type Confidence = 'high' | 'medium' | 'low';
 
+/** A diagnosis that ran out of its time budget (DiagnoseOptions.budgetMs) before the end of the log. */
+export interface StoppedEarly {
+  /** Milliseconds spent when it stopped. */
+  afterMs: number;
+  /** Characters of the log read, of `total`; absent when it is not known how far it got (a worker that did not answer). */
+  read?: number;
+  total: number;
+}
+
 export type Diagnosis =
   | {
       found: true;
@@ -62,12 +74,15 @@ export type Diagnosis =
       };
       fix?: SuggestedFix;
       confidence: Confidence;
+      /** Set when only the log's first `read` characters were diagnosed: a cause in the rest was not looked for. */
+      stoppedEarly?: StoppedEarly;
     }
   | {
       found: false;
       /** Why there is nothing to say (no build error; a network flake; a test failure, not a build problem). */
       reason: string;
       kind: 'clean' | 'not-build' | 'flaky' | 'unknown';
+      stoppedEarly?: StoppedEarly;
     };
 
 // ───────────────────────────── implementation ─────────────────────────────
@@ -89,6 +104,11 @@ export interface DiagnoseOptions {
   packageTables?: readonly FallbackTable[];
   /** The repair tables (default: `verifiers/repairs.yaml`). */
   repairTables?: RepairTables;
+  /**
+   * Stop reading the log after this many milliseconds and diagnose what was read (`stoppedEarly` says so).
+   * The time is checked between slices of BUDGET_SLICE characters, each of which takes linear time.
+   */
+  budgetMs?: number;
 }
 
 export const DEFAULT_COMMON_PACKAGES_URL = new URL(
@@ -102,23 +122,26 @@ export function commonPackageTable(): FallbackTable {
   return (commonTable ??= loadFallbackTable(DEFAULT_COMMON_PACKAGES_URL));
 }
 
+// Every pattern in this file runs on the linear-time engine (base/linear-regex.ts): the log and the build files
+// are a stranger's text. test/unit/knowledge/diagnose/linear.test.ts checks that no native RegExp is left here.
+
 /** GitHub Actions workflow commands at the start of a line: `##[group]`, `##[error]`, `::error::`, … */
-const GHA_COMMAND =
-  /^(?:##\[(?:group|endgroup|error|warning|notice|debug|command|section)\]|::(?:group|endgroup|error|warning|notice|debug)(?: [^:]*)?::)/;
-// eslint-disable-next-line no-control-regex
-const ANSI_ESCAPES = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
-const GHA_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/;
+const GHA_COMMAND = linear`^(?:##\[(?:group|endgroup|error|warning|notice|debug|command|section)\]|::(?:group|endgroup|error|warning|notice|debug)(?: [^:]*)?::)`;
 
 /**
  * One CI log line as a person reads it: CR/LF and ANSI colours removed, the runner's timestamp and the
  * workflow command prefix (`##[error]`, `::group::`) dropped. Line numbers are unchanged: one line in, one out.
  */
 export function stripCiPrefixes(raw: string): string {
-  let line = raw.endsWith('\r') ? raw.replace(/\r+$/, '') : raw;
-  if (line.includes('\u001b')) line = line.replace(ANSI_ESCAPES, '');
+  let line = stripAnsi(trimTrailingCr(raw));
   if (line.includes('\r')) line = line.slice(line.lastIndexOf('\r') + 1);
-  line = line.replace(GHA_TIMESTAMP, '');
-  return line.replace(GHA_COMMAND, '');
+  const stamp = ciTimestampLength(line);
+  if (stamp > 0) line = line.slice(line.charCodeAt(stamp) === 32 ? stamp + 1 : stamp);
+  if (line.startsWith('##[') || line.startsWith('::')) {
+    const command = GHA_COMMAND.exec(line);
+    if (command) line = line.slice(command[0].length);
+  }
+  return line;
 }
 
 /** What the diagnosis sees besides the analysis: test-run markers and raw error lines, counted while reading. */
@@ -131,20 +154,23 @@ interface LogSignals {
 
 /** Lines that say a test run failed, not the build: CTest, Automake's test harness, pytest, cargo, go, jest. */
 const TEST_FAILURE = [
-  /^\s*The following tests FAILED:/,
-  /^\s*Errors while running CTest/,
-  /\b\d+% tests passed, \d+ tests? failed out of \d+/,
-  /^\s*# FAIL: +[1-9]/,
-  /^FAIL: \S/,
-  /^=+ .*\b\d+ failed\b.* =+$/,
-  /^test result: FAILED\./,
-  /^--- FAIL: /,
-  /^Tests: +\d+ failed/,
-  /^\s*\d+ (?:test|example)s?, \d+ failures?/,
+  linear`^\s*The following tests FAILED:`,
+  linear`^\s*Errors while running CTest`,
+  linear`\b\d+% tests passed, \d+ tests? failed out of \d+`,
+  linear`^\s*# FAIL: +[1-9]`,
+  linear`^FAIL: \S`,
+  linear`^=+ .*\b\d+ failed\b.* =+$`,
+  linear`^test result: FAILED\.`,
+  linear`^--- FAIL: `,
+  linear`^Tests: +\d+ failed`,
+  linear`^\s*\d+ (?:test|example)s?, \d+ failures?`,
 ];
-/** A raw error line, for telling an unrecognised failure from a clean log. */
-const ERRORISH =
-  /(?:^|\s)(?:error|fatal|ERROR|FAILED|Error)(?::|\s\d|\b(?=.*\bexit code))|Process completed with exit code [1-9]/;
+/**
+ * A raw error line, for telling an unrecognised failure from a clean log: an error word followed by a colon or
+ * a number, or anywhere before an `exit code` on the same line.
+ */
+const ERRORISH = linear`(?:^|\s)(?:error|fatal|ERROR|FAILED|Error)(?::|\s\d|\b.*\bexit code)|Process completed with exit code [1-9]`;
+const ERROR_WORDS = ['rror', 'fatal', 'FAILED', 'exit code'];
 
 class SignalScanner {
   readonly signals: LogSignals = {};
@@ -158,7 +184,7 @@ class SignalScanner {
       TEST_FAILURE.some((re) => re.test(line))
     )
       this.signals.testFailure = { line: this.lineNo, text: line };
-    if (!this.signals.errorLine && /rror|fatal|FAILED|exit code/.test(line) && ERRORISH.test(line))
+    if (!this.signals.errorLine && ERROR_WORDS.some((w) => line.includes(w)) && ERRORISH.test(line))
       this.signals.errorLine = { line: this.lineNo, text: line };
     return line;
   }
@@ -196,10 +222,15 @@ function lookupPackages(
 }
 
 /** The packages of an `apt-get install` line (words after `install` that are not options), up to `&&`, `;`, `|`, `\`. */
-const APT_INSTALL = /\bapt(?:-get)?\s+(?:[-\w=]+\s+)*install\b/;
+const APT_INSTALL = linear`\bapt(?:-get)?\s+(?:[-\w=]+\s+)*install\b`;
+const INSTALL_END = linear`\s*(?:&&|\|\||;|\||\\\s*$|#|$)`;
+const COMMENT_LINE = linear`^\s*#`;
+const WHITESPACE = linear`\s+`;
+const WORKFLOW_PATH = linear`(?:^|/)\.github/workflows/[^/]+\.ya?ml$`;
+const MAKEFILE_NAME = linear`^(?:GNUmakefile|makefile|Makefile)(?:\.am|\.in)?$|\.mk$`;
 
 function isWorkflow(path: string): boolean {
-  return /(?:^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path);
+  return WORKFLOW_PATH.test(path);
 }
 
 /** The line's text with `addition` inserted after the install's last package (the rest byte-identical). */
@@ -208,7 +239,7 @@ function appendToInstall(line: string, addition: string): string | undefined {
   if (!m) return undefined;
   const after = m.index + m[0].length;
   const rest = line.slice(after);
-  const stop = /\s*(?:&&|\|\||;|\||\\\s*$|#|$)/.exec(rest);
+  const stop = INSTALL_END.exec(rest);
   const at = after + (stop ? stop.index : rest.length);
   return `${line.slice(0, at)} ${addition}${line.slice(at)}`;
 }
@@ -221,8 +252,8 @@ function installSuggestion(packages: string[], files: readonly DiagnoseFile[]): 
       const raw = lines[i] as string;
       const cr = raw.endsWith('\r') ? '\r' : '';
       const original = cr ? raw.slice(0, -1) : raw;
-      if (/^\s*#/.test(original) || !APT_INSTALL.test(original)) continue;
-      const words = new Set(original.split(/\s+/));
+      if (COMMENT_LINE.test(original) || !APT_INSTALL.test(original)) continue;
+      const words = new Set(WHITESPACE.split(original));
       const missing = packages.filter((p) => !words.has(p));
       if (missing.length === 0) continue;
       const replacement = appendToInstall(original, missing.join(' '));
@@ -246,28 +277,29 @@ function flagSuggestion(
   files: readonly DiagnoseFile[],
 ): LineSuggestion | undefined {
   const names = vars.join('|');
-  const make = new RegExp(`^\\s*(?:override\\s+)?(?:${names})\\s*(?:[+:?]?=)`);
-  const cmake = new RegExp(`^\\s*set\\s*\\(\\s*CMAKE_(?:C|CXX|EXE_LINKER)_FLAGS\\s+"([^"]*)"`, 'i');
+  const make = linearRegex(`^\\s*(?:override\\s+)?(?:${names})\\s*(?:[+:?]?=)`);
+  const cmake = linearRegex(`^\\s*set\\s*\\(\\s*CMAKE_(?:C|CXX|EXE_LINKER)_FLAGS\\s+"(?<flags>[^"]*)"`, 'i');
   for (const file of files) {
     const base = file.path.split('/').pop() ?? '';
-    const isMake = /^(?:GNUmakefile|makefile|Makefile)(?:\.am|\.in)?$|\.mk$/.test(base);
+    const isMake = MAKEFILE_NAME.test(base);
     const isCmake = base === 'CMakeLists.txt' || base.endsWith('.cmake');
     if (!isMake && !isCmake) continue;
     const lines = file.content.split('\n');
     for (let i = 0; i < lines.length; i++) {
-      const original = (lines[i] as string).replace(/\r$/, '');
-      if (original.split(/\s+/).includes(flag)) continue;
+      const raw = lines[i] as string;
+      const original = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+      if (WHITESPACE.split(original).includes(flag)) continue;
       let replacement: string | undefined;
       if (isMake && make.test(original)) {
         const comment = original.indexOf('#');
         const end = comment >= 0 ? comment : original.length;
-        const body = original.slice(0, end).replace(/\s+$/, '');
+        const body = original.slice(0, end).trimEnd();
         replacement = `${body} ${flag}${original.slice(body.length)}`;
       } else if (isCmake) {
         const m = cmake.exec(original);
         if (m) {
-          const close = (m.index ?? 0) + m[0].length - 1;
-          const sep = (m[1] ?? '').length > 0 ? ' ' : '';
+          const close = m.index + m[0].length - 1;
+          const sep = (m.groups.flags ?? '').length > 0 ? ' ' : '';
           replacement = `${original.slice(0, close)}${sep}${flag}${original.slice(close)}`;
         }
       }
@@ -279,7 +311,8 @@ function flagSuggestion(
 
 /** A one-line change as a unified diff (what `git apply` takes). */
 export function suggestionDiff(s: LineSuggestion): string {
-  const p = s.path.replace(/^\/+/, '');
+  let p = s.path;
+  while (p.startsWith('/')) p = p.slice(1);
   return `--- a/${p}\n+++ b/${p}\n@@ -${s.line} +${s.line} @@\n-${s.original}\n+${s.replacement}\n`;
 }
 
@@ -320,7 +353,7 @@ function fixFor(finding: Finding, options: DiagnoseOptions): SuggestedFix | unde
     };
     return withSuggestion(fix, installSuggestion(packages, files));
   }
-  const symbol = finding.captures.symbol?.replace(/@.*$/, '');
+  const symbol = finding.captures.symbol?.split('@')[0];
   if ((finding.id === 'undefined-reference' || finding.id === 'undefined-reference-dso') && symbol) {
     const flag = firstMatch(repair.toolchainLibraries, symbol);
     if (!flag) return undefined;
@@ -471,10 +504,52 @@ class CiLogFeeder {
   }
 }
 
+/** Characters fed between two looks at the clock when the diagnosis has a budget. */
+export const BUDGET_SLICE = 256 * 1024;
+
+/** What became of a stopped diagnosis: `ran out of time (20 s) after 41% of the log`. */
+function stopDetail(stop: StoppedEarly): string {
+  const seconds = Math.round(stop.afterMs / 100) / 10;
+  if (stop.read === undefined) return `did not finish in ${seconds} s`;
+  const share = stop.total > 0 ? Math.floor((100 * stop.read) / stop.total) : 100;
+  return `ran out of time (${seconds} s) after ${share}% of the log`;
+}
+
+/** One short sentence for a person: how far a diagnosis that ran out of time got. */
+export function describeStop(stop: StoppedEarly): string {
+  return `The diagnosis ${stopDetail(stop)}, so a cause further on was not looked for.`;
+}
+
+/**
+ * The diagnosis of the part of a log that was read before time ran out: a root cause found there stands (with
+ * `stoppedEarly`), and so do a flake or a test failure; "nothing found" becomes "unknown", since the rest of the
+ * log was not read.
+ */
+export function stoppedEarly(diagnosis: Diagnosis, stop: StoppedEarly): Diagnosis {
+  if (diagnosis.found || diagnosis.kind === 'flaky' || diagnosis.kind === 'not-build')
+    return { ...diagnosis, stoppedEarly: stop };
+  return {
+    found: false,
+    kind: 'unknown',
+    reason: `the diagnosis ${stopDetail(stop)} before it found a cause`,
+    stoppedEarly: stop,
+  };
+}
+
 /** Diagnoses a failed build log held in memory (a CI job's log; GitHub Actions prefixes are understood). */
 export function diagnoseLog(text: string, options: DiagnoseOptions = {}): Diagnosis {
   const feeder = new CiLogFeeder(options);
-  feeder.write(text);
+  if (options.budgetMs === undefined) {
+    feeder.write(text);
+    return feeder.end(options);
+  }
+  const start = performance.now();
+  for (let at = 0; at < text.length; at += BUDGET_SLICE) {
+    const spent = performance.now() - start;
+    if (spent > options.budgetMs)
+      return stoppedEarly(feeder.end(options), { afterMs: spent, read: at, total: text.length });
+    feeder.write(text.slice(at, at + BUDGET_SLICE));
+  }
   return feeder.end(options);
 }
 

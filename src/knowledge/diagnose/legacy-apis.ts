@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 
 import { ConfigError } from '../../base/errors.js';
+import { LinearRegex } from '../../base/linear-regex.js';
 import type { FindingCategory } from './types.js';
 
 export const DEFAULT_LEGACY_APIS_URL = new URL('../../../verifiers/legacy-apis.yaml', import.meta.url);
@@ -104,13 +105,14 @@ export function parseLegacyApis(text: string, source: string): LegacyApi[] {
     if (ids.has(entry.id)) fail(source, `${where}.id`, `'${entry.id}' is listed twice`);
     ids.add(entry.id);
     if (!/^https:\/\//.test(entry.source)) fail(source, `${where}.source`, 'expected an https:// URL');
-    let regex: RegExp;
+    // Compiled as the catalog compiles it: by the linear-time engine (no lookaround, no backreferences).
+    let regex: LinearRegex;
     try {
-      regex = new RegExp(entry.pattern);
+      regex = new LinearRegex(entry.pattern);
     } catch (error) {
       fail(source, `${where}.pattern`, error instanceof Error ? error.message : String(error));
     }
-    if (/\(\?<[A-Za-z]/.test(entry.pattern)) fail(source, `${where}.pattern`, 'named groups are not allowed');
+    if (regex.groupNames.length > 0) fail(source, `${where}.pattern`, 'named groups are not allowed');
     const keywords = raw.keywords;
     if (
       !Array.isArray(keywords) ||

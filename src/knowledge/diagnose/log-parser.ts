@@ -17,6 +17,7 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { defaultSignatureCatalog, renderMessage, type SignatureCatalog } from './signatures.js';
+import { logLinePrefixLength, stripAnsi, trimTrailingCr } from './terminal-text.js';
 import type { Finding, LogAnalysis } from './types.js';
 
 export interface AnalyzeOptions {
@@ -50,11 +51,8 @@ const DEFAULTS = {
   genericWindow: 8,
 };
 
-// CSI (colours, cursor movement), OSC (titles, hyperlinks) and two-byte escapes.
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
-/** GitHub Actions raw-log timestamps and BuildKit step prefixes. */
-const LINE_PREFIX = /^(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z |#\d+ \d+(?:\.\d+)? )/;
+// A log line is a stranger's text: it is cleaned by the one-pass scanners of terminal-text.ts and matched by the
+// catalog's linear-time patterns; test/unit/knowledge/diagnose/linear.test.ts checks no native RegExp is here.
 
 /**
  * What a terminal would show for one raw line: colours removed, the last carriage-return segment
@@ -63,14 +61,14 @@ const LINE_PREFIX = /^(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z |#\d+ \d+(?:\
 export function normalizeLogLine(raw: string, maxLength = DEFAULTS.maxLineLength): string {
   let line = raw;
   if (line.length > maxLength * 4) line = line.slice(0, maxLength * 4);
-  if (line.includes('\u001b')) line = line.replace(ANSI, '');
+  line = stripAnsi(line);
   if (line.includes('\r')) {
-    line = line.replace(/\r+$/, '');
+    line = trimTrailingCr(line);
     const cr = line.lastIndexOf('\r');
     if (cr >= 0) line = line.slice(cr + 1);
   }
-  const first = line.charCodeAt(0);
-  if ((first >= 48 && first <= 57) || first === 35) line = line.replace(LINE_PREFIX, '');
+  const prefix = logLinePrefixLength(line);
+  if (prefix > 0) line = line.slice(prefix);
   return line.length > maxLength ? line.slice(0, maxLength) : line;
 }
 

@@ -1,11 +1,18 @@
 /**
  * The layer-1 signature catalog: failure signatures are DATA (`verifiers/signatures.yaml`), compiled here
  * into a line matcher. One line yields at most one match: the highest-priority signature that matches.
+ *
+ * Every pattern is compiled by the linear-time engine (base/linear-regex.ts, RE2): a log line is untrusted
+ * text, and no line may make a match slower than linear in its length. RE2 has no lookaround, so a signature
+ * says "but not on lines like this" with `unless:` (a second pattern that vetoes the line), and a look-back
+ * reads at most `lines` earlier lines (each kept to the parser's excerpt length): the work per log line is
+ * bounded by the catalog, not by the log.
  */
 import { legacySignatures } from './legacy-apis.js';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../../base/errors.js';
+import { LinearRegex, LinearSyntaxError } from '../../base/linear-regex.js';
 import { FINDING_CATEGORIES, type FindingCategory } from './types.js';
 
 export { FINDING_CATEGORIES };
@@ -34,20 +41,30 @@ export const CATEGORY_TIER: Readonly<Record<FindingCategory, number>> = {
 /** Where the catalog shipped with the tool lives (three folders up from `src/knowledge/diagnose/`; ncc copies it into dist/). */
 export const DEFAULT_SIGNATURES_URL = new URL('../../../verifiers/signatures.yaml', import.meta.url);
 
-/** A look-back: captures taken from one of the previous `lines` lines (nearest first). */
+/**
+ * A look-back: captures taken from one of the previous `lines` lines (at most MAX_LOOKBEHIND): the nearest line
+ * that matches (`pick: nearest`, the default), or the earliest of them (`pick: earliest`: the first line of a
+ * block that explains the later ones). Either way at most `lines` lines are read per matched line.
+ */
 export interface LookbehindSpec {
   pattern: string;
   flags?: string;
   lines: number;
+  pick?: 'nearest' | 'earliest';
 }
 
 /** One signature as written in the YAML file. */
 export interface SignatureSpec {
   id: string;
   category: FindingCategory;
-  /** JavaScript regular expression with named groups; `{{macro}}` expands from the catalog's `macros`. */
+  /**
+   * Regular expression in RE2 syntax (JavaScript's without lookaround or backreferences) with named groups;
+   * `{{macro}}` expands from the catalog's `macros`.
+   */
   pattern: string;
   flags?: string;
+  /** A second pattern (same flags): a line it matches is not this signature's, even when `pattern` matches. */
+  unless?: string;
   /** Literal substrings; a line is only tried against the pattern when it contains one of them. */
   keywords: string[];
   /** Every named group of the pattern (and of the look-backs), documented. */
@@ -80,15 +97,18 @@ export interface CatalogSpec {
 }
 
 export interface Lookbehind {
-  readonly regex: RegExp;
+  readonly regex: LinearRegex;
   readonly lines: number;
+  readonly pick: 'nearest' | 'earliest';
 }
 
 /** A compiled signature. */
 export interface Signature {
   readonly id: string;
   readonly category: FindingCategory;
-  readonly regex: RegExp;
+  readonly regex: LinearRegex;
+  /** Vetoes a line the pattern matches (SignatureSpec.unless). */
+  readonly unless?: LinearRegex;
   readonly keywords: readonly string[];
   readonly caseInsensitive: boolean;
   readonly message: string;
@@ -128,9 +148,9 @@ export interface SignatureMatch {
 /** Longest capture value kept; longer values are cut (a capture of a 4 KiB line is not useful whole). */
 export const MAX_CAPTURE_LENGTH = 512;
 const ALLOWED_FLAGS = /^[imsu]*$/;
-const GROUP_NAME = /\(\?<([A-Za-z_$][\w$]*)>/g;
 const MACRO = /\{\{(\w+)\}\}/g;
-const MAX_LOOKBEHIND = 16;
+/** The most lines a look-back reads (per matched line). */
+export const MAX_LOOKBEHIND = 16;
 /** `{name}`, `{name|fallback}`, `{name?prefix}` in message templates. */
 const PLACEHOLDER = /\{(\w+)(?:([|?])([^}]*))?\}/g;
 
@@ -142,10 +162,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function groupNames(pattern: string): string[] {
-  return [...pattern.matchAll(GROUP_NAME)].map((m) => m[1] ?? '');
-}
-
 function expandMacros(pattern: string, macros: Record<string, string>, where: string): string {
   return pattern.replace(MACRO, (_all, name: string) => {
     const value = macros[name];
@@ -154,12 +170,16 @@ function expandMacros(pattern: string, macros: Record<string, string>, where: st
   });
 }
 
-function compile(pattern: string, flags: string, where: string): RegExp {
+function compile(pattern: string, flags: string, where: string): LinearRegex {
   if (!ALLOWED_FLAGS.test(flags)) fail(where, `flags "${flags}" not allowed (use i, m, s, u)`);
   try {
-    return new RegExp(pattern, flags);
+    return new LinearRegex(pattern, flags);
   } catch (error) {
-    return fail(where, `bad pattern: ${error instanceof Error ? error.message : String(error)}`);
+    const why = error instanceof LinearSyntaxError ? error.message : String(error);
+    return fail(
+      where,
+      `bad pattern: ${why}${/\(\?<?[=!]/.test(pattern) ? '; for a lookaround use "unless:"' : ''}`,
+    );
   }
 }
 
@@ -222,10 +242,18 @@ function validateSpec(raw: unknown, index: number, source: string): SignatureSpe
       if (typeof lines !== 'number' || !Number.isInteger(lines) || lines < 1 || lines > MAX_LOOKBEHIND) {
         fail(at, `lookbehind "lines" must be an integer 1..${MAX_LOOKBEHIND}`);
       }
+      const pick = entry.pick ?? 'nearest';
+      if (pick !== 'nearest' && pick !== 'earliest')
+        fail(at, 'lookbehind "pick" must be nearest or earliest');
+      for (const key of Object.keys(entry)) {
+        if (!['pattern', 'flags', 'lines', 'pick'].includes(key))
+          fail(at, `unknown lookbehind field "${key}"`);
+      }
       return {
         pattern: stringField(entry, 'pattern', at, true) as string,
         flags: stringField(entry, 'flags', at, false),
         lines,
+        pick,
       };
     });
   }
@@ -234,6 +262,7 @@ function validateSpec(raw: unknown, index: number, source: string): SignatureSpe
     'category',
     'pattern',
     'flags',
+    'unless',
     'keywords',
     'captures',
     'message',
@@ -252,6 +281,7 @@ function validateSpec(raw: unknown, index: number, source: string): SignatureSpe
     category,
     pattern: stringField(raw, 'pattern', at, true) as string,
     flags: stringField(raw, 'flags', at, false),
+    unless: stringField(raw, 'unless', at, false),
     keywords,
     captures: captures as Record<string, string> | undefined,
     message: stringField(raw, 'message', at, true) as string,
@@ -289,7 +319,7 @@ function keep(value: string): string {
 
 function collectGroups(
   into: Record<string, string>,
-  groups: Record<string, string | undefined> | undefined,
+  groups: Readonly<Record<string, string | undefined>> | undefined,
 ): void {
   if (!groups) return;
   for (const [name, value] of Object.entries(groups)) {
@@ -372,12 +402,14 @@ function compileSignature(
   const flags = s.flags ?? '';
   const pattern = expandMacros(s.pattern, macros, at);
   const regex = compile(pattern, flags, at);
+  const unless =
+    s.unless === undefined ? undefined : compile(expandMacros(s.unless, macros, at), flags, `${at} unless`);
   const lookbehind = (s.lookbehind ?? []).map((lb) => ({
     regex: compile(expandMacros(lb.pattern, macros, at), lb.flags ?? '', `${at} lookbehind`),
     lines: lb.lines,
-    names: groupNames(expandMacros(lb.pattern, macros, at)),
+    pick: lb.pick ?? 'nearest',
   }));
-  const names = [...new Set([...groupNames(pattern), ...lookbehind.flatMap((lb) => lb.names)])];
+  const names = [...new Set([...regex.groupNames, ...lookbehind.flatMap((lb) => lb.regex.groupNames)])];
   checkCaptures(s, names, at);
   for (const ref of s.followUpAfter ?? []) {
     if (!ids.has(ref) && !FINDING_CATEGORIES.includes(ref as FindingCategory)) {
@@ -395,6 +427,7 @@ function compileSignature(
     id: s.id,
     category: s.category,
     regex,
+    ...(unless ? { unless } : {}),
     keywords: caseInsensitive ? s.keywords.map((k) => k.toLowerCase()) : s.keywords,
     caseInsensitive,
     message: s.message,
@@ -404,7 +437,7 @@ function compileSignature(
     generic,
     priority: s.priority ?? (generic ? 10 : 50),
     tier: s.tier ?? CATEGORY_TIER[s.category],
-    lookbehind: lookbehind.map(({ regex: r, lines }) => ({ regex: r, lines })),
+    lookbehind: lookbehind.map(({ regex: r, lines, pick }) => ({ regex: r, lines, pick })),
     demotes: s.demotes ?? [],
     captureNames: names,
     captureDocs: s.captures ?? {},
@@ -412,22 +445,26 @@ function compileSignature(
   };
 }
 
-/** The captures of the nearest previous line (within `lb.lines`) that a look-back matches. */
+/**
+ * The captures of the nearest (or, with `pick: earliest`, the farthest) previous line within `lb.lines` that a
+ * look-back matches. At most `lb.lines` lines are read.
+ */
 function lookBack(
   signature: Signature,
   previous: (k: number) => string | undefined,
   captures: Record<string, string>,
 ): void {
   for (const lb of signature.lookbehind) {
+    let hit: Record<string, string | undefined> | undefined;
     for (let k = 1; k <= lb.lines; k++) {
       const before = previous(k);
       if (before === undefined) break;
-      const hit = lb.regex.exec(before);
-      if (hit) {
-        collectGroups(captures, hit.groups);
-        break;
-      }
+      const m = lb.regex.exec(before);
+      if (!m) continue;
+      hit = m.groups;
+      if (lb.pick === 'nearest') break;
     }
+    collectGroups(captures, hit);
   }
 }
 
@@ -446,7 +483,7 @@ function lineMatcher(signatures: readonly Signature[]): SignatureCatalog['match'
     for (const signature of ordered) {
       if (!signature.keywords.some((k) => found.has(k))) continue;
       const m = signature.regex.exec(line);
-      if (!m) continue;
+      if (!m || signature.unless?.test(line)) continue;
       const captures: Record<string, string> = {};
       collectGroups(captures, m.groups);
       if (previous) lookBack(signature, previous, captures);

@@ -167,6 +167,53 @@ signatures:
     expect(m?.captures).toEqual({ reason: 'disk', step: '2' });
     expect(c.maxLookbehind).toBe(3);
   });
+
+  it('takes the earliest line of a look-back with pick: earliest, never reading more than `lines` lines', () => {
+    const c = parseSignatureCatalog(`version: 1
+signatures:
+  - id: tail
+    category: configure-error
+    pattern: 'failed: (?<reason>\\w+)'
+    keywords: ['failed:']
+    lookbehind:
+      - { pattern: 'step (?<step>\\d+)', lines: 3, pick: earliest }
+    captures: { reason: why, step: which step }
+    message: 'step {step|?} failed: {reason}'
+`);
+    const before = ['step 0', 'step 1', 'step 2', 'noise'];
+    const read: number[] = [];
+    const m = c.match('failed: disk', (k) => {
+      read.push(k);
+      return before[before.length - k];
+    });
+    expect(m?.captures).toEqual({ reason: 'disk', step: '1' });
+    expect(read).toEqual([1, 2, 3]);
+    expect(() =>
+      parseSignatureCatalog(
+        `version: 1\nsignatures:\n  - { id: x, category: oom, pattern: x, keywords: [x], message: x, lookbehind: [{ pattern: y, lines: 2, pick: last }] }\n`,
+      ),
+    ).toThrow(ConfigError);
+  });
+
+  it('lets `unless:` veto a line the pattern matches (what a lookahead said)', () => {
+    const c = parseSignatureCatalog(`version: 1
+signatures:
+  - id: common
+    category: link-error
+    pattern: 'multiple definition of (?<symbol>\\w+)'
+    unless: '\\((?:\\.text|\\.data)'
+    keywords: ['multiple definition of']
+    captures: { symbol: the symbol }
+    message: 'multiple definition of {symbol}'
+`);
+    expect(c.match('a.o: multiple definition of counter')?.captures).toEqual({ symbol: 'counter' });
+    expect(c.match('a.o:(.text+0x0): multiple definition of main')).toBeUndefined();
+    expect(
+      catalog.match(
+        "/usr/bin/ld: b.o:(.data+0x0): multiple definition of `x'; a.o:(.data+0x0): first defined here",
+      )?.signature.id,
+    ).toBe('multiple-definition');
+  });
 });
 
 describe('renderMessage', () => {
