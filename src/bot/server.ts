@@ -1,7 +1,9 @@
 /**
  * The GitHub App as a Node server: `npm run bot` (this file run directly) reads the environment, checks it,
- * and runs Probot's own server (`run` from probot: the webhook route `/api/github/webhooks`, signature
- * verification with the webhook secret, the `/ping` route, Probot's logging) with `buildbenchApp`.
+ * and runs Probot's own server (`run` from probot: the `/ping` route, Probot's logging) with `buildbenchApp`.
+ * Deliveries to the webhook route go through the intake (intake.ts: bounded body, signature checked over the
+ * raw bytes before parsing, 202 at once, handlers in the background), not through Probot's webhook route,
+ * which reads a whole body before checking anything: Probot's route is given a path no request can name.
  *
  * Environment (Probot's names, so Probot's documentation applies):
  *   APP_ID            the App's id (a positive integer)
@@ -10,21 +12,31 @@
  *   WEBHOOK_SECRET    the App's webhook secret. Required: Probot would otherwise accept deliveries signed
  *                     with the word `development`.
  *   PORT (3000), HOST (localhost; `0.0.0.0` in the container), WEBHOOK_PATH, LOG_LEVEL, LOG_FORMAT
+ *   WEBHOOK_MAX_BYTES  the largest body accepted, in bytes (default and most: GitHub's 25 MB payload cap).
+ *   WEBHOOK_PROXY_URL is not used: run smee-client beside the bot, aimed at WEBHOOK_PATH (README).
  *   GHE_HOST, GHE_PROTOCOL  GitHub Enterprise Server (`https://<GHE_HOST>/api/v3`); the end-to-end test points
  *                     them at a local fake API (`GHE_PROTOCOL=http GHE_HOST=127.0.0.1:<port>`).
  * A missing or malformed variable is one line on stderr naming it, and exit status 2; nothing starts.
  *
  * `probot run lib/bot/server.js` works too: Probot takes this module's default export as the app function
- * (its resolveAppFunction), and the server only starts when this file is the process's entry.
+ * (its resolveAppFunction), and the server only starts when this file is the process's entry. That way runs
+ * Probot's own webhook route in front, without the intake's bounds.
  */
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-import { run, type Probot } from 'probot';
+import { run, type ApplicationFunctionOptions, type Probot } from 'probot';
 
 import { ConfigError, errorMessage } from '../base/errors.js';
 import { isProcessEntry } from '../base/entry.js';
 import { buildbenchApp } from './app.js';
+import { createWebhookIntake, DEFAULT_WEBHOOK_PATH, GITHUB_MAX_PAYLOAD_BYTES } from './intake.js';
+
+/**
+ * The path Probot's own webhook route is given: a URL path never holds a raw space (it arrives as `%20`), so
+ * no request reaches that route and every delivery goes through the intake at WEBHOOK_PATH.
+ */
+const PROBOT_UNROUTABLE_PATH = '/ probot route: deliveries go through the buildbench intake';
 
 export interface BotServerEnv {
   APP_ID: string;
@@ -62,6 +74,18 @@ export function requireWebhookSecret(env: NodeJS.ProcessEnv): string {
       'WEBHOOK_SECRET is not set (the webhook secret of the GitHub App: deliveries are verified with it)',
     );
   return secret;
+}
+
+/** WEBHOOK_MAX_BYTES as a number (GitHub's 25 MB cap when unset), or a ConfigError naming it. */
+export function webhookMaxBytes(env: NodeJS.ProcessEnv): number {
+  const text = env.WEBHOOK_MAX_BYTES?.trim() ?? '';
+  if (text === '') return GITHUB_MAX_PAYLOAD_BYTES;
+  const bytes = /^[0-9]+$/.test(text) ? Number(text) : NaN;
+  if (!(bytes >= 1024 && bytes <= GITHUB_MAX_PAYLOAD_BYTES))
+    throw new ConfigError(
+      `WEBHOOK_MAX_BYTES must be a number of bytes from 1024 to ${GITHUB_MAX_PAYLOAD_BYTES} (GitHub's 25 MB payload cap), not ${JSON.stringify(text)}`,
+    );
+  return bytes;
 }
 
 /**
@@ -112,6 +136,7 @@ export function checkServerEnv(env: NodeJS.ProcessEnv): BotServerEnv {
     throw new ConfigError(`GHE_PROTOCOL must be http or https, not ${JSON.stringify(env.GHE_PROTOCOL)}`);
   if (env.WEBHOOK_PATH !== undefined && env.WEBHOOK_PATH !== '' && !env.WEBHOOK_PATH.startsWith('/'))
     throw new ConfigError(`WEBHOOK_PATH must start with /, not ${JSON.stringify(env.WEBHOOK_PATH)}`);
+  webhookMaxBytes(env);
 
   const checked: BotServerEnv = {
     ...env,
@@ -135,7 +160,29 @@ export async function startBotServer(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Awaited<ReturnType<typeof run>>> {
   const checked = checkServerEnv(env);
-  return run((app: Probot) => buildbenchApp(app), { env: checked });
+  const path = checked.WEBHOOK_PATH || DEFAULT_WEBHOOK_PATH;
+  const probotEnv: BotServerEnv = { ...checked, WEBHOOK_PATH: PROBOT_UNROUTABLE_PATH };
+  delete probotEnv.WEBHOOK_PROXY_URL;
+  return run(
+    (app: Probot, options: ApplicationFunctionOptions) => {
+      buildbenchApp(app);
+      const log = app.log.child({ name: 'intake' });
+      options.addHandler(
+        createWebhookIntake({
+          path,
+          secret: checked.WEBHOOK_SECRET,
+          maxBytes: webhookMaxBytes(checked),
+          receive: (delivery) => app.receive(delivery as Parameters<Probot['receive']>[0]),
+          log,
+        }),
+      );
+      if (checked.WEBHOOK_PROXY_URL)
+        log.warn(
+          `WEBHOOK_PROXY_URL is not used: run smee-client beside the bot with --target http://<host>:<port>${path}`,
+        );
+    },
+    { env: probotEnv },
+  );
 }
 
 async function main(): Promise<void> {
