@@ -4,7 +4,7 @@
  */
 import type { BuildResult } from '../report/result.js';
 import type { GitHubClient } from '../github/client.js';
-import { md } from './summary.js';
+import { md } from '../report/github-text.js';
 
 export const COMMENT_MARKER = '<!-- buildbench:comment -->';
 
@@ -15,11 +15,12 @@ export interface CommentContext {
 
 export function renderComment(result: BuildResult, ctx: CommentContext): string {
   const icon = result.status === 'success' ? '✅' : result.status === 'partial' ? '🟡' : '❌';
+  // Every word of the result goes through the renderer of untrusted text (`md` escapes each interpolation).
   const lines = [
     COMMENT_MARKER,
-    `### ${icon} buildbench: ${result.status.toUpperCase()} — ${md(result.repo.name)}`,
+    md`### ${icon} buildbench: ${result.status.toUpperCase()} — ${result.repo.name}`.text,
     '',
-    md(result.reason),
+    md.prose(result.reason).text,
     '',
     `completion **${result.metrics.completion ? 'yes' : 'no'}** · strict **${result.metrics.strict ? 'yes' : 'no'}** · ` +
       `flexible **${result.metrics.flexible ? 'yes' : 'no'}** · verified recipe **${result.recipe?.verified ? 'yes' : 'no'}**`,
@@ -27,18 +28,19 @@ export function renderComment(result: BuildResult, ctx: CommentContext): string 
   if (result.rootCause && result.status !== 'success') {
     lines.push(
       '',
-      `Root cause (turn ${result.rootCause.turn}, ${md(result.rootCause.category)}): ${md(result.rootCause.message)}`,
+      md`Root cause (turn ${result.rootCause.turn}, ${result.rootCause.category}): ${result.rootCause.message}`
+        .text,
     );
   }
   if (ctx.pullRequest?.url)
-    lines.push('', `Pull request (${ctx.pullRequest.operation}): ${ctx.pullRequest.url}`);
+    lines.push('', md`Pull request (${ctx.pullRequest.operation}): ${md.trusted(ctx.pullRequest.url)}`.text);
   if (ctx.runUrl) lines.push('', `[Workflow run, with RUNBOOK and logs](${ctx.runUrl})`);
   return lines.join('\n');
 }
 
 /** The comment when the engine could not run at all (a configuration error, a crash). */
 export function renderCrashComment(message: string, runUrl: string | undefined): string {
-  const lines = [COMMENT_MARKER, '### ❌ buildbench could not run', '', md(message)];
+  const lines = [COMMENT_MARKER, '### ❌ buildbench could not run', '', md.prose(message).text];
   if (runUrl) lines.push('', `[Workflow run](${runUrl})`);
   return lines.join('\n');
 }

@@ -27,7 +27,7 @@ import {
   type ActionContext,
 } from './context.js';
 import type { PullRequestTarget } from './settings.js';
-import { md } from './summary.js';
+import { codeBlock, codeSpan, htmlText, inline, md, plainText, plainTitle } from '../report/github-text.js';
 
 export type PullRequestOperation = 'created' | 'updated' | 'none';
 
@@ -198,31 +198,40 @@ export function runbookFile(result: BuildResult): string {
   return typeof files.runbook === 'string' ? files.runbook : 'RUNBOOK.md';
 }
 
+/** The pull request's title: plain text, its mentions and references defused (the title is linked too). */
 function title(result: BuildResult, partial: boolean): string {
   return partial
-    ? `[PARTIAL] buildbench: partial build recipe for ${result.repo.name}`
-    : `buildbench: verified build recipe for ${result.repo.name}`;
+    ? `[PARTIAL] buildbench: partial build recipe for ${plainTitle(result.repo.name)}`
+    : `buildbench: verified build recipe for ${plainTitle(result.repo.name)}`;
 }
 
-/** The outcome in a few lines: what the build is, its metrics, the binaries expected. */
+/**
+ * The outcome in a few lines: what the build is, its metrics, the binaries expected. Every word of the result
+ * goes through the renderer of untrusted text (`md` and the functions of src/report/github-text.ts), in the
+ * body, the recipe comment and the commit messages alike.
+ */
 function statusLines(result: BuildResult, partial: boolean): string[] {
+  const names = result.expected.names.map((n) => md.code(n));
   return [
     partial
-      ? `> [!WARNING]\n> **PARTIAL build.** The verifiers did not pass: ${md(result.reason)}. This records how far the build got; it is not a working recipe.`
+      ? md`> [!WARNING]\n> **PARTIAL build.** The verifiers did not pass: ${result.reason}. This records how far the build got; it is not a working recipe.`
+          .text
       : `buildbench built this repository in a fresh sandbox, and the recipe below passed its replay in another fresh sandbox.`,
     '',
     `| status | completion | strict | flexible | verified recipe |`,
     `| --- | --- | --- | --- | --- |`,
-    `| ${result.status} | ${result.metrics.completion} | ${result.metrics.strict} | ${result.metrics.flexible} | ${result.recipe?.verified ?? false} |`,
+    md`| ${result.status} | ${result.metrics.completion} | ${result.metrics.strict} | ${result.metrics.flexible} | ${result.recipe?.verified ?? false} |`
+      .text,
     '',
-    `Expected binaries: ${result.expected.names.length > 0 ? result.expected.names.map((n) => `\`${md(n)}\``).join(', ') : 'any new binary'} (${result.expected.source}).`,
+    md`Expected binaries: ${names.length > 0 ? md.join(names, ', ') : 'any new binary'} (${result.expected.source}).`
+      .text,
   ];
 }
 
 function artifactLines(result: BuildResult): string[] {
   if (result.artifacts.length === 0) return [];
   const lines = ['', '### Binaries built', ''];
-  for (const a of result.artifacts.slice(0, 50)) lines.push(`- \`${md(a.path)}\` (${a.kind})`);
+  for (const a of result.artifacts.slice(0, 50)) lines.push(md`- ${md.code(a.path)} (${a.kind})`.text);
   if (result.artifacts.length > 50) lines.push(`- … and ${result.artifacts.length - 50} more`);
   return lines;
 }
@@ -239,35 +248,28 @@ function body(
     '',
     '### Files',
     '',
-    `- \`${dir}/RUNBOOK.md\`: how to build, the dependencies, the steps, and the verification evidence`,
-    `- \`${dir}/build.sh\`: the minimised build script`,
-    `- \`${dir}/Dockerfile\`: the same build as an image${result.recipe ? ` (FROM \`${md(result.recipe.baseImage)}\`)` : ''}`,
+    `- ${codeSpan(`${dir}/RUNBOOK.md`)}: how to build, the dependencies, the steps, and the verification evidence`,
+    `- ${codeSpan(`${dir}/build.sh`)}: the minimised build script`,
+    `- ${codeSpan(`${dir}/Dockerfile`)}: the same build as an image${result.recipe ? ` (FROM ${codeSpan(result.recipe.baseImage)})` : ''}`,
   ];
   if (patches.length > 0) {
     lines.push(
       '',
       '### Patches',
       '',
-      `Source changes the build needed, one commit each, in \`${dir}/patches/\`:`,
+      `Source changes the build needed, one commit each, in ${codeSpan(`${dir}/patches/`)}:`,
       '',
     );
     for (const p of patches)
-      lines.push(`- \`${md(path.basename(p.file))}\`: ${md(p.subject)} — ${md(p.reason)}`);
+      lines.push(`- ${codeSpan(path.basename(p.file))}: ${inline(p.subject)} — ${inline(p.reason)}`);
   }
   lines.push(
     ...artifactLines(result),
     '',
-    `<sub>Opened by buildbench ${md(result.tool.version)}. Re-running the workflow updates this pull request.</sub>`,
+    `<sub>Opened by buildbench ${inline(result.tool.version)}. Re-running the workflow updates this pull request.</sub>`,
   );
   const text = lines.join('\n');
   return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}\n\n… (trimmed)` : text;
-}
-
-/** A fenced block that no line of `text` can close. */
-function fenced(text: string, lang: string): string {
-  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((m) => m.length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${lang}\n${text.replace(/\n$/, '')}\n${fence}`;
 }
 
 /**
@@ -278,16 +280,16 @@ function fenced(text: string, lang: string): string {
 export function renderRecipeComment(result: BuildResult, plan: PullRequestPlan, runUrl?: string): string {
   const head = [
     RECIPE_COMMENT_MARKER,
-    `### buildbench: ${plan.partial ? 'partial' : 'verified'} build recipe for ${md(result.repo.name)}`,
+    `### buildbench: ${plan.partial ? 'partial' : 'verified'} build recipe for ${inline(result.repo.name)}`,
     '',
     ...statusLines(result, plan.partial),
     '',
-    `To commit it, put these files in \`${plan.dir}/\`; \`docker build -f ${plan.dir}/Dockerfile .\` then builds the image.`,
+    `To commit it, put these files in ${codeSpan(`${plan.dir}/`)}; ${codeSpan(`docker build -f ${plan.dir}/Dockerfile .`)} then builds the image.`,
   ];
   const tail = [
     ...artifactLines(result),
     '',
-    `<sub>buildbench ${md(result.tool.version)}${runUrl ? ` · [the workflow run, with every file in its artifacts](${runUrl})` : ''}. Re-running the workflow updates this comment.</sub>`,
+    `<sub>buildbench ${inline(result.tool.version)}${runUrl ? ` · [the workflow run, with every file in its artifacts](${runUrl})` : ''}. Re-running the workflow updates this comment.</sub>`,
   ];
   const files = plan.commits.flatMap((c) => c.files.map((f) => ({ ...f, message: c.message })));
   const budget = BODY_LIMIT - head.join('\n').length - tail.join('\n').length - 200;
@@ -303,9 +305,9 @@ export function renderRecipeComment(result: BuildResult, plan: PullRequestPlan, 
         : name === 'Dockerfile'
           ? 'dockerfile'
           : 'markdown';
-    const block = `<details><summary><code>${md(name)}</code></summary>\n\n${fenced(f.content.toString('utf8'), lang)}\n\n</details>`;
+    const block = `<details><summary><code>${htmlText(name)}</code></summary>\n\n${codeBlock(f.content.toString('utf8'), lang)}\n\n</details>`;
     if (used + block.length > budget) {
-      left.push(`\`${md(name)}\``);
+      left.push(codeSpan(name));
       continue;
     }
     used += block.length + 1;
@@ -350,7 +352,8 @@ export async function planPullRequest(
   const verb = options.partial ? 'partial build recipe' : 'verified build recipe';
   if (first.length > 0) {
     commits.push({
-      message: `buildbench: ${verb} for ${result.repo.name}\n\n${result.status.toUpperCase()}: ${result.reason}`,
+      // A commit message links references too (`owner/repo#1` would leave one in another repository).
+      message: `buildbench: ${verb} for ${plainTitle(result.repo.name)}\n\n${result.status.toUpperCase()}: ${plainText(result.reason)}`,
       files: first,
     });
   }
@@ -366,7 +369,7 @@ export async function planPullRequest(
     const reason = info?.reason ?? 'a source change the build needed';
     described.push({ file, subject, reason });
     commits.push({
-      message: `buildbench: ${subject}\n\n${reason}`,
+      message: `buildbench: ${plainTitle(subject)}\n\n${plainText(reason)}`,
       files: [{ path: `${dir}/patches/${path.basename(file)}`, content, mode: '100644' }],
     });
   }

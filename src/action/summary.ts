@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 
+import { codeBlock, codeSpan, htmlText, inline, md as markdown } from '../report/github-text.js';
 import type { BuildResult } from '../report/result.js';
 import { INPUT_NAMES } from './settings.js';
 
@@ -73,36 +74,26 @@ export function inActionTerms(text: string): string {
 
 const yes = (b: boolean | undefined): string => (b ? '✅ yes' : '❌ no');
 
-/** Escapes text for a Markdown table cell or inline text. */
+/**
+ * Untrusted text for a Markdown table cell or inline text: the renderer of untrusted text
+ * (src/report/github-text.ts), which every comment, pull request body and summary shares.
+ */
 export function md(text: string): string {
-  return text
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\r?\n/g, ' ');
+  return inline(text);
 }
 
-/** Inline code, or '' for an empty text (never an empty pair of backticks). */
-function code(text: string | undefined): string {
+/** Inline code (pipes escaped in a table cell), or '' for an empty text (never an empty pair of backticks). */
+function code(text: string | undefined, inTable = false): string {
   const t = (text ?? '').replace(/\r?\n/g, ' ').trim();
-  if (!t) return '';
-  const longest = Math.max(0, ...[...t.matchAll(/`+/g)].map((m) => m[0].length));
-  const ticks = '`'.repeat(longest + 1);
-  const pad = t.startsWith('`') || t.endsWith('`') ? ' ' : '';
-  return `${ticks}${pad}${t.replace(/\|/g, '\\|')}${pad}${ticks}`;
+  return t ? codeSpan(t, { inTable }) : '';
 }
 
 /** A fenced block that no backtick run inside `text` can close. */
-function fence(text: string, lang = ''): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const ticks = '`'.repeat(longest + 1);
-  return `${ticks}${lang}\n${text.replace(/\n+$/, '')}\n${ticks}`;
-}
+const fence = codeBlock;
 
 /** A collapsed block: `<details>` with its Markdown body (blank lines around it, so GitHub renders it). */
 function details(title: string, body: string): string {
-  return `<details><summary>${md(title)}</summary>\n\n${body}\n\n</details>`;
+  return `<details><summary>${htmlText(title)}</summary>\n\n${body}\n\n</details>`;
 }
 
 /** Cuts `text` to `limit` bytes at a line boundary; says how much was left out. */
@@ -150,7 +141,8 @@ function verificationLines(result: BuildResult, workspace: string | undefined): 
   const stop = v.selfStop;
   if (stop?.claimed) {
     lines.push(
-      `- self-stop: the strategy claimed ${stop.claimed.toUpperCase()}, the verifiers said ${stop.verdict}${stop.wrong ? ' — **wrong self-stop**' : ''}`,
+      markdown`- self-stop: the strategy claimed ${String(stop.claimed).toUpperCase()}, the verifiers said ${stop.verdict}${markdown.trusted(stop.wrong ? ' — **wrong self-stop**' : '')}`
+        .text,
     );
   }
   return lines;
@@ -170,7 +162,7 @@ function factsLine(result: BuildResult): string {
 
 const names = (list: string[]): string =>
   list
-    .map(code)
+    .map((n) => code(n))
     .filter((n) => n !== '')
     .join(', ');
 
@@ -199,7 +191,7 @@ export function summarySections(result: BuildResult, extras: SummaryExtras): str
   const missing = names(result.expected.missing);
   sections.push(
     [
-      `## ${icon} buildbench: ${result.status.toUpperCase()} — ${md(result.repo.name)}`,
+      `## ${icon} buildbench: ${md(result.status.toUpperCase())} — ${md(result.repo.name)}`,
       '',
       md(inActionTerms(result.reason)),
       '',
@@ -228,7 +220,9 @@ export function summarySections(result: BuildResult, extras: SummaryExtras): str
     const rc = result.rootCause;
     const excerpt = rc.excerpt.trim() ? ['', fence(rc.excerpt.slice(0, 8000))] : [];
     sections.push(
-      [`### Root cause (turn ${rc.turn}, ${md(rc.category)})`, '', md(rc.message), ...excerpt].join('\n'),
+      [markdown`### Root cause (turn ${rc.turn}, ${rc.category})`.text, '', md(rc.message), ...excerpt].join(
+        '\n',
+      ),
     );
   }
 
@@ -236,7 +230,7 @@ export function summarySections(result: BuildResult, extras: SummaryExtras): str
   if (result.recipe) {
     const r = result.recipe;
     recipeLines.push(
-      `- recipe: ${r.verified ? '**verified**' : '**not verified**'} — ${r.mode} recipe from turn ${r.turn}` +
+      `- recipe: ${r.verified ? '**verified**' : '**not verified**'} — ${md(r.mode)} recipe from turn ${md(String(r.turn))}` +
         `${r.fallback ? ' (the full sequence replaced the minimal one)' : ''}; replay ${md(r.replay.status)}: ${md(inActionTerms(r.replay.reason))}`,
     );
     const files = names([r.files.buildSh, r.files.dockerfile]);
@@ -277,7 +271,8 @@ export function summarySections(result: BuildResult, extras: SummaryExtras): str
   if (result.turns.length > 0) {
     const rows = result.turns.map((t) => {
       const exit = t.timedOut ? 'timed out' : String(t.exitCode);
-      return `| ${t.turn} | ${md(t.purpose)} | ${md(exit)} | ${Math.round(t.durationMs / 1000)} s | ${t.newArtifacts} | ${t.rootCause ? md(t.rootCause.message) : ''} |`;
+      return markdown`| ${t.turn} | ${t.purpose} | ${exit} | ${Math.round(t.durationMs / 1000)} s | ${t.newArtifacts} | ${t.rootCause?.message ?? ''} |`
+        .text;
     });
     sections.push(
       [
@@ -294,7 +289,9 @@ export function summarySections(result: BuildResult, extras: SummaryExtras): str
   if (extras.caches && extras.caches.length > 0)
     sections.push(['### Caches', '', ...extras.caches].join('\n'));
   if (result.artifacts.length > 0) {
-    const rows = result.artifacts.map((a) => `| ${code(a.path)} | ${md(a.kind)} | ${a.size} |`);
+    const rows = result.artifacts.map(
+      (a) => markdown`| ${markdown.trusted(code(a.path, true))} | ${a.kind} | ${a.size} |`.text,
+    );
     sections.push(['### Binaries', '', '| path | kind | bytes |', '| --- | --- | --- |', ...rows].join('\n'));
   }
 

@@ -17,21 +17,24 @@
  * app put in the check run's output (title, summary, text), with a link to the check's details.
  *
  * The log is untrusted data: it is only matched by the diagnosis (which redacts secrets before quoting), and
- * everything the bot writes back that came from it goes through `neutralise`. No token ever enters a comment.
+ * everything the bot writes back that came from it (job and step names, a check's name and details URL, the
+ * diagnosis) goes through the renderer of untrusted text (src/report/github-text.ts). No token ever enters a
+ * comment.
  * The model is not consulted here (the layer-1 parser and the repair knowledge only).
  */
 import type { Context } from 'probot';
 
 import { httpStatus } from '../github/client.js';
 import {
-  diagnoseLog,
+  describeStop,
   type DiagnoseFile,
   type DiagnoseOptions,
   type Diagnosis,
   type LineSuggestion,
 } from '../knowledge/diagnose/diagnosis.js';
+import { diagnoseInWorker } from '../knowledge/diagnose/worker.js';
 import type { BotConfig } from './config.js';
-import { codeBlock, codeSpan, neutralise, stripControl } from './text.js';
+import { codeBlock, codeSpan, inline, link, md, neutralise, stripControl } from './text.js';
 
 export const DIAGNOSIS_MARKER = '<!-- buildbench:diagnosis -->';
 export const SUGGESTION_MARKER = '<!-- buildbench:suggestion -->';
@@ -48,7 +51,10 @@ export const MAX_JOBS = 4;
 type Octokit = Context['octokit'];
 
 export interface CiFailureDeps {
-  /** Default: `diagnoseLog` (the layer-1 parser and the repair knowledge; no model). */
+  /**
+   * Default: `diagnoseLog` (the layer-1 parser and the repair knowledge; no model) in a worker thread with a
+   * time budget (knowledge/diagnose/worker.ts), so that a hostile log cannot hold up the App's event loop.
+   */
   diagnose: (text: string, options: DiagnoseOptions) => Diagnosis | Promise<Diagnosis>;
   maxLogBytes: number;
   maxJobs: number;
@@ -88,7 +94,7 @@ interface Diagnosed {
 
 function defaults(deps: Partial<CiFailureDeps> | undefined, context: Pick<Context, 'log'>): CiFailureDeps {
   return {
-    diagnose: deps?.diagnose ?? diagnoseLog,
+    diagnose: deps?.diagnose ?? ((text, options) => diagnoseInWorker(text, options)),
     maxLogBytes: deps?.maxLogBytes ?? MAX_LOG_BYTES,
     maxJobs: deps?.maxJobs ?? MAX_JOBS,
     log: deps?.log ?? ((message) => context.log.info(message)),
@@ -501,28 +507,25 @@ export function lineInPatch(patch: string, line: number): boolean {
   return false;
 }
 
-function suggestionBody(s: LineSuggestion): string {
-  return `${SUGGESTION_MARKER}\n**buildbench:** ${neutralise(s.why)}\n\n${codeBlock(s.replacement, 'suggestion')}\n`;
+export function suggestionBody(s: LineSuggestion): string {
+  return `${SUGGESTION_MARKER}\n**buildbench:** ${inline(s.why)}\n\n${codeBlock(s.replacement, 'suggestion')}\n`;
 }
 
-/** Untrusted text as a link's text: neutralised, and its brackets escaped so it cannot end the link. */
-function linkText(text: string): string {
-  return neutralise(text).replace(/[[\]]/g, '\\$&');
-}
-
+/** The markers, then the title: the run's or check's name linked to its page (`link` drops an unsafe URL). */
 function header(run: RunInfo): string {
-  return `${DIAGNOSIS_MARKER}\n<!-- buildbench:sha ${run.sha} -->\n### buildbench: why [${linkText(run.title)}](${run.url}) failed\n`;
+  const sha = /^[0-9a-f]{7,64}$/.test(run.sha) ? `<!-- buildbench:sha ${run.sha} -->\n` : '';
+  return `${DIAGNOSIS_MARKER}\n${sha}### buildbench: why ${link(run.title, run.url)} failed\n`;
 }
 
-function notBuildBody(run: RunInfo, reason: string): string {
+export function notBuildBody(run: RunInfo, reason: string): string {
   return (
     header(run) +
-    `\nThe latest run (commit \`${run.sha.slice(0, 7)}\`) failed, but not on a build problem: ${neutralise(reason)}. ` +
+    `\nThe latest run (commit ${codeSpan(run.sha.slice(0, 7))}) failed, but not on a build problem: ${neutralise(reason)}. ` +
     'The earlier diagnosis in this comment no longer applies.\n'
   );
 }
 
-function diagnosisBody(run: RunInfo, found: Diagnosed[], placed: Set<string>): string {
+export function diagnosisBody(run: RunInfo, found: Diagnosed[], placed: Set<string>): string {
   const parts = [header(run)];
   // A matrix failing the same way everywhere: one section, naming every job.
   const groups = new Map<string, Diagnosed[]>();
@@ -536,11 +539,12 @@ function diagnosisBody(run: RunInfo, found: Diagnosed[], placed: Set<string>): s
     if (!first.diagnosis.found) continue;
     const { rootCause, fix, confidence } = first.diagnosis;
     const jobs = items
-      .map((i) => `[${linkText(i.name)}](${i.url})${i.step ? ` (step *${neutralise(i.step)}*)` : ''}`)
+      .map((i) => `${link(i.name, i.url)}${i.step ? ` (step *${inline(i.step)}*)` : ''}`)
       .join(', ');
     parts.push(`\n**Failed:** ${jobs}\n`);
     parts.push(
-      `\n**Root cause** (${codeSpan(rootCause.id)}, confidence ${confidence}): ${neutralise(rootCause.message)}\n`,
+      md`\n**Root cause** (${md.code(rootCause.id)}, confidence ${confidence}): ${md.prose(rootCause.message)}\n`
+        .text,
     );
     if (rootCause.lines.length > 0) {
       const quoted = rootCause.lines.map((l) => `${l.line + first.lineOffset}: ${l.text}`).join('\n');
@@ -549,6 +553,8 @@ function diagnosisBody(run: RunInfo, found: Diagnosed[], placed: Set<string>): s
         : 'the log';
       parts.push(`\nFrom ${where}:\n\n${codeBlock(quoted, 'text')}\n`);
     }
+    if (first.diagnosis.stoppedEarly)
+      parts.push(`\n${neutralise(describeStop(first.diagnosis.stoppedEarly))}\n`);
     if (fix) {
       parts.push(`\n**Fix:** ${neutralise(fix.summary)}\n`);
       if (fix.packages?.length) parts.push(`\nPackages: ${fix.packages.map((p) => codeSpan(p)).join(' ')}\n`);
@@ -557,12 +563,12 @@ function diagnosisBody(run: RunInfo, found: Diagnosed[], placed: Set<string>): s
       if (fix.patch && !fix.suggestion) parts.push(`\n${codeBlock(fix.patch, 'diff')}\n`);
       const s = fix.suggestion;
       if (s) {
-        const where = `${codeSpan(s.path)} line ${s.line}`;
+        const where = md`${md.code(s.path)} line ${s.line}`.text;
         if (placed.has(suggestionKey(s))) {
           parts.push(`\nA suggested change to ${where} is in the review comments.\n`);
         } else {
           const diff = `-${stripControl(s.original)}\n+${stripControl(s.replacement)}`;
-          parts.push(`\nChange ${where} (${neutralise(s.why)}):\n\n${codeBlock(diff, 'diff')}\n`);
+          parts.push(`\nChange ${where} (${inline(s.why)}):\n\n${codeBlock(diff, 'diff')}\n`);
         }
       }
     }

@@ -317,7 +317,8 @@ describe('issue_comment.created: /buildbench build', () => {
       'issue_comment',
       commentEvent('issue_comment.created.issue.json', '/buildbench build'),
     );
-    expect(updated).toContain('422: Unexpected inputs provided: ["comment-id"]');
+    // The brackets are escaped (github-text.ts): they render as written but cannot open a link.
+    expect(updated).toContain('422: Unexpected inputs provided: \\["comment-id"\\]');
     expect(updated).toContain('`workflow_dispatch` inputs `comment-id`, `issue`');
   });
 

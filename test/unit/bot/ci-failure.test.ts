@@ -16,6 +16,7 @@ import {
 import type { BotConfig } from '../../../src/bot/config.js';
 import {
   diagnoseLog,
+  stoppedEarly,
   type DiagnoseFile,
   type DiagnoseOptions,
   type Diagnosis,
@@ -564,6 +565,41 @@ describe('onCiFailure', () => {
     await receive(probot(), 'workflow_run', fixture('workflow_run.completed.failure.json'));
     expect(scope.pendingMocks()).toEqual([]);
     expect(outcomes).toEqual([{ action: 'ignored', reason: 'no log of a failed job could be read' }]);
+  });
+
+  it('by default the log is diagnosed in a worker thread, and a diagnosis that ran out of time says so', async () => {
+    const comments: string[] = [];
+    const commentMocks = () => [
+      nock(API).get(`${REPO}/pulls/7/files`).query({ per_page: '100' }).reply(200, []),
+      listComments([]),
+      nock(API)
+        .post(`${REPO}/issues/7/comments`, (body: { body: string }) => {
+          comments.push(body.body);
+          return true;
+        })
+        .reply(201, { id: 906 }),
+    ];
+    // The default: no diagnose given (knowledge/diagnose/worker.ts, with its time budget).
+    let scopes = [...runMocks(log('missing-header-make.log')), ...commentMocks()];
+    await receive(
+      probot({ diagnose: undefined }),
+      'workflow_run',
+      fixture('workflow_run.completed.failure.json'),
+    );
+    expect(pending(scopes)).toEqual([]);
+    expect(calls).toEqual([]);
+    expect(comments[0]).toContain('missing header zlib.h');
+    expect(comments[0]).not.toContain('ran out of time');
+
+    const slow = (text: string, options: DiagnoseOptions): Diagnosis =>
+      stoppedEarly(diagnoseLog(text, options), { afterMs: 20_000, read: 1, total: 2 });
+    scopes = [...runMocks(log('missing-header-make.log')), ...commentMocks()];
+    await receive(probot({ diagnose: slow }), 'workflow_run', fixture('workflow_run.completed.failure.json'));
+    expect(pending(scopes)).toEqual([]);
+    expect(comments[1]).toContain('missing header zlib.h');
+    expect(comments[1]).toContain(
+      'The diagnosis ran out of time (20 s) after 50% of the log, so a cause further on was not looked for.',
+    );
   });
 
   it('diagnose: false in the configuration: no call at all', async () => {
