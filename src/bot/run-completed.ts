@@ -4,13 +4,15 @@
  * `display_title` says which issue or pull request it reports to; any other run of the workflow is not ours
  * and is left alone, with no call made. The run's output artifact (BOT_ARTIFACT_NAME) is downloaded and read
  * in memory within limits (artifact-zip.ts); its result.json is checked (`checkBuildResult`). On SUCCESS with a
- * verified recipe, and when the configuration allows pull requests, the recipe (RUNBOOK.md, build.sh,
- * Dockerfile, patches) is committed to the one branch BOT_BRANCH on top of the commit the run built and one
- * pull request is created or updated — with the App's installation token, so CI runs on it (the Action's
+ * verified recipe, when the configuration allows pull requests and provenance.ts allows publishing (the
+ * issue's pull request, looked up again, is not a fork's; the person who asked still has the permission), the
+ * recipe (RUNBOOK.md, build.sh, Dockerfile, patches) is committed to the one branch BOT_BRANCH on top of the
+ * commit the run built and one pull request is created or updated — with the App's installation token, so CI runs on it (the Action's
  * Git Data code, src/action/pull-request.ts). Then the sticky status comment gets the outcome: status,
  * metrics, build.sh collapsed, links to the RUNBOOK, the artifact, the run and the pull request, or why the
- * run failed and its root cause. What came from the artifact is untrusted: prose through `neutralise`,
- * verbatim text through `codeBlock`/`codeSpan`.
+ * run failed and its root cause. What came from the artifact is untrusted: it reaches the comment and the pull
+ * request only through the renderer of untrusted text (src/report/github-text.ts, via ./text.ts) — prose
+ * through `neutralise`/`inline`/`md`, verbatim text through `codeBlock`/`codeSpan`.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,8 +32,10 @@ import {
   type PullRequestOutcome,
 } from '../action/pull-request.js';
 import { ArchiveError, DEFAULT_ARCHIVE_LIMITS, readArtifactZip, type ArchiveLimits } from './artifact-zip.js';
+import type { BotConfig } from './config.js';
+import { FORK_REFUSAL, mayPublish } from './provenance.js';
 import { upsertStickyComment, type BotOctokit } from './sticky.js';
-import { codeBlock, codeSpan, neutralise } from './text.js';
+import { codeBlock, codeSpan, inline, md, neutralise } from './text.js';
 
 /** The artifact the workflow uploads (its `out-dir`) and the bot reads: one name, here and in the example. */
 export const BOT_ARTIFACT_NAME = 'buildbench';
@@ -57,6 +61,8 @@ export function parseRunTitle(title: unknown): RunTitle | undefined {
 /** The part of the bot's configuration this handler reads (BotConfig has it). */
 export interface RunCompletedConfig {
   pullRequests: boolean;
+  /** The minimum permission the person who asked must still have for a pull request (default write). */
+  permission?: BotConfig['permission'];
 }
 
 export type RunCompletedOutcome =
@@ -68,6 +74,8 @@ export type RunCompletedOutcome =
       comment: { id: number; url: string };
       pullRequest?: PullRequestOutcome;
       refused?: string;
+      /** Why no pull request was opened, as the comment says it. */
+      noPullRequest?: string;
     };
 
 interface RunInfo {
@@ -76,6 +84,13 @@ interface RunInfo {
   conclusion: string;
   headSha: string;
   headBranch?: string;
+  /** `workflow_run.created_at` (GitHub's time). */
+  createdAt?: string;
+  /**
+   * The dispatched run's own head names another repository. It never does for the App's dispatch (the run is
+   * in this repository even when it checked out a fork's pull request), so this can only make the decision
+   * stricter; what decides is the pull request, looked up again (provenance.ts).
+   */
   fromFork: boolean;
 }
 
@@ -102,14 +117,14 @@ export function renderRunComment(report: Report): string {
   const lines: string[] = [];
   if (!result) {
     lines.push(
-      `### ❌ buildbench: the run ended ${neutralise(run.conclusion)} without a usable result`,
+      `### ❌ buildbench: the run ended ${inline(run.conclusion)} without a usable result`,
       '',
       neutralise(report.problem ?? 'the run left no result'),
     );
   } else {
     const status = result.status;
     lines.push(
-      `### ${ICONS[status] ?? '❌'} buildbench: ${status.toUpperCase()} — ${neutralise(result.repo.name)}`,
+      `### ${ICONS[status] ?? '❌'} buildbench: ${inline(status.toUpperCase())} — ${inline(result.repo.name)}`,
       '',
       neutralise(result.reason),
       '',
@@ -121,10 +136,7 @@ export function renderRunComment(report: Report): string {
       lines.push('', `The build failed: ${neutralise(result.reason)}.`);
       if (result.rootCause) {
         const rc = result.rootCause;
-        lines.push(
-          '',
-          `**Root cause** (turn ${rc.turn}, ${neutralise(rc.category)}): ${neutralise(rc.message)}`,
-        );
+        lines.push('', md`**Root cause** (turn ${rc.turn}, ${rc.category}): ${rc.message}`.text);
         if (rc.excerpt)
           lines.push(
             '',
@@ -166,15 +178,18 @@ export function renderRunComment(report: Report): string {
 function runInfo(payload: Record<string, unknown>): RunInfo | undefined {
   const run = payload.workflow_run as Record<string, unknown> | undefined;
   if (!run || typeof run.id !== 'number' || typeof run.html_url !== 'string') return undefined;
-  const base = (payload.repository as { full_name?: unknown } | undefined)?.full_name;
-  const head = run.head_repository as { full_name?: unknown; fork?: unknown } | null | undefined;
+  const base = payload.repository as { id?: unknown; full_name?: unknown } | undefined;
+  const head = run.head_repository as { id?: unknown; full_name?: unknown } | null | undefined;
   return {
     id: run.id,
     htmlUrl: run.html_url,
     conclusion: typeof run.conclusion === 'string' ? run.conclusion : 'without a conclusion',
     headSha: typeof run.head_sha === 'string' ? run.head_sha : '',
     ...(typeof run.head_branch === 'string' && run.head_branch ? { headBranch: run.head_branch } : {}),
-    fromFork: head?.fork === true || (typeof head?.full_name === 'string' && head.full_name !== base),
+    ...(typeof run.created_at === 'string' ? { createdAt: run.created_at } : {}),
+    fromFork:
+      (typeof head?.full_name === 'string' && head.full_name !== base?.full_name) ||
+      (typeof head?.id === 'number' && typeof base?.id === 'number' && head.id !== base.id),
   };
 }
 
@@ -228,8 +243,34 @@ export async function onBuildbenchRunCompleted(
     if (!eligibility.open) report.noPullRequest = eligibility.why;
     else if (!config.pullRequests)
       report.noPullRequest = 'pull requests are turned off (pullRequests: false)';
-    else if (run.fromFork) report.noPullRequest = 'the run built code from a fork';
-    else await openPullRequest(octokit, { owner, repo }, payload, report.result, files, report, log);
+    else if (run.fromFork) report.noPullRequest = FORK_REFUSAL;
+    else {
+      // Provenance decides what the App may publish: the pull request and the person who asked, looked up again.
+      const repository = payload.repository as { id?: unknown; default_branch?: unknown } | undefined;
+      const decision = await mayPublish(
+        octokit,
+        { owner, repo },
+        {
+          ...title,
+          headSha: run.headSha,
+          ...(run.headBranch ? { headBranch: run.headBranch } : {}),
+          ...(run.createdAt ? { createdAt: run.createdAt } : {}),
+          permission: config.permission ?? 'write',
+          repository: {
+            fullName: `${owner}/${repo}`,
+            ...(typeof repository?.id === 'number' ? { id: repository.id } : {}),
+            ...(typeof repository?.default_branch === 'string'
+              ? { defaultBranch: repository.default_branch }
+              : {}),
+          },
+        },
+        (message) => context.log.warn(`buildbench run ${run.id}: ${message}`),
+      );
+      if (!decision.publish) {
+        report.noPullRequest = decision.why;
+        log(`no pull request: ${decision.why}`);
+      } else await openPullRequest(octokit, { owner, repo }, payload, report.result, files, report, log);
+    }
   }
   if (!report.runbookUrl && report.artifactUrl && files?.has('RUNBOOK.md'))
     report.runbookUrl = report.artifactUrl;
@@ -247,6 +288,7 @@ export async function onBuildbenchRunCompleted(
     comment,
     ...(report.pullRequest ? { pullRequest: report.pullRequest } : {}),
     ...(report.problem ? { refused: report.problem } : {}),
+    ...(report.noPullRequest ? { noPullRequest: report.noPullRequest } : {}),
   };
 }
 
@@ -291,27 +333,6 @@ async function downloadOutput(
   }
 }
 
-/** The words of a result that a pull request's title and body show, neutralised (file names are kept). */
-function neutralisedResult(result: BuildResult): BuildResult {
-  return {
-    ...result,
-    repo: { ...result.repo, name: neutralise(result.repo.name) },
-    reason: neutralise(result.reason),
-    tool: { ...result.tool, version: neutralise(result.tool.version) },
-    expected: { ...result.expected, names: result.expected.names.map(neutralise) },
-    artifacts: result.artifacts.map((a) => ({ ...a, path: neutralise(a.path) })),
-    ...(result.patches
-      ? {
-          patches: result.patches.map((p) => ({
-            ...p,
-            subject: neutralise(p.subject),
-            reason: neutralise(p.reason),
-          })),
-        }
-      : {}),
-  };
-}
-
 /** Commits the recipe to BOT_BRANCH on the built commit and creates or updates the one pull request. */
 async function openPullRequest(
   octokit: BotOctokit,
@@ -337,16 +358,14 @@ async function openPullRequest(
       await writeFileUnder(dir, name, Buffer.from(bytes));
     }
     const options = { outDir: dir, ...where, base, partial: false };
+    // The title, the body and the commit messages render the result's words through the one renderer of
+    // untrusted text (planPullRequest).
     const plan = await planPullRequest(result, options);
-    // The title and body name the result's words (repository name, reason, patch subjects): neutralised there;
-    // the commits keep them as they are (a commit message notifies nobody).
-    const shown = await planPullRequest(neutralisedResult(result), options);
     plan.branch = BOT_BRANCH;
     plan.baseSha = report.run.headSha;
     plan.anyBase = true;
-    plan.title = shown.title;
     plan.body = [
-      shown.body,
+      plan.body,
       '',
       `<sub>Built by [this workflow run](${report.run.htmlUrl}) at ${codeSpan(report.run.headSha.slice(0, 12))}.</sub>`,
     ].join('\n');

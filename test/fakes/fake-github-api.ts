@@ -14,10 +14,13 @@
  * - Issues: `POST /repos/{o}/{r}/issues/comments/{id}/reactions`, issue comments create
  *   (`POST …/issues/{n}/comments`), list (`GET …/issues/{n}/comments`, paginated with `per_page`/`page` and a
  *   Link header), get/update/delete (`…/issues/comments/{id}`); created comments get increasing ids and an
- *   `html_url`, and are authored by `botLogin`. `GET /repos/{o}/{r}/issues/{n}`.
+ *   `html_url`, and are authored by `botLogin`; `addComment` seeds a person's comment (a command), with its
+ *   `created_at`. `GET /repos/{o}/{r}/issues/{n}` (with `pull_request` when a pull has that number).
  * - `GET …/compare/{base}...{head}` (ahead_by, behind_by, files with their blob shas), issue labels add/remove.
  * - Pulls: get, list (`state`, `head=owner:branch`, `base`), create (422 when an open PR has the same head and
- *   base, as GitHub refuses), update; review comments create (`POST …/pulls/{n}/comments`) and list; reviews
+ *   base, as GitHub refuses), update; `addPull` with `headRepo` another repository makes a fork's pull request
+ *   (`head.repo.id`/`full_name` those of the fork, which GET never moves to a branch of this repository), with
+ *   `headRepo: null` one whose fork was deleted (`head.repo: null`); every repository has its own `id`; review comments create (`POST …/pulls/{n}/comments`) and list; reviews
  *   create; `GET …/pulls/{n}/files` (`setPullFiles`).
  * - Actions: workflow dispatches (`POST …/actions/workflows/{id}/dispatches` → 204), `GET …/actions/runs/{id}`,
  *   `…/runs/{id}/jobs`, job logs (`GET …/actions/jobs/{id}/logs` → 302 to `/_fake/logs/{id}` served here, as
@@ -65,8 +68,14 @@ export interface FakePull {
   state: 'open' | 'closed';
   title: string;
   body: string;
-  head: { ref: string; sha: string; label: string; repo: { full_name: string; fork: boolean } };
-  base: { ref: string; sha: string; repo: { full_name: string } };
+  /** `repo` null: the head repository was deleted (GitHub then answers `head.repo: null`). */
+  head: {
+    ref: string;
+    sha: string;
+    label: string;
+    repo: { id: number; full_name: string; fork: boolean } | null;
+  };
+  base: { ref: string; sha: string; repo: { id: number; full_name: string } };
   user: { login: string; type: string };
   draft: boolean;
   maintainer_can_modify: boolean;
@@ -105,6 +114,8 @@ interface GitTree {
 }
 
 interface RepoState {
+  /** The repository id (`GET /repos/{o}/{r}`, `pulls[].base.repo.id`), one per full name. */
+  id: number;
   default_branch: string;
   private: boolean;
   permissions: Map<string, string>;
@@ -209,6 +220,7 @@ export class FakeGitHubApi {
     let state = this.repos.get(key);
     if (!state) {
       state = {
+        id: 700000 + this.repos.size,
         default_branch: init.default_branch ?? 'main',
         private: init.private ?? false,
         permissions: new Map(),
@@ -250,6 +262,8 @@ export class FakeGitHubApi {
     issue_number: number,
     body: string,
     user = { login: 'someone', type: 'User' },
+    /** `created_at` (default now). */
+    createdAt?: string,
   ): FakeComment {
     const now = new Date().toISOString();
     const comment: FakeComment = {
@@ -259,8 +273,8 @@ export class FakeGitHubApi {
       issue_number,
       body,
       user,
-      created_at: now,
-      updated_at: now,
+      created_at: createdAt ?? now,
+      updated_at: createdAt ?? now,
     };
     this.comments.set(comment.id, comment);
     return comment;
@@ -274,14 +288,16 @@ export class FakeGitHubApi {
       head: string;
       base?: string;
       headSha?: string;
-      headRepo?: string;
+      /** `owner/name` of the head repository (default this one; another: a fork's); null: a deleted fork. */
+      headRepo?: string | null;
       title?: string;
       user?: string;
     },
   ): FakePull {
     const state = this.repo(owner, repo);
     const number = init.number ?? this.nextPullNumber(owner, repo);
-    const headRepo = init.headRepo ?? `${owner}/${repo}`;
+    const headRepo = init.headRepo === undefined ? `${owner}/${repo}` : init.headRepo;
+    const fromFork = headRepo === null || headRepo.toLowerCase() !== `${owner}/${repo}`.toLowerCase();
     const pull: FakePull = {
       number,
       owner,
@@ -291,14 +307,24 @@ export class FakeGitHubApi {
       body: '',
       head: {
         ref: init.head,
-        sha: init.headSha ?? state.refs.get(`heads/${init.head}`) ?? sha1(`head ${number}`),
-        label: `${headRepo.split('/')[0]}:${init.head}`,
-        repo: { full_name: headRepo, fork: headRepo.toLowerCase() !== `${owner}/${repo}`.toLowerCase() },
+        sha:
+          init.headSha ??
+          (fromFork ? undefined : state.refs.get(`heads/${init.head}`)) ??
+          sha1(`head ${number}`),
+        label: `${headRepo === null ? 'unknown' : headRepo.split('/')[0]}:${init.head}`,
+        repo:
+          headRepo === null
+            ? null
+            : {
+                id: fromFork ? this.repo(headRepo.split('/')[0]!, headRepo.split('/')[1] ?? '').id : state.id,
+                full_name: headRepo,
+                fork: fromFork,
+              },
       },
       base: {
         ref: init.base ?? state.default_branch,
         sha: state.refs.get(`heads/${init.base ?? state.default_branch}`) ?? sha1('base'),
-        repo: { full_name: `${owner}/${repo}` },
+        repo: { id: state.id, full_name: `${owner}/${repo}` },
       },
       user: { login: init.user ?? 'someone', type: 'User' },
       draft: false,
@@ -529,7 +555,7 @@ export class FakeGitHubApi {
     // Repository and permissions
     if (method === 'GET' && rest === '')
       return json(res, 200, {
-        id: 1,
+        id: state.id,
         name: repo,
         full_name: full,
         owner: { login: owner },
@@ -689,7 +715,9 @@ export class FakeGitHubApi {
       const pull = this.pulls.find((p) => p.owner === owner && p.repo === repo && p.number === Number(m![1]));
       if (!pull) return json(res, 404, { message: 'Not Found' });
       if (method === 'GET') {
-        pull.head.sha = state.refs.get(`heads/${pull.head.ref}`) ?? pull.head.sha;
+        // A branch of this repository moves the head; a fork's branch is not one of its refs.
+        if (pull.head.repo && !pull.head.repo.fork)
+          pull.head.sha = state.refs.get(`heads/${pull.head.ref}`) ?? pull.head.sha;
         return json(res, 200, this.pullJson(pull));
       }
       if (method === 'PATCH') {

@@ -6,17 +6,22 @@
  * reads the fake's record of the calls the bot made.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { zipSync } from 'fflate';
 
 import { startFakeGitHubApi, type FakeGitHubApi } from '../fakes/fake-github-api.js';
+import {
+  APP_PRIVATE_KEY as privateKey,
+  botServerEnv as serverEnv,
+  ROOT,
+  signBody,
+  spawnBotServer as startServer,
+  startBotServer,
+  waitFor,
+  type RunningServer,
+} from '../helpers/bot-server.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const SECRET = 'e2e-webhook-secret';
 const APP_ID = 4711;
 const INSTALLATION_ID = 31337;
@@ -31,93 +36,15 @@ const fixture = (name: string): Record<string, unknown> =>
   >;
 const golden = (rel: string): Buffer => readFileSync(path.join(ROOT, 'test/fixtures/golden', rel));
 
-const privateKey = generateKeyPairSync('rsa', {
-  modulusLength: 2048,
-  privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-}).privateKey;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** The server's environment: only what it needs (no proxies, no tokens of this machine). */
-function serverEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test' };
-  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
-  return env;
-}
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startServer(env: NodeJS.ProcessEnv): Started {
-  const child = spawn(TSX, ['src/bot/server.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitFor<T>(
-  what: string,
-  probe: () => T | undefined | Promise<T | undefined>,
-  ms = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** How long to wait for a handler's effects: none after a 200 (Probot answers once handlers are done). */
 const patience = (status: number): number => (status === 202 ? 60_000 : 0);
 
-const sign = (body: string, secret = SECRET): string =>
-  `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+const sign = (body: string, secret = SECRET): string => signBody(body, secret);
 
 let fake: FakeGitHubApi;
-let server: Started;
-let base: string;
+let server: RunningServer;
 
-async function deliver(
-  event: string,
-  id: string,
-  payload: unknown,
-  /** A signature, a function of the body giving one, or null for none. */
-  signature: string | null | ((body: string) => string) = sign,
-): Promise<{ status: number; text: string }> {
-  const body = JSON.stringify(payload);
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    'x-github-event': event,
-    'x-github-delivery': id,
-    'user-agent': 'GitHub-Hookshot/e2e',
-  };
-  const sig = typeof signature === 'function' ? signature(body) : signature;
-  if (sig !== null) headers['x-hub-signature-256'] = sig;
-  const res = await fetch(`${base}/api/github/webhooks`, { method: 'POST', headers, body });
-  return { status: res.status, text: await res.text() };
-}
+const deliver: RunningServer['deliver'] = (...args) => server.deliver(...args);
 
 /** The recorded issue_comment payload of a PR comment, in the fake's repository, from an installation. */
 function commentPayload(body: string): Record<string, unknown> {
@@ -143,7 +70,8 @@ function runPayload(runId: number, headSha: string, stickyId: number): Record<st
     id: runId,
     html_url: `https://github.com/${OWNER}/${REPO}/actions/runs/${runId}`,
     head_sha: headSha,
-    head_branch: 'master',
+    head_branch: PR_HEAD,
+    created_at: new Date().toISOString(),
     display_title: `buildbench #1 comment ${stickyId}`,
     repository,
     head_repository: repository,
@@ -165,36 +93,11 @@ function successZip(): Uint8Array {
 
 beforeAll(async () => {
   fake = await startFakeGitHubApi({ appId: APP_ID });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = startServer(
-    serverEnv({
-      APP_ID: String(APP_ID),
-      PRIVATE_KEY: privateKey,
-      WEBHOOK_SECRET: SECRET,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      GHE_HOST: fake.host,
-      GHE_PROTOCOL: 'http',
-      LOG_LEVEL: 'warn',
-    }),
-  );
-  await waitFor('the bot server to answer /ping', async () => {
-    if (server.child.exitCode !== null) throw new Error(`the server exited:\n${server.output()}`);
-    try {
-      const res = await fetch(`${base}/ping`);
-      return res.ok ? true : undefined;
-    } catch {
-      return undefined;
-    }
-  });
+  server = await startBotServer({ appId: APP_ID, secret: SECRET, githubHost: fake.host });
 });
 
 afterAll(async () => {
-  if (server && server.child.exitCode === null) {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  }
+  await server?.stop();
   await fake?.close();
 });
 
@@ -229,7 +132,9 @@ describe('the bot server over real HTTP', () => {
       'README.md': '# Hello World\n',
       '.github/buildbench.yml': 'defaults:\n  maxTurns: 7\n',
     });
+    fake.seedFiles(OWNER, REPO, { 'README.md': '# Hello World\n' }, PR_HEAD);
     fake.addPull(OWNER, REPO, { number: 1, head: PR_HEAD, base: 'master', user: OWNER });
+    fake.addComment(OWNER, REPO, 1, '/buildbench build --strategy rules', { login: OWNER, type: 'User' });
     fake.setPermission(OWNER, REPO, OWNER, 'write');
 
     const res = await deliver(
@@ -300,7 +205,7 @@ describe('the bot server over real HTTP', () => {
   });
 
   it('the dispatched run completes: its artifact is read, the status comment updated, the recipe PR created; a second run updates the PR', async () => {
-    const headSha = fake.branchSha(OWNER, REPO, 'master')!;
+    const headSha = fake.branchSha(OWNER, REPO, PR_HEAD)!;
     fake.setArtifacts(1001, [{ id: 9001, name: 'buildbench', zip: successZip() }]);
     const first = await deliver('workflow_run', 'delivery-run-1', runPayload(1001, headSha, stickyId));
     expect(first.status).toBeLessThan(300);
@@ -321,7 +226,7 @@ describe('the bot server over real HTTP', () => {
 
     const recipe = fake.pulls.filter((p) => p.head.ref === 'buildbench/recipe');
     expect(recipe).toHaveLength(1);
-    expect(recipe[0]!.base.ref).toBe('master');
+    expect(recipe[0]!.base.ref).toBe(PR_HEAD);
     expect(fake.fileAt(OWNER, REPO, 'buildbench/recipe', 'README.md')).toBe('# Hello World\n');
     expect(fake.fileAt(OWNER, REPO, 'buildbench/recipe', 'buildbench/build.sh')).toBe(
       golden('action/build.sh').toString('utf8'),

@@ -160,6 +160,35 @@ function stickyMocks(): { scope: nock.Scope; bodies: string[] } {
   return { scope, bodies };
 }
 
+/**
+ * What the App looks up before it publishes (src/bot/provenance.ts): #5 (an issue, built on the default branch),
+ * its comments (the status comment and the writer's command before the run), the writer's permission. Registered
+ * before the other mocks of a delivery: a GET registered after the scopes with body-matching POSTs hung here.
+ */
+function publishMocks(): nock.Scope {
+  return api()
+    .get(`${REPO}/issues/5`)
+    .reply(200, { number: 5, state: 'open' })
+    .get(`${REPO}/issues/5/comments`)
+    .query({ per_page: '100' })
+    .reply(200, [
+      {
+        id: 1234500,
+        created_at: '2026-11-30T10:10:58Z',
+        user: { login: 'octocat', type: 'User' },
+        body: '/buildbench build',
+      },
+      {
+        id: 1234567,
+        created_at: '2026-11-30T10:11:00Z',
+        user: { login: 'buildbench[bot]', type: 'Bot' },
+        body: '<!-- buildbench:comment -->\n### buildbench: running',
+      },
+    ])
+    .get(`${REPO}/collaborators/octocat/permission`)
+    .reply(200, { permission: 'write', role_name: 'write' });
+}
+
 interface GitCalls {
   blobs: string[];
   trees: { base_tree: string; tree: { path: string; mode: string }[] }[];
@@ -252,6 +281,7 @@ afterAll(() => {
 describe('onBuildbenchRunCompleted', () => {
   it('commits the verified recipe to buildbench/recipe on the built commit, opens one PR, then updates it', async () => {
     const bot = probot();
+    const publish = publishMocks();
     const mocks = artifactMocks(zip(successFolder()));
     const git = gitMocks('first', false);
     const created: { title: string; body: string; head: string; base: string }[] = [];
@@ -266,7 +296,7 @@ describe('onBuildbenchRunCompleted', () => {
       .reply(201, { number: 9, html_url: PR_URL });
     const sticky = stickyMocks();
     await receive(bot, fixture());
-    for (const m of [...mocks, git.scope, pulls, sticky.scope]) expect(m.isDone()).toBe(true);
+    for (const m of [...mocks, publish, git.scope, pulls, sticky.scope]) expect(m.isDone()).toBe(true);
 
     // One commit with RUNBOOK.md, build.sh, Dockerfile on the run's head SHA, then one per patch.
     expect(git.calls.trees[0]?.base_tree).toBe('base-tree');
@@ -317,6 +347,7 @@ describe('onBuildbenchRunCompleted', () => {
     const run = second.workflow_run as Record<string, unknown>;
     run.id = RUN_ID + 1;
     run.html_url = `https://github.com/octo-org/octo-repo/actions/runs/${RUN_ID + 1}`;
+    const publish2 = publishMocks();
     const again = artifactMocks(zip(successFolder()), RUN_ID + 1);
     const git2 = gitMocks('second', true);
     const edits: { body?: string }[] = [];
@@ -340,7 +371,7 @@ describe('onBuildbenchRunCompleted', () => {
       .reply(200, { number: 9, html_url: PR_URL });
     const sticky2 = stickyMocks();
     await receive(bot, second);
-    for (const m of [...again, git2.scope, pulls2, sticky2.scope]) expect(m.isDone()).toBe(true);
+    for (const m of [...again, publish2, git2.scope, pulls2, sticky2.scope]) expect(m.isDone()).toBe(true);
     expect(git2.calls.refs).toEqual([{ sha: 'second-commit-2', force: true }]);
     expect(edits[0]?.body).toContain(`/actions/runs/${RUN_ID + 1}`);
     expect(sticky2.bodies[0]).toContain(`**Pull request** (updated): ${PR_URL}`);
