@@ -11,13 +11,27 @@
  * dropped [], verifier hidden), the id defaults to the file's name, local repository paths and verifier
  * specs are resolved against the task file (and must exist), and an id given twice in one load is an error
  * naming both files. All problems of all files are reported together in one `TaskError` (a ConfigError).
+ *
+ * A task file can come from a stranger (a pull request, a downloaded suite), so it is read under a cap
+ * (MAX_INPUT_FILE_BYTES, checked before reading) and its local repository must be inside the work tree that
+ * holds it (the nearest folder above it with a `.git`; its own folder when there is none), compared by real
+ * path so a symbolic link cannot lead out, unless a folder is allowed explicitly (`--repos-dir`, the Action's
+ * input repos-dir): a runner copies that folder into the sandbox, and its files reach the logs.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair } from 'yaml';
 
+import {
+  FileTooLargeError,
+  isWithin,
+  MAX_INPUT_FILE_BYTES,
+  readTextCapped,
+  realPathOf,
+  workTreeOf,
+} from '../base/bounded-file.js';
 import { ConfigError, errorMessage } from '../base/errors.js';
 import { unknownNameHint } from '../base/suggest.js';
 import { loadSpec, parseSpecDuration } from '../verify/spec.js';
@@ -91,6 +105,11 @@ export interface LoadTasksOptions {
   root?: string;
   /** Check that local repository folders and verifier specs exist (and that specs are valid). Default true. */
   checkFiles?: boolean;
+  /**
+   * Folders a local repository may be in besides the work tree that holds its task file: `--repos-dir`, the
+   * Action's input repos-dir and workspace.
+   */
+  allowedRoots?: readonly string[];
 }
 
 let validator: ValidateFunction | undefined;
@@ -641,10 +660,7 @@ async function checkFiles(task: Task, text: string, given: string): Promise<Task
       () => false,
     );
     if (!isDir) {
-      const segments =
-        typeof (parseDocument(text).toJS() as { repository?: unknown }).repository === 'string'
-          ? ['repository']
-          : ['repository', 'source'];
+      const segments = repositorySegments(text);
       issues.push({
         file: given,
         line: lineOf(text, segments),
@@ -672,20 +688,64 @@ async function checkFiles(task: Task, text: string, given: string): Promise<Task
   return issues;
 }
 
+/** The fields that name the repository's folder: `repository`, or `repository.source` in the long form. */
+function repositorySegments(text: string): Segment[] {
+  return typeof (parseDocument(text).toJS() as { repository?: unknown }).repository === 'string'
+    ? ['repository']
+    : ['repository', 'source'];
+}
+
+/**
+ * A local repository outside the work tree that holds the task file (and outside every allowed folder) is
+ * an issue: by the path as written, or by where its symbolic links lead.
+ */
+async function checkConfined(
+  task: Task,
+  text: string,
+  given: string,
+  allowedRoots: readonly string[],
+): Promise<TaskIssue[]> {
+  if (sourceKind(task.repository.source) !== 'local') return [];
+  const folder = task.repository.source;
+  const tree = (await workTreeOf(task.file)) ?? path.dirname(task.file);
+  const roots = [tree, ...allowedRoots.map((r) => path.resolve(r))];
+  const real = await realPathOf(folder);
+  const realRoots = await Promise.all(roots.map(realPathOf));
+  if (realRoots.some((root) => isWithin(root, real))) return [];
+  const segments = repositorySegments(text);
+  const where = roots.some((root) => isWithin(root, folder))
+    ? `${folder} leads through a symbolic link to ${real}, outside`
+    : `${folder} is outside`;
+  return [
+    {
+      file: given,
+      line: lineOf(text, segments),
+      field: fieldPath(segments),
+      message:
+        `${where} ${tree}, the work tree that holds this task file${allowedRoots.length > 0 ? ` (and the folders allowed: ${allowedRoots.join(', ')})` : ''}; ` +
+        'expected a folder inside it; to allow another folder, pass --repos-dir <dir>',
+    },
+  ];
+}
+
 /** Reads, validates and checks one task file (see loadTasks). */
 export async function loadTaskFile(
   file: string,
-  options: { suite?: string; checkFiles?: boolean } = {},
+  options: { suite?: string; checkFiles?: boolean; allowedRoots?: readonly string[] } = {},
 ): Promise<Task> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readTextCapped(file, MAX_INPUT_FILE_BYTES);
   } catch (error) {
-    throw new TaskError([
-      { file, line: 1, field: '', message: `cannot read the file (${errorMessage(error)})` },
-    ]);
+    const message =
+      error instanceof FileTooLargeError
+        ? `${errorMessage(error).replace(`${file} `, 'the file ')} (the cap on task files)`
+        : `cannot read the file (${errorMessage(error)})`;
+    throw new TaskError([{ file, line: 1, field: '', message }]);
   }
   const task = parseTask(text, file, options.suite);
+  const confined = await checkConfined(task, text, file, options.allowedRoots ?? []);
+  if (confined.length > 0) throw new TaskError(confined);
   if (options.checkFiles !== false) {
     const issues = await checkFiles(task, text, file);
     if (issues.length > 0) throw new TaskError(issues);
@@ -704,7 +764,13 @@ export async function loadTasks(paths: readonly string[], options: LoadTasksOpti
   for (const { file, suite } of found) {
     const given = path.relative(process.cwd(), file) || file;
     try {
-      tasks.push(await loadTaskFile(given, { suite, checkFiles: options.checkFiles }));
+      tasks.push(
+        await loadTaskFile(given, {
+          suite,
+          checkFiles: options.checkFiles,
+          ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+        }),
+      );
     } catch (error) {
       if (error instanceof TaskError) issues.push(...error.issues);
       else throw error;
@@ -715,7 +781,7 @@ export async function loadTasks(paths: readonly string[], options: LoadTasksOpti
     const first = owners.get(task.id);
     if (first) {
       const given = path.relative(process.cwd(), task.file) || task.file;
-      const text = await readFile(task.file, 'utf8');
+      const text = await readTextCapped(task.file, MAX_INPUT_FILE_BYTES);
       issues.push({
         file: given,
         line: lineOf(text, ['id']),

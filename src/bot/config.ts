@@ -147,17 +147,108 @@ export function checkBotConfig(raw: unknown): ConfigResult {
   };
 }
 
+/** The cap on `.github/buildbench.yml`: a real one is a few hundred bytes. */
+export const MAX_CONFIG_BYTES = 64 * 1024;
+
+/** A configuration file over MAX_CONFIG_BYTES; its body was not read past the cap. */
+class ConfigTooLargeError extends Error {
+  constructor(size: string) {
+    super(`is ${size}, over the bot's cap of ${MAX_CONFIG_BYTES / 1024} KiB; it was not read`);
+  }
+}
+
+/** The part of an Octokit whose requests can be wrapped (`before-after-hook`). */
+export interface CappableOctokit {
+  hook: {
+    wrap: (
+      name: 'request',
+      wrapper: (
+        request: (options: Record<string, unknown>) => Promise<{ headers: Record<string, unknown> }>,
+        options: Record<string, unknown>,
+      ) => Promise<unknown>,
+    ) => void;
+  };
+}
+
+const capped = new WeakSet<object>();
+const TOO_LARGE = 'x-buildbench-too-large';
+
+/**
+ * A fetch that reads at most MAX_CONFIG_BYTES of a successful body: a larger declared length, or a body that
+ * runs past the cap, is cancelled and answered by an empty response that carries the size in a header of
+ * our own (an error thrown here would be a status-500 RequestError, which the retry plugin repeats).
+ */
+function cappedFetch(fetcher: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await fetcher(input, init);
+    if (!response.ok || !response.body) return response;
+    const refuse = (size: string): Response => {
+      // Not awaited: a cancel can wait on the peer; the stream is dropped either way.
+      void response.body?.cancel().catch(() => undefined);
+      return new Response('', { status: 200, headers: { [TOO_LARGE]: size } });
+    };
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    if (declared > MAX_CONFIG_BYTES) return refuse(`${declared} bytes`);
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = (await reader.read()) as { done: boolean; value?: Uint8Array };
+      if (done || !value) break;
+      total += value.byteLength;
+      if (total > MAX_CONFIG_BYTES) {
+        void reader.cancel().catch(() => undefined);
+        return refuse(`more than ${MAX_CONFIG_BYTES} bytes`);
+      }
+      chunks.push(value);
+    }
+    return new Response(Buffer.concat(chunks), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+}
+
+/**
+ * Makes the reads of `.github/buildbench.yml` through this Octokit bounded (once per Octokit): the file is
+ * fetched with `cappedFetch`, and one over the cap is a ConfigTooLargeError before anything parses it.
+ */
+function capConfigReads(octokit: CappableOctokit): void {
+  if (capped.has(octokit)) return;
+  capped.add(octokit);
+  octokit.hook.wrap('request', async (request, options) => {
+    const path = typeof options.path === 'string' ? options.path : '';
+    if (!String(options.url).endsWith('/contents/{path}') || !path.endsWith(CONFIG_FILE))
+      return request(options);
+    const given = options.request as { fetch?: typeof fetch } | undefined;
+    // In place: before-after-hook hands the inner hooks this same object, not the one passed on.
+    options.request = { ...given, fetch: cappedFetch(given?.fetch ?? globalThis.fetch) };
+    const response = await request(options);
+    const size = response.headers[TOO_LARGE];
+    if (typeof size === 'string') throw new ConfigTooLargeError(size);
+    return response;
+  });
+}
+
 /**
  * Loads the configuration of the repository an event belongs to. A file that cannot be read or parsed
  * (invalid YAML, a directory) is an error on the field `(the file)` with the reason; API failures other than
  * 404 (which means: no file) are errors too, so a misconfigured repository never silently gets the defaults.
+ * Through `context.octokit`, the file is read under MAX_CONFIG_BYTES (a stranger's repository can install
+ * the App), refused before YAML parsing sees it.
  */
-export async function loadBotConfig(context: Pick<Context, 'config'>): Promise<ConfigResult> {
+export async function loadBotConfig(
+  context: Pick<Context, 'config'> & { octokit?: CappableOctokit },
+): Promise<ConfigResult> {
   let raw: unknown;
   try {
+    if (context.octokit) capConfigReads(context.octokit);
     raw = await context.config(CONFIG_FILE);
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
+    if (error instanceof ConfigTooLargeError)
+      return { error: { field: '(the file)', message: error.message } };
     const cause = (error as { cause?: { linePos?: { line: number; col: number }[] } } | undefined)?.cause;
     const at = cause?.linePos?.[0];
     const reason = /invalid YAML/.test(text)

@@ -35,7 +35,8 @@ bench options:
                        holds a benchmark is refused unless --resume is given
   --resume             continue the benchmark in --out (same strategy and model): finished runs are kept
   --repos-dir <dir>    local mirrors: owner/name and GitHub URLs are <dir>/owner+name/ (a clone or a bare git
-                       dir, or one in its repo/); without it they are cloned from GitHub once per benchmark
+                       dir, or one in its repo/); without it they are cloned from GitHub once per benchmark.
+                       A local repository must be inside the work tree that holds its task file, or here
   --strategy <name>    rules | baseline | llm | hybrid (default: rules; hybrid when --model is given)
   --model <p:model>, --api-key <key>, --base-url <url>, --prices <file>   the model, as for build
   --max-tokens <n>     token budget of each run (a task's budgets.maxTokens wins)

@@ -37,6 +37,7 @@ deploy options:
   --out <dir>          where results go (default: ./buildbench-out/<repo>)
   --keep               keep the sandbox's tree for inspection
   --json               print result.json on stdout instead of a summary
+  --repos-dir <dir>    a folder the task's local repository may be in besides the task file's work tree
   --sandbox, --image, --strategy, --max-turns, --timeout, --turn-timeout, --model, --api-key, --base-url,
   --max-tokens, --max-cost, --prices, --build-cache, --network, --memory, --pids, --secret-env,
   --max-log-size       as for build (see buildbench build --help)
@@ -72,6 +73,7 @@ export function parseDeployArgs(
       out: { type: 'string' },
       keep: { type: 'boolean' },
       json: { type: 'boolean' },
+      'repos-dir': { type: 'string' },
     },
     { prefix: 'deploy: ', hint: 'see buildbench deploy --help' },
   );
@@ -92,6 +94,7 @@ export function parseDeployArgs(
     ...run,
     source,
     taskFile: path.resolve(io.cwd, values.task),
+    ...(values['repos-dir'] !== undefined ? { reposDir: path.resolve(io.cwd, values['repos-dir']) } : {}),
     outDir: path.resolve(io.cwd, values.out ?? path.join('buildbench-out', repoNameOf(source))),
     json: values.json ?? false,
     keep: values.keep ?? false,

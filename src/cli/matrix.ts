@@ -36,6 +36,7 @@ same JSON.
   --labels <req=labels>  runner labels for a requirement, repeatable (default: gpu=self-hosted,gpu and
                          kvm=self-hosted,kvm); a task that requires both runs on the union of their labels
   --default-runner <l>   labels for a task that requires nothing (default: ${DEFAULT_RUNNER.join(',')})
+  --repos-dir <dir>      a folder local repositories may be in besides the task file's work tree (as for bench)
 
 Task files are named relative to the current folder: run it from the repository's root.
 Exit status: 0, or 2 for bad flags or task files that do not validate.
@@ -57,6 +58,7 @@ export async function runMatrixCommand(
       'chunk-index': { type: 'string' },
       labels: { type: 'string', multiple: true },
       'default-runner': { type: 'string' },
+      'repos-dir': { type: 'string' },
     },
     { prefix: 'matrix: ', hint: MATRIX_USAGE },
   );
@@ -77,7 +79,11 @@ export async function runMatrixCommand(
       ? parsePositiveInt(values['chunk-index'], '--chunk-index', Number.MAX_SAFE_INTEGER, 0)
       : undefined;
 
-  const tasks = await loadTasks(positionals.map((p) => path.resolve(io.cwd, p)));
+  const reposDir = values['repos-dir'];
+  const tasks = await loadTasks(
+    positionals.map((p) => path.resolve(io.cwd, p)),
+    reposDir !== undefined ? { allowedRoots: [path.resolve(io.cwd, reposDir)] } : {},
+  );
   const matrix = buildMatrix(tasks, { runs, chunkSize, labels, defaultRunner, root: io.cwd });
   const printed = chunkIndex === undefined ? matrix : matrixChunk(matrix, chunkIndex);
   io.stdout(`${JSON.stringify(printed)}\n`);

@@ -148,7 +148,11 @@ export async function runBenchmark(
   options: RunBenchmarkOptions = {},
   deps: { runBuild?: Partial<RunBuildDeps>; engine?: RunEngine } = {},
 ): Promise<BenchmarkOutcome> {
-  const tasks = await loadTasks(settings.tasks);
+  // A local repository outside the task file's work tree is allowed only under --repos-dir.
+  const tasks = await loadTasks(
+    settings.tasks,
+    settings.reposDir !== undefined ? { allowedRoots: [settings.reposDir] } : {},
+  );
   if (tasks.length === 0) {
     throw new ConfigError(
       `bench: no task files in ${settings.tasks.join(', ')}`,

@@ -24,6 +24,8 @@ export interface DeploySettings extends SharedBuildSettings {
   source: string;
   /** The deploy task file (kind: deploy). */
   taskFile: string;
+  /** `--repos-dir`: a folder the task's local repository may be in besides the task file's work tree. */
+  reposDir?: string;
   outDir: string;
   json: boolean;
   keep: boolean;
@@ -35,8 +37,8 @@ export interface DeploySettings extends SharedBuildSettings {
  * a build task is refused with what to run instead; a verifier whose `hidden` disagrees with its spec file
  * is refused before anything runs.
  */
-export async function loadDeployTask(file: string): Promise<DeployTask> {
-  const task = await loadTaskFile(file);
+export async function loadDeployTask(file: string, reposDir?: string): Promise<DeployTask> {
+  const task = await loadTaskFile(file, reposDir !== undefined ? { allowedRoots: [reposDir] } : {});
   if (task.kind !== 'deploy') {
     throw new ConfigError(
       `${file}: kind: ${task.kind} — buildbench deploy takes a deploy task (kind: deploy, with target and verifier)`,
@@ -52,7 +54,7 @@ export async function loadDeployTask(file: string): Promise<DeployTask> {
  * gets them: a budget the task sets wins over the flags), the repository given and the output folder.
  */
 export function deployBuildSettings(task: DeployTask, settings: DeploySettings): BuildSettings {
-  const { source, taskFile: _taskFile, outDir, json, keep, ...shared } = settings;
+  const { source, taskFile: _taskFile, reposDir: _reposDir, outDir, json, keep, ...shared } = settings;
   return { ...taskBuildSettings(task, shared, outDir, source), json, keep };
 }
 
@@ -63,6 +65,6 @@ export async function runDeploy(
   deps: Partial<RunBuildDeps> = {},
 ): Promise<BuildResult> {
   const file = path.resolve(settings.taskFile);
-  const task = await loadDeployTask(path.relative(process.cwd(), file) || file);
+  const task = await loadDeployTask(path.relative(process.cwd(), file) || file, settings.reposDir);
   return runBuild(deployBuildSettings(task, settings), options, deps);
 }

@@ -35,9 +35,9 @@
  * result recorded. Nothing from it — commands, patterns, results — ever enters a strategy's context
  * (`TurnContext` or an observation), so a benchmark can keep its acceptance test secret from the agent.
  */
-import { readFile } from 'node:fs/promises';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair } from 'yaml';
 
+import { FileTooLargeError, MAX_INPUT_FILE_BYTES, readTextCapped } from '../base/bounded-file.js';
 import { ConfigError, errorMessage } from '../base/errors.js';
 import { unknownNameHint } from '../base/suggest.js';
 
@@ -675,12 +675,17 @@ export function parseSpec(text: string, file: string): Layer2Spec {
   return spec;
 }
 
-/** Reads and validates a spec file; a missing or unreadable file is a ConfigError. */
+/**
+ * Reads and validates a spec file; a missing or unreadable file is a ConfigError, and so is one over
+ * MAX_INPUT_FILE_BYTES (checked before reading: a spec can come with a stranger's task).
+ */
 export async function loadSpec(file: string): Promise<Layer2Spec> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readTextCapped(file, MAX_INPUT_FILE_BYTES);
   } catch (error) {
+    if (error instanceof FileTooLargeError)
+      throw new ConfigError(`--spec: ${error.message} (the cap on spec files)`, 'expected a YAML spec file');
     throw new ConfigError(
       `--spec: cannot read '${file}' (${errorMessage(error)})`,
       'expected a YAML spec file',

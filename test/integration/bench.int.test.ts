@@ -154,6 +154,9 @@ describeRootfs('buildbench bench (rootfs sandbox, rules strategy)', () => {
       '2',
       '--out',
       out,
+      // The task files' repositories are beside their folder, not inside it: allowed explicitly.
+      '--repos-dir',
+      dir,
       ...extra,
     ];
     const log = openSync(path.join(dir, 'killed.log'), 'w');
@@ -226,6 +229,8 @@ describeRootfs('buildbench bench (rootfs sandbox, rules strategy)', () => {
         'rootfs',
         '--out',
         out,
+        '--repos-dir',
+        dir,
       ],
       { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] },
     );

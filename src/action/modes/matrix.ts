@@ -12,7 +12,9 @@ import { appendSummary, workspaceOf, type ModeDeps } from './common.js';
 
 export async function runMatrixMode(settings: ActionSettings, deps: ModeDeps): Promise<string | undefined> {
   const b = settings.bench;
-  const tasks = await loadTasks(b.tasks);
+  const tasks = await loadTasks(b.tasks, {
+    allowedRoots: [workspaceOf(deps.env), ...(b.reposDir ? [b.reposDir] : [])],
+  });
   const matrix = buildMatrix(tasks, {
     runs: b.runs,
     chunkSize: b.chunkSize,

@@ -16,7 +16,6 @@
  * benchmark starts from the same state, and a few hundred jobs saving entries would evict each other. A
  * self-hosted runner keeps its rootfs layers and build cache in its own cache folder between jobs.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rmdir } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -24,6 +23,7 @@ import path from 'node:path';
 import * as core from '@actions/core';
 
 import { ConfigError, errorMessage } from '../../base/errors.js';
+import { isDirUnder, isFileUnder } from '../../base/safe-fs.js';
 import { loadTasks } from '../../bench/load.js';
 import { runDirFor, runTask } from '../../bench/runner.js';
 import type { RunRecord, Task } from '../../bench/types.js';
@@ -40,7 +40,7 @@ import { appendSummary, withCancellation, workspaceOf, type ModeDeps } from './c
 export async function runTaskMode(settings: ActionSettings, deps: ModeDeps): Promise<string | undefined> {
   const { task: file, run, reposDir, benchDir } = settings.bench;
   if (!file) throw new Error('mode task without input task'); // readBenchInputs requires it
-  const task = await loadTask(file, workspaceOf(deps.env));
+  const task = await loadTask(file, workspaceOf(deps.env), reposDir);
 
   await mkdir(benchDir, { recursive: true });
   const workRoot = await mkdtemp(path.join(path.dirname(benchDir), 'buildbench-work-'));
@@ -73,7 +73,7 @@ export async function runTaskMode(settings: ActionSettings, deps: ModeDeps): Pro
   if (!record) return `buildbench: task ${task.id} run ${run} was cancelled; nothing was recorded`;
 
   const runDir = runDirFor(benchDir, task.id, run);
-  setTaskOutputs(record, runDir, result);
+  await setTaskOutputs(record, runDir, result);
   if (record.status === 'error')
     core.warning(`buildbench: task ${task.id} run ${run}: ${record.error ?? 'error'}`);
   else core.info(`buildbench: task ${task.id} run ${run}: ${record.status.toUpperCase()} → ${runDir}`);
@@ -96,10 +96,11 @@ function sharedSettings(build: BuildSettings): SharedBuildSettings {
 }
 
 /** The task file, loaded and validated; its problems (file, line, field) become `input task: …`. */
-async function loadTask(file: string, workspace: string): Promise<Task> {
+async function loadTask(file: string, workspace: string, reposDir: string | undefined): Promise<Task> {
   let tasks: Task[];
   try {
-    tasks = await loadTasks([file]);
+    // A local repository is in the workspace's checkout, or under the input repos-dir.
+    tasks = await loadTasks([file], { allowedRoots: [workspace, ...(reposDir ? [reposDir] : [])] });
   } catch (error) {
     if (error instanceof ConfigError) throw new ConfigError(`input task: ${error.message}`, error.hint);
     throw error;
@@ -120,19 +121,29 @@ export function artifactName(taskId: string, run: number): string {
   return `buildbench-run-${safe}${suffix}-${run}`;
 }
 
-function setTaskOutputs(record: RunRecord, runDir: string, result: BuildResult | undefined): void {
+/** The outputs of a run; a path is given only for a file or folder of the run folder itself, not a link. */
+async function setTaskOutputs(
+  record: RunRecord,
+  runDir: string,
+  result: BuildResult | undefined,
+): Promise<void> {
   const resultPath = path.join(runDir, 'result.json');
   const runbook = path.join(runDir, 'RUNBOOK.md');
   const artifacts = path.join(runDir, 'artifacts');
+  const [hasRunbook, hasResult, hasArtifacts] = await Promise.all([
+    isFileUnder(runDir, 'RUNBOOK.md'),
+    isFileUnder(runDir, 'result.json'),
+    isDirUnder(runDir, 'artifacts'),
+  ]);
   core.setOutput('status', record.status);
   core.setOutput('completion', String(result?.metrics.completion ?? false));
   core.setOutput('strict', String(result?.metrics.strict ?? false));
   core.setOutput('flexible', String(result?.metrics.flexible ?? false));
   core.setOutput('verified-recipe', String(result?.recipe?.verified === true));
-  core.setOutput('runbook-path', existsSync(runbook) ? runbook : '');
-  core.setOutput('result-path', existsSync(resultPath) ? resultPath : '');
+  core.setOutput('runbook-path', hasRunbook ? runbook : '');
+  core.setOutput('result-path', hasResult ? resultPath : '');
   core.setOutput('out-dir', runDir);
-  core.setOutput('artifacts', existsSync(artifacts) ? artifacts : '');
+  core.setOutput('artifacts', hasArtifacts ? artifacts : '');
   core.setOutput('artifact-name', artifactName(record.task.id, record.run));
 }
 

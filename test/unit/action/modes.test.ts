@@ -7,7 +7,7 @@
  * job's inputs, checked against what this repository's files and action.yml hold.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 
@@ -147,7 +147,17 @@ describe('the matrix output', () => {
   });
 });
 
-/** A task file in the workspace whose repository is test/fixtures/repos/make-hello. */
+/**
+ * A copy of one of this repository's folders in the workspace (a task's local repository must be in the
+ * workspace or under repos-dir), as the task file at tasks/demo/ names it.
+ */
+function repoIn(workspace: string, from: string): string {
+  const to = path.join(workspace, 'repos', path.basename(from));
+  cpSync(path.join(ROOT, from), to, { recursive: true });
+  return `../../repos/${path.basename(from)}`;
+}
+
+/** A task file in the workspace whose repository is (a copy of) test/fixtures/repos/make-hello. */
 function taskIn(workspace: string, text?: string): string {
   const file = path.join(workspace, 'tasks', 'demo', 'hello.yml');
   mkdirSync(path.dirname(file), { recursive: true });
@@ -156,7 +166,7 @@ function taskIn(workspace: string, text?: string): string {
     text ??
       [
         'kind: build',
-        `repository: ${path.join(ROOT, 'test/fixtures/repos/make-hello')}`,
+        `repository: ${repoIn(workspace, 'test/fixtures/repos/make-hello')}`,
         'expected: [hello]',
         'budgets: { maxTurns: 3, timeout: 7m }',
         '',
@@ -225,7 +235,7 @@ describe('mode task', () => {
       env.workspace,
       [
         'kind: deploy',
-        `repository: ${path.join(ROOT, 'tasks/examples/sort-benchmark')}`,
+        `repository: ${repoIn(env.workspace, 'tasks/examples/sort-benchmark')}`,
         'target: { command: make && ./sortbench 10, timeout: 2m, evidence: { files: [results.json] } }',
         'verifier: { spec: hello.spec.yml }',
         '',

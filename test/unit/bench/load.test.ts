@@ -51,6 +51,8 @@ function issuesOf(text: string): string[] {
 beforeAll(() => {
   // A relative folder name keeps messages short: loadTasks names files relative to the working directory.
   dir = mkdtempSync(path.join(tmpdir(), 'bb-load-'));
+  // The folder is the work tree the tasks' local repositories must stay in (`../repo` from a suite).
+  mkdirSync(path.join(dir, '.git'));
   mkdirSync(path.join(dir, 'repo'));
   write({
     'verify.spec.yml': 'name: ok\nchecks:\n  - command: ./hello\n',
