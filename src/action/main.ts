@@ -6,14 +6,14 @@
  * path — a bad input, a runner that is not Linux, a crash — the outputs `status` and `out-dir` are set and
  * the output folder exists, so a workflow's `if: always()` upload finds it.
  */
-import { existsSync } from 'node:fs';
-import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import * as core from '@actions/core';
 
 import { ConfigError, errorMessage } from '../base/errors.js';
+import { isDirUnder, isFileUnder, readFileUnder, replaceFileUnder } from '../base/safe-fs.js';
 import type { BuildResult } from '../report/result.js';
 import { runBuild, type RunBuildOptions } from '../core/run-build.js';
 import type { BuildSettings } from '../core/settings.js';
@@ -213,8 +213,9 @@ async function buildStep(deps: ActionDeps, step: StepState): Promise<string | un
   // What a person reads says `sandbox: rootfs` where the engine says `--sandbox rootfs`; result.json keeps it.
   const shown: BuildResult = { ...result, reason: inActionTerms(result.reason) };
   const resultPath = path.join(outDir, 'result.json');
-  const runbook = path.join(outDir, runbookFile(result));
-  const runbookPath = existsSync(runbook) ? runbook : '';
+  // Only files of the output folder itself: no `..`, no absolute path, no symbolic link on the way.
+  const runbookRel = runbookFile(result);
+  const runbookPath = (await isFileUnder(outDir, runbookRel)) ? path.join(outDir, runbookRel) : '';
   const artifactsDir = path.join(outDir, 'artifacts');
   setOutput('status', result.status);
   setOutput('completion', String(result.metrics.completion));
@@ -223,7 +224,7 @@ async function buildStep(deps: ActionDeps, step: StepState): Promise<string | un
   setOutput('verified-recipe', String(result.recipe?.verified === true));
   setOutput('runbook-path', runbookPath);
   setOutput('result-path', resultPath);
-  setOutput('artifacts', existsSync(artifactsDir) ? artifactsDir : '');
+  setOutput('artifacts', (await isDirUnder(outDir, 'artifacts')) ? artifactsDir : '');
   setOutput('pull-request-url', '');
   setOutput('pull-request-operation', 'none');
   step.ended = true;
@@ -286,8 +287,8 @@ async function buildStep(deps: ActionDeps, step: StepState): Promise<string | un
       ...(url ? { runUrl: url } : {}),
       workspace: ctx.workspace,
       files: await folderEntries(outDir),
-      ...(await readIfThere(path.join(outDir, 'build.sh'), 'buildSh')),
-      ...(runbookPath ? await readIfThere(runbookPath, 'runbook') : {}),
+      ...(await readIfThere(outDir, 'build.sh', 'buildSh')),
+      ...(runbookPath ? await readIfThere(outDir, runbookRel, 'runbook') : {}),
       ...(settings.openPullRequest ? { pullRequest: pr } : {}),
       problems,
       caches: cacheSummaryLines(caches),
@@ -365,8 +366,10 @@ async function endEarly(error: unknown, deps: ActionDeps, step: StepState): Prom
   try {
     outDir ??= outDirFromInputs(deps.readInput, deps.env);
     await mkdir(outDir, { recursive: true });
-    await writeFile(
-      path.join(outDir, EARLY_NOTE),
+    // A new file renamed into place: a link of that name in the folder is replaced, never written through.
+    await replaceFileUnder(
+      outDir,
+      EARLY_NOTE,
       `status: ${status}
 ${message}
 `,
@@ -401,10 +404,14 @@ async function folderEntries(dir: string): Promise<string[]> {
     .sort();
 }
 
-/** `{ [key]: text }` of a file that exists, else `{}`. */
-async function readIfThere<K extends string>(file: string, key: K): Promise<Partial<Record<K, string>>> {
+/** `{ [key]: text }` of a regular file of the output folder (never read through a link), else `{}`. */
+async function readIfThere<K extends string>(
+  outDir: string,
+  rel: string,
+  key: K,
+): Promise<Partial<Record<K, string>>> {
   try {
-    return { [key]: await readFile(file, 'utf8') } as Partial<Record<K, string>>;
+    return { [key]: (await readFileUnder(outDir, rel)).toString('utf8') } as Partial<Record<K, string>>;
   } catch {
     return {};
   }

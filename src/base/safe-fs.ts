@@ -16,6 +16,12 @@
  *   is caught, not raced;
  * - only regular files are opened (`O_NONBLOCK`: a FIFO swapped in does not block), checked with `fstat`.
  *
+ * The same holds for output folders read back from elsewhere (`buildbench report`, `verify`, `compare`, the
+ * bench's collection, the Action): their files are opened in `strict` mode, a path a file in them names
+ * (result.json's `files.trajectory`) is checked with `checkNamedPath` / read with `readNamedFileUnder`, and a
+ * file written into them is a new file renamed over the old name (`replaceFileUnder`), so a link planted under
+ * that name is replaced, never written through.
+ *
  * Paths may be strings or Buffers (file names that are not UTF-8). Floor 0: imports nothing of the project.
  */
 import {
@@ -28,7 +34,8 @@ import {
   realpathSync,
   type Stats,
 } from 'node:fs';
-import { lstat, mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readlink, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 
 export type RelPath = string | Buffer;
 
@@ -467,6 +474,117 @@ export async function writeFileUnder(
     await handle.chmod(mode);
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * Writes `content` to `rel` under `root` as a new file: created exclusively (`O_EXCL | O_NOFOLLOW`) beside
+ * the target, in a folder reached with no symbolic link on the way (made when missing), then renamed over
+ * the target. Whatever `rel` was before — a regular file, a symbolic link to a file outside the root, a
+ * dangling link — is replaced, never written through. For output folders read back from elsewhere
+ * (`buildbench report` re-rendering RUNBOOK.md, a leaderboard written over an old one); a folder at `rel`
+ * is an error (EISDIR), left as it is.
+ */
+export async function replaceFileUnder(
+  root: string,
+  rel: string,
+  content: string | Buffer,
+  mode = 0o644,
+): Promise<void> {
+  const parts = relComponents(rel);
+  const dir =
+    parts.length > 1
+      ? Buffer.from(await mkdirUnder(root, rel.slice(0, rel.lastIndexOf('/'))))
+      : await realpath(root, { encoding: 'buffer' });
+  const name = parts[parts.length - 1]!;
+  // A short name of its own (a name near NAME_MAX could not take a suffix), unguessable: O_EXCL does the rest.
+  const temp = join(dir, Buffer.from(`.buildbench-${process.pid}-${randomBytes(6).toString('hex')}.tmp`));
+  let handle: FileHandle;
+  try {
+    handle = await open(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      mode,
+    );
+  } catch (error) {
+    throw openedError(displayPath(rel), error);
+  }
+  try {
+    try {
+      const actual = await fdPath(handle.fd);
+      if (actual && !actual.equals(temp))
+        throw new UnsafePathError(displayPath(rel), 'a folder on its path was replaced while it was written');
+      await handle.writeFile(content);
+      await handle.chmod(mode);
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, join(dir, name));
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Checks a path that a file under a folder names (a field of result.json such as `files.trajectory`): it must
+ * stay inside the folder — relative, without `..`, `.` or empty components. Returns it; throws an
+ * UnsafePathError that names the field and the path otherwise. Links are refused when the path is opened
+ * (`readNamedFileUnder`).
+ */
+export function checkNamedPath(field: string, value: string): string {
+  try {
+    relComponents(value);
+    return value;
+  } catch (error) {
+    if (!(error instanceof UnsafePathError)) throw error;
+    throw namedError(field, value, `${error.why}; it must name a file inside the folder`);
+  }
+}
+
+function namedError(field: string, value: RelPath, why: string): UnsafePathError {
+  const shown = displayPath(value);
+  return new UnsafePathError(
+    `${field} ${JSON.stringify(shown.length > 120 ? `${shown.slice(0, 119)}…` : shown)}`,
+    why,
+  );
+}
+
+/**
+ * The bytes of the file a field names (`checkNamedPath`), opened under `root` with no symbolic link anywhere
+ * on its path (strict). Every refusal is an UnsafePathError naming the field and the path; a missing file is
+ * the system's ENOENT (so `readIfExists` answers undefined).
+ */
+export async function readNamedFileUnder(
+  root: string,
+  field: string,
+  value: string,
+  options: Omit<ReadUnderOptions, 'follow'> = {},
+): Promise<Buffer> {
+  const rel = checkNamedPath(field, value);
+  try {
+    return await readFileUnder(root, rel, { ...options, follow: 'strict' });
+  } catch (error) {
+    if (error instanceof UnsafePathError) throw namedError(field, value, error.why);
+    throw error;
+  }
+}
+
+/** Whether `rel` under `root` is a regular file itself (not a link to one), no folder on the way a link. */
+export async function isFileUnder(root: string, rel: RelPath): Promise<boolean> {
+  try {
+    return (await lstatUnder(root, rel))?.isFile() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `rel` under `root` is a folder itself (not a link to one), no folder on the way a link. */
+export async function isDirUnder(root: string, rel: RelPath): Promise<boolean> {
+  try {
+    return (await lstatUnder(root, rel))?.isDirectory() ?? false;
+  } catch {
+    return false;
   }
 }
 

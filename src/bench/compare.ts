@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Ajv } from 'ajv';
 
 import { ConfigError, errorMessage } from '../base/errors.js';
+import { readFileUnder, readIfExists, UnsafePathError } from '../base/safe-fs.js';
 import { collectRuns, compareText } from './collect.js';
 import {
   buildLeaderboard,
@@ -104,9 +105,41 @@ let validator: ReturnType<Ajv['compile']> | undefined;
 
 /** A leaderboard.json, checked against its schema: a ConfigError naming the file and the field otherwise. */
 export async function readLeaderboardFile(file: string): Promise<Leaderboard> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`compare: ${file}: cannot be read as JSON (${errorMessage(error)})`);
+  }
+  return parseLeaderboard(text, file);
+}
+
+/**
+ * The leaderboard.json in a result folder, opened with no symbolic link on its path (the folder may be a
+ * downloaded artifact: a link named leaderboard.json is refused, not followed). Undefined when there is none.
+ */
+async function readLeaderboardIn(dir: string): Promise<Leaderboard | undefined> {
+  const file = path.join(dir, LEADERBOARD_FILE);
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await readIfExists(() => readFileUnder(dir, LEADERBOARD_FILE));
+  } catch (error) {
+    if (error instanceof UnsafePathError)
+      throw new ConfigError(
+        `compare: ${file} is refused: ${error.why}`,
+        'expected a regular file in the folder',
+      );
+    throw new ConfigError(`compare: ${file}: cannot be read as JSON (${errorMessage(error)})`);
+  }
+  return bytes === undefined ? undefined : parseLeaderboard(bytes.toString('utf8'), file);
+}
+
+const LEADERBOARD_FILE = 'leaderboard.json';
+
+function parseLeaderboard(text: string, file: string): Leaderboard {
   let value: unknown;
   try {
-    value = JSON.parse(await readFile(file, 'utf8'));
+    value = JSON.parse(text);
   } catch (error) {
     throw new ConfigError(`compare: ${file}: cannot be read as JSON (${errorMessage(error)})`);
   }
@@ -135,14 +168,8 @@ async function loadSet(source: string, cwd: string): Promise<Leaderboard> {
   if (info.isFile()) return readLeaderboardFile(full);
   const collection = await collectRuns([full], { cwd });
   if (collection.found === 0) {
-    const file = path.join(full, 'leaderboard.json');
-    if (
-      await stat(file).then(
-        (s) => s.isFile(),
-        () => false,
-      )
-    )
-      return readLeaderboardFile(file);
+    const board = await readLeaderboardIn(full);
+    if (board) return board;
     throw new ConfigError(
       `compare: ${source}: no run.json and no leaderboard.json in it`,
       'expected a bench folder (buildbench bench --out) or a leaderboard.json',

@@ -9,10 +9,11 @@
  * Runs whose result cannot be read are not counted (they are listed); runs that could not start
  * (`status: error`) count as failures everywhere. Output is deterministic: no timestamps, sorted keys.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
 import { ConfigError } from '../base/errors.js';
+import { replaceFileUnder } from '../base/safe-fs.js';
 import type { BuildResult } from '../report/result.js';
 import { PHASES, RECOVERIES, type Phase, type Recovery } from '../trajectory/analysis.js';
 import { renderChart } from './chart.js';
@@ -782,10 +783,12 @@ export const LEADERBOARD_JSON_SCHEMA = {
   },
 } as const;
 
+/**
+ * Writes `file` whole or not at all: a new file created exclusively in its folder, renamed over it (a link of
+ * that name is replaced, never written through; no guessable temporary name to plant a link at).
+ */
 async function writeAtomically(file: string, text: string): Promise<void> {
-  const temp = `${file}.tmp-${process.pid}`;
-  await writeFile(temp, text);
-  await rename(temp, file);
+  await replaceFileUnder(path.dirname(file), path.basename(file), text);
 }
 
 export interface WrittenLeaderboard {

@@ -222,6 +222,8 @@ async function runReport(args: string[], io: CliIo): Promise<number> {
   if (args.length !== 1) throw new ConfigError('report: expected one output folder', usage);
   const outDir = path.resolve(io.cwd, args[0]!);
   const input = await writeRunbook(outDir);
+  if (input.trajectoryRefused)
+    io.stderr(`buildbench: report: the trajectory was not read: ${input.trajectoryRefused}\n`);
   io.stdout(renderSummary(input, outDir));
   return 0;
 }

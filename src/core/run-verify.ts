@@ -19,7 +19,7 @@ import type { RepoInfo } from '../repo/types.js';
 import { createInPlaceHostSandbox } from '../sandbox/host.js';
 import { reenterKeptRootfs } from '../sandbox/rootfs.js';
 import type { Sandbox, SandboxSettings } from '../sandbox/types.js';
-import { baselineFor, type BaselineKind } from '../verify/baseline.js';
+import { baselineFor, type BaselineKind, type SnapshotSource } from '../verify/baseline.js';
 import type { ExcludedArtifact } from '../verify/policy.js';
 import { scoringPolicyFor } from '../verify/policy.js';
 import { expectedFrom, normalizeExpected } from '../verify/scoring.js';
@@ -28,7 +28,8 @@ import type { Artifact, Expected, Metrics } from '../verify/types.js';
 import { BuildVerifier } from '../verify/verifier.js';
 import type { Verification } from '../verify/verification.js';
 import { ConfigError } from '../base/errors.js';
-import { readBuildResult, type BuildResult } from '../report/result.js';
+import { checkNamedPath, UnsafePathError } from '../base/safe-fs.js';
+import { readBuildResultUnder, RESULT_FILE, type BuildResult } from '../report/result.js';
 
 export const VERIFY_SANDBOX_CHOICES = ['auto', 'rootfs', 'host', 'none'] as const;
 export type VerifySandboxChoice = (typeof VERIFY_SANDBOX_CHOICES)[number];
@@ -88,7 +89,7 @@ interface VerifyTarget {
   resultFile: string;
   result?: BuildResult;
   tree: string;
-  snapshotFile?: string;
+  snapshotFile?: SnapshotSource;
 }
 
 async function locateTree(settings: VerifySettings): Promise<VerifyTarget> {
@@ -99,9 +100,10 @@ async function locateTree(settings: VerifySettings): Promise<VerifyTarget> {
       'expected an output folder or a build tree',
     );
   }
-  const resultFile = path.join(target, 'result.json');
-  if (!existsSync(resultFile)) return { target, resultFile, tree: target };
-  const result = await readBuildResult(resultFile, { command: 'verify' });
+  const resultFile = path.join(target, RESULT_FILE);
+  // Read with no symbolic link on its path: a result.json that is a link is refused, not followed.
+  const result = await readBuildResultUnder(target, { command: 'verify' });
+  if (!result) return { target, resultFile, tree: target };
   const kept = keptTreeOf(result);
   if (!kept) {
     throw new ConfigError(
@@ -111,8 +113,30 @@ async function locateTree(settings: VerifySettings): Promise<VerifyTarget> {
   }
   if (!(await isDirectory(kept)))
     throw new ConfigError(`verify: the kept build tree ${kept} no longer exists`);
-  const snapshotFile = result.files?.snapshot ? path.join(target, result.files.snapshot) : undefined;
+  const named = result.files?.snapshot;
+  const snapshotFile = named ? { dir: target, rel: named, field: 'files.snapshot' } : undefined;
+  if (named) refuseOutside(resultFile, () => checkNamedPath('files.snapshot', named));
   return { target, resultFile, result, tree: kept, ...(snapshotFile ? { snapshotFile } : {}) };
+}
+
+/**
+ * Runs `step`, which opens a file result.json names; a path that leads out of the output folder (`..`, an
+ * absolute path, a symbolic link) becomes a ConfigError naming result.json, the field and the path.
+ */
+function refuseOutside<T>(resultFile: string, step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    throw refused(resultFile, error);
+  }
+}
+
+function refused(resultFile: string, error: unknown): Error {
+  if (!(error instanceof UnsafePathError)) return error instanceof Error ? error : new Error(String(error));
+  return new ConfigError(
+    `verify: ${resultFile}: ${error.message}`,
+    'the files an output folder names must be inside it, reached with no symbolic link',
+  );
 }
 
 /** The spec given, else the one the build used (when it is still there). */
@@ -197,7 +221,13 @@ export async function runVerify(
   const spec = await chooseSpec(settings, where.result, notes);
   const info = await inspectRepo(where.tree);
   const expected = expectedOf(settings, where, info);
-  const { before, kind: baseline, note: baselineNote } = await baselineFor(where.tree, where.snapshotFile);
+  const {
+    before,
+    kind: baseline,
+    note: baselineNote,
+  } = await baselineFor(where.tree, where.snapshotFile).catch((error: unknown) => {
+    throw refused(where.resultFile, error);
+  });
   if (baselineNote) notes.push(baselineNote);
   else if (baseline === 'none')
     notes.push('no snapshot and not a git checkout: every binary in the tree counts as new');

@@ -4,8 +4,10 @@
  * file and the field. The parts finalize makes (the recipe, its replay, the patches) are defined there.
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 
 import { ConfigError, errorMessage } from '../base/errors.js';
+import { readFileUnder, readIfExists, UnsafePathError } from '../base/safe-fs.js';
 import { RUN_STATUSES, type RunStatus } from '../base/status.js';
 import type { EgressRecord, IsolationReport } from '../sandbox/isolation.js';
 import type { Artifact, Expected, Metrics } from '../verify/types.js';
@@ -333,6 +335,36 @@ export async function readBuildResult(file: string, options: ReadResultOptions =
   } catch (error) {
     throw new ConfigError(`${prefix}cannot read ${file} (${errorMessage(error)})`, HINT);
   }
+  return parseBuildResult(text, file, options);
+}
+
+/** The name of the result in an output folder. */
+export const RESULT_FILE = 'result.json';
+
+/**
+ * `readBuildResult` of the result.json in the output folder `dir`, opened with no symbolic link on its path
+ * (an output folder read back may come from anywhere: a link named result.json is refused, not followed).
+ * Undefined when there is none; every other problem is a ConfigError naming the file.
+ */
+export async function readBuildResultUnder(
+  dir: string,
+  options: ReadResultOptions = {},
+): Promise<BuildResult | undefined> {
+  const prefix = options.command ? `${options.command}: ` : '';
+  const file = path.join(dir, RESULT_FILE);
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await readIfExists(() => readFileUnder(dir, RESULT_FILE));
+  } catch (error) {
+    if (error instanceof UnsafePathError)
+      throw new ConfigError(`${prefix}${file} is refused: ${error.why}`, HINT);
+    throw new ConfigError(`${prefix}cannot read ${file} (${errorMessage(error)})`, HINT);
+  }
+  return bytes === undefined ? undefined : parseBuildResult(bytes.toString('utf8'), file, options);
+}
+
+function parseBuildResult(text: string, file: string, options: ReadResultOptions): BuildResult {
+  const prefix = options.command ? `${options.command}: ` : '';
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -13,13 +13,13 @@
  */
 import type { IsolationReport } from '../sandbox/isolation.js';
 import { describeGpuEnvironment, type GpuEnvironment } from '../verify/gpu.js';
-import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { ConfigError, errorMessage } from '../base/errors.js';
+import { readIfExists, readNamedFileUnder, replaceFileUnder, UnsafePathError } from '../base/safe-fs.js';
 import type { ReplayOutcome } from '../finalize/replay.js';
-import { readBuildResult, type BuildResult } from './result.js';
-import { readTrajectory } from '../trajectory/recorder.js';
+import { readBuildResultUnder, type BuildResult } from './result.js';
+import { parseTrajectory } from '../trajectory/recorder.js';
 import { fullSequenceRecipe, minimiseRecipe, packagesInScript } from '../finalize/minimise.js';
 import type { FinalRecipe } from '../recipe/model.js';
 import { RECIPE_DIR_NAME } from '../recipe/render-dockerfile.js';
@@ -27,6 +27,7 @@ import { answeredFinding, type ReportTurn } from '../finalize/turns.js';
 import { turnsFromTrajectory, type ReportClaim } from './turns.js';
 import { harnessTimeWords, trajectorySection } from './trajectory.js';
 import { egressSection, hostNetworkLines } from './egress.js';
+import { codeSpan, inline } from './github-text.js';
 import { block, bytes, cell, code, plural, seconds, yes } from './markdown.js';
 import {
   deployEnvironmentLines,
@@ -46,6 +47,8 @@ export interface ReportInput {
   claims: ReportClaim[];
   /** Set when trajectory.jsonl could not be read: the runbook says so and works from result.json. */
   trajectoryProblem?: string;
+  /** Set when result.json named a trajectory outside the folder or through a link: not read, and why. */
+  trajectoryRefused?: string;
 }
 
 export type StatusLabel = 'SUCCESS' | 'PARTIAL' | 'FAILED';
@@ -85,19 +88,18 @@ export function reportStatus(result: BuildResult): ReportStatus {
 
 /**
  * result.json and trajectory.jsonl of an output directory. A missing or malformed result.json is a ConfigError
- * naming the file and the field (`readBuildResult`); an unreadable trajectory is noted, not fatal.
+ * naming the file and the field (`readBuildResult`); an unreadable trajectory is noted, not fatal. The folder
+ * may come from elsewhere: both are opened with no symbolic link on their path (a link is refused, never
+ * followed out of the folder).
  */
 export async function loadReportInput(outDir: string): Promise<ReportInput> {
-  const resultPath = path.join(outDir, 'result.json');
-  try {
-    await access(resultPath);
-  } catch {
+  const result = await readBuildResultUnder(outDir, { command: 'report', require: REPORT_NEEDS });
+  if (!result) {
     throw new ConfigError(
       `report: '${outDir}' has no result.json`,
       'expected the output folder of a buildbench build (its --out), e.g. buildbench-out/<repo>',
     );
   }
-  const result = await readBuildResult(resultPath, { command: 'report', require: REPORT_NEEDS });
   return reportInputFor(result, outDir);
 }
 
@@ -106,27 +108,37 @@ const REPORT_NEEDS = ['status', 'metrics', 'expected', 'artifacts'] as const;
 
 /**
  * The report input of a result already in hand (`buildbench build` prints its summary from it): the turns
- * and claims come from the trajectory beside it, so `build` and `report` print the same summary.
+ * and claims come from the trajectory beside it, so `build` and `report` print the same summary. The
+ * trajectory result.json names (`files.trajectory`) must be a file inside `outDir`, reached with no symbolic
+ * link: any other is not read, and `trajectoryRefused` says why.
  */
 export async function reportInputFor(result: BuildResult, outDir: string): Promise<ReportInput> {
-  const trajectoryPath = path.join(outDir, result.files?.trajectory ?? 'trajectory.jsonl');
+  const named = result.files?.trajectory ?? TRAJECTORY_FILE;
+  let bytes: Buffer | undefined;
   try {
-    await access(trajectoryPath);
-  } catch {
+    bytes = await readIfExists(() => readNamedFileUnder(outDir, 'files.trajectory', named));
+  } catch (error) {
+    const problem = errorMessage(error);
     return {
       result,
       turns: [],
       claims: [],
-      trajectoryProblem: `${path.basename(trajectoryPath)} is missing`,
+      trajectoryProblem: problem,
+      ...(error instanceof UnsafePathError ? { trajectoryRefused: problem } : {}),
     };
   }
+  if (bytes === undefined)
+    return { result, turns: [], claims: [], trajectoryProblem: `${path.basename(named)} is missing` };
   try {
-    const { turns, claims } = turnsFromTrajectory(await readTrajectory(trajectoryPath));
+    const events = parseTrajectory(bytes.toString('utf8'), path.join(outDir, named));
+    const { turns, claims } = turnsFromTrajectory(events);
     return { result, turns, claims };
   } catch (error) {
     return { result, turns: [], claims: [], trajectoryProblem: errorMessage(error) };
   }
 }
+
+const TRAJECTORY_FILE = 'trajectory.jsonl';
 
 const KIND_LABEL: Record<string, string> = {
   executable: 'executable',
@@ -160,9 +172,11 @@ function recipeOf(input: ReportInput): FinalRecipe | undefined {
     : minimiseRecipe(input.turns, { patches: recipe.files.patches });
 }
 
+/** A replay's outcome for a table cell of the Evidence section, its words rendered as untrusted text. */
 function replayLine(replay: ReplayOutcome): string {
   const time = replay.durationMs > 0 ? ` in ${seconds(replay.durationMs)}` : '';
-  return `${replay.status}${time}: ${replay.reason}${replay.log ? ` (log: ${code(replay.log)})` : ''}`;
+  const log = replay.log ? ` (log: ${codeSpan(replay.log, { inTable: true })})` : '';
+  return `${inline(replay.status)}${time}: ${inline(replay.reason)}${log}`;
 }
 
 function statusSection(input: ReportInput, status: ReportStatus): string[] {
@@ -201,6 +215,10 @@ function statusSection(input: ReportInput, status: ReportStatus): string[] {
   return out;
 }
 
+/**
+ * The Evidence section, which the Action's job summary shows inline (src/action/summary.ts): what it takes from
+ * the result goes through the renderer of untrusted text (src/report/github-text.ts).
+ */
 function evidenceSection(input: ReportInput): string[] {
   const { result } = input;
   const strictRow =
@@ -227,31 +245,28 @@ function evidenceSection(input: ReportInput): string[] {
   for (const check of result.verification?.checks ?? []) {
     if (check.source === 'artifacts') continue;
     const name = check.required ? check.name : `${check.name} (advisory)`;
-    out.push(`| ${cell(name)} | ${cell(`${check.passed ? 'passed' : 'failed'}: ${check.detail}`)} |`);
+    out.push(`| ${inline(name)} | ${inline(`${check.passed ? 'passed' : 'failed'}: ${check.detail}`)} |`);
   }
   if (result.recipe) {
-    out.push(
-      `| replay of ${code('build.sh')} in a fresh sandbox | ${cell(replayLine(result.recipe.replay))} |`,
-    );
+    out.push(`| replay of ${code('build.sh')} in a fresh sandbox | ${replayLine(result.recipe.replay)} |`);
     if (result.recipe.minimalReplay) {
-      out.push(
-        `| replay of the minimal recipe (replaced) | ${cell(replayLine(result.recipe.minimalReplay))} |`,
-      );
+      out.push(`| replay of the minimal recipe (replaced) | ${replayLine(result.recipe.minimalReplay)} |`);
     }
   }
   out.push('');
   const names = result.expected.names;
   out.push(
     names.length > 0
-      ? `Expected binaries (${EXPECTED_SOURCE[result.expected.source] ?? result.expected.source}): ${names.map(code).join(', ')}.`
+      ? `Expected binaries (${inline(EXPECTED_SOURCE[result.expected.source] ?? result.expected.source)}): ${names.map((n) => codeSpan(n)).join(', ')}.`
       : `Expected binaries: ${EXPECTED_SOURCE.none}.`,
   );
-  if (result.expected.matched.length > 0) out.push(`Built: ${result.expected.matched.map(code).join(', ')}.`);
+  if (result.expected.matched.length > 0)
+    out.push(`Built: ${result.expected.matched.map((n) => codeSpan(n)).join(', ')}.`);
   if (result.expected.missing.length > 0 && names.length > 0) {
-    out.push(`**Not built:** ${result.expected.missing.map(code).join(', ')}.`);
+    out.push(`**Not built:** ${result.expected.missing.map((n) => codeSpan(n)).join(', ')}.`);
   }
   for (const ignored of result.expected.ignored ?? []) {
-    out.push(`Not counted: ${code(ignored.name)} — ${ignored.why}.`);
+    out.push(`Not counted: ${codeSpan(ignored.name)} — ${inline(ignored.why)}.`);
   }
   out.push('');
   if (result.artifacts.length > 0) {
@@ -262,12 +277,14 @@ function evidenceSection(input: ReportInput): string[] {
       '| --- | --- | --- |',
     );
     for (const a of result.artifacts)
-      out.push(`| ${code(a.path)} | ${KIND_LABEL[a.kind] ?? a.kind} | ${bytes(a.size)} |`);
+      out.push(
+        `| ${codeSpan(a.path, { inTable: true })} | ${inline(KIND_LABEL[a.kind] ?? a.kind)} | ${inline(bytes(a.size))} |`,
+      );
     const refused = result.artifacts.filter((a) => a.copyError);
     if (refused.length > 0) out.push('');
     // A copy is refused when the path no longer resolves inside the tree (a folder swapped for a link).
     for (const a of refused)
-      out.push(`Not copied to \`artifacts/\`: ${code(a.path)} — ${code(a.copyError ?? '')}.`);
+      out.push(`Not copied to \`artifacts/\`: ${codeSpan(a.path)} — ${codeSpan(a.copyError ?? '')}.`);
   } else {
     out.push('No new binary was built.');
   }
@@ -851,9 +868,13 @@ function deploySummaryLines(deploy: DeployResult): string[] {
   ];
 }
 
-/** Renders RUNBOOK.md into `outDir` from its result.json and trajectory.jsonl; returns what it read. */
+/**
+ * Renders RUNBOOK.md into `outDir` from its result.json and trajectory.jsonl; returns what it read. Reads and
+ * the write stay inside the folder (`loadReportInput`, `replaceFileUnder`).
+ */
 export async function writeRunbook(outDir: string): Promise<ReportInput> {
   const input = await loadReportInput(outDir);
-  await writeFile(path.join(outDir, RUNBOOK), renderRunbook(input));
+  // A new file renamed over RUNBOOK.md: a link of that name is replaced, never written through.
+  await replaceFileUnder(outDir, RUNBOOK, renderRunbook(input));
   return input;
 }

@@ -199,7 +199,11 @@ export function toJsonSafe(
  * process was killed mid-write) is dropped; any other line that does not parse is an error naming it.
  */
 export async function readTrajectory(filePath: string): Promise<TrajectoryEvent[]> {
-  const text = await readFile(filePath, 'utf8');
+  return parseTrajectory(await readFile(filePath, 'utf8'), filePath);
+}
+
+/** `readTrajectory` of text already read (an output folder's file, opened no-follow); `filePath` names it in errors. */
+export function parseTrajectory(text: string, filePath: string): TrajectoryEvent[] {
   const lines = text.split('\n');
   const events: TrajectoryEvent[] = [];
   lines.forEach((line, index) => {

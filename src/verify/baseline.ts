@@ -7,9 +7,11 @@
  *   before" (a committed binary is not a build product); otherwise every binary in it is new.
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
 import { runProcess } from '../base/process.js';
+import { readNamedFileUnder, UnsafePathError } from '../base/safe-fs.js';
 import { snapshotTree } from './artifacts.js';
 import { excludeBuildScratch } from './exclude.js';
 import type { TreeSnapshot } from './types.js';
@@ -33,12 +35,32 @@ export async function saveSnapshot(file: string, snapshot: TreeSnapshot): Promis
   await writeFile(file, gzipSync(JSON.stringify(json)));
 }
 
-/** The snapshot in `file`, or why it cannot be used (missing, not gzip, not JSON, not a snapshot). */
-export async function readSnapshot(file: string): Promise<{ snapshot: TreeSnapshot } | { why: string }> {
+/**
+ * Where a snapshot is: a file named by the user, or the file an output folder's result.json names
+ * (`files.snapshot`), read inside that folder with no symbolic link on its path.
+ */
+export type SnapshotSource = string | { dir: string; rel: string; field: string };
+
+function shownSource(source: SnapshotSource): string {
+  return typeof source === 'string' ? source : path.join(source.dir, source.rel);
+}
+
+/**
+ * The snapshot in `source`, or why it cannot be used (missing, not gzip, not JSON, not a snapshot). A path in
+ * an output folder that leads out of it (`..`, absolute, a symbolic link) is an UnsafePathError naming the
+ * field, thrown: it is refused, not a snapshot that happens to be unusable.
+ */
+export async function readSnapshot(
+  source: SnapshotSource,
+): Promise<{ snapshot: TreeSnapshot } | { why: string }> {
   let data: Buffer;
   try {
-    data = await readFile(file);
+    data =
+      typeof source === 'string'
+        ? await readFile(source)
+        : await readNamedFileUnder(source.dir, source.field, source.rel);
   } catch (error) {
+    if (error instanceof UnsafePathError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     return {
       why: code === 'ENOENT' ? 'it does not exist' : `it cannot be read (${(error as Error).message})`,
@@ -106,11 +128,14 @@ export async function baselineFromGit(root: string): Promise<TreeSnapshot | unde
  */
 export async function baselineFor(
   root: string,
-  snapshotFile?: string,
+  snapshotFile?: SnapshotSource,
 ): Promise<{ before: TreeSnapshot; kind: BaselineKind; note?: string }> {
   const saved = snapshotFile ? await readSnapshot(snapshotFile) : undefined;
   if (saved && 'snapshot' in saved) return { before: saved.snapshot, kind: 'snapshot' };
-  const unusable = saved ? `the snapshot ${snapshotFile} was not used: ${saved.why}; ` : undefined;
+  const unusable =
+    saved && snapshotFile
+      ? `the snapshot ${shownSource(snapshotFile)} was not used: ${saved.why}; `
+      : undefined;
   const git = await baselineFromGit(root);
   if (git) {
     return {

@@ -4,10 +4,11 @@
  * leaderboard.svg (src/bench/leaderboard.ts), the outputs `leaderboard-path` and `leaderboard-dir`, and
  * leaderboard.md as the job summary. Runs that could not be counted are warnings, named by file.
  */
-import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 
 import * as core from '@actions/core';
 
+import { readFileUnder } from '../../base/safe-fs.js';
 import { writeLeaderboard } from '../../bench/leaderboard.js';
 import type { ActionSettings } from '../settings.js';
 import { appendSummary, workspaceOf, type ModeDeps } from './common.js';
@@ -27,7 +28,10 @@ export async function runAggregateMode(
   );
   for (const w of board.warnings) core.warning(`buildbench: ${w}`);
   for (const p of board.problems) core.warning(`buildbench: ${p.file}: ${p.problem}`);
-  const markdown = await readFile(written.files.markdown, 'utf8');
+  // Read back as written: in its folder, never through a link.
+  const markdown = (
+    await readFileUnder(path.dirname(written.files.markdown), path.basename(written.files.markdown))
+  ).toString('utf8');
   await appendSummary(deps.env, summaryOf(markdown));
   return undefined;
 }

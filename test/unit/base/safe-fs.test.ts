@@ -3,8 +3,10 @@ import {
   chmodSync,
   closeSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -17,16 +19,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import {
+  checkNamedPath,
   copyFileNoFollow,
   displayPath,
+  isDirUnder,
   isExecutableUnder,
+  isFileUnder,
   mkdirUnder,
   nameKey,
   openUnderSync,
   readFileUnder,
   readIfExists,
   readIfExistsSync,
+  readNamedFileUnder,
   relComponents,
+  replaceFileUnder,
   resolveDirUnder,
   UnsafePathError,
   writeFileUnder,
@@ -225,5 +232,63 @@ describe('readIfExists', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('output folders read back from elsewhere', () => {
+  it('replaceFileUnder replaces a link named like the target, never writing through it', async () => {
+    const dir = mkdtempSync(path.join(top, 'out-'));
+    writeFileSync(path.join(secret, 'victim'), MARKER);
+    symlinkSync(path.join(secret, 'victim'), path.join(dir, 'RUNBOOK.md'));
+    symlinkSync(path.join(secret, 'not-there'), path.join(dir, 'dangling.md'));
+    await replaceFileUnder(dir, 'RUNBOOK.md', '# new\n');
+    await replaceFileUnder(dir, 'dangling.md', 'x');
+    await replaceFileUnder(dir, 'made/deep/build.sh', 'echo\n', 0o755);
+    expect(readFileSync(path.join(secret, 'victim'), 'utf8')).toBe(MARKER);
+    expect(existsSync(path.join(secret, 'not-there'))).toBe(false);
+    expect(lstatSync(path.join(dir, 'RUNBOOK.md')).isFile()).toBe(true);
+    expect(readFileSync(path.join(dir, 'RUNBOOK.md'), 'utf8')).toBe('# new\n');
+    expect(statSync(path.join(dir, 'made/deep/build.sh')).mode & 0o777).toBe(0o755);
+    // A linked folder on the way is refused; nothing is left behind, nothing lands outside.
+    symlinkSync(secret, path.join(dir, 'patches'));
+    expect(await reason(replaceFileUnder(dir, 'patches/0001.patch', 'x'))).toMatch(/symbolic link/);
+    expect(existsSync(path.join(secret, '0001.patch'))).toBe(false);
+    expect(await reason(replaceFileUnder(dir, '../escape', 'x'))).toMatch(/not allowed/);
+    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('checkNamedPath and readNamedFileUnder name the field and the path they refuse', async () => {
+    const dir = mkdtempSync(path.join(top, 'named-'));
+    writeFileSync(path.join(dir, 'trajectory.jsonl'), '{}\n');
+    symlinkSync(path.join(secret, 'shadow'), path.join(dir, 'linked.jsonl'));
+    symlinkSync(secret, path.join(dir, 'logs'));
+    expect(checkNamedPath('files.trajectory', 'trajectory.jsonl')).toBe('trajectory.jsonl');
+    expect(() => checkNamedPath('files.trajectory', '../x')).toThrow(
+      /^files\.trajectory "\.\.\/x": '\.\.' is not allowed .*inside the folder$/,
+    );
+    expect(() => checkNamedPath('files.snapshot', '/etc/passwd')).toThrow(
+      /^files\.snapshot "\/etc\/passwd": an absolute path/,
+    );
+    expect((await readNamedFileUnder(dir, 'files.trajectory', 'trajectory.jsonl')).toString()).toBe('{}\n');
+    expect(await reason(readNamedFileUnder(dir, 'files.trajectory', 'linked.jsonl'))).toBe(
+      'files.trajectory "linked.jsonl": a symbolic link (not followed)',
+    );
+    expect(await reason(readNamedFileUnder(dir, 'files.trajectory', 'logs/shadow'))).toMatch(
+      /^files\.trajectory "logs\/shadow": the folder logs on its path is a symbolic link/,
+    );
+    await expect(readNamedFileUnder(dir, 'files.trajectory', 'none.jsonl')).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
+  });
+
+  it('isFileUnder and isDirUnder answer for the entry itself, never for what a link leads to', async () => {
+    expect(await isFileUnder(root, 'src/main.c')).toBe(true);
+    expect(await isFileUnder(root, 'shadow-link')).toBe(false);
+    expect(await isFileUnder(root, 'evil/shadow')).toBe(false);
+    expect(await isFileUnder(root, '../secret/shadow')).toBe(false);
+    expect(await isFileUnder(root, path.join(secret, 'shadow'))).toBe(false);
+    expect(await isDirUnder(root, 'src')).toBe(true);
+    expect(await isDirUnder(root, 'evil')).toBe(false);
+    expect(await isDirUnder(root, 'none')).toBe(false);
   });
 });
