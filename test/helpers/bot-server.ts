@@ -10,6 +10,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
+import { STATUS_MARKER } from '../../src/bot/sticky.js';
+import type { FakeGitHubApi } from '../fakes/fake-github-api.js';
+
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
@@ -212,4 +215,47 @@ export function serverProcessId(server: SpawnedServer): number {
   if (deepest.length !== 1)
     throw new Error(`expected one server process below ${root}, found ${deepest.length}`);
   return deepest[0]!;
+}
+
+/**
+ * A writer's `/buildbench build` on pull request `pr` of `owner/repo`: stored in the fake first (as GitHub stores a
+ * comment before it sends the webhook), then its webhook (the recorded issue_comment payload, for installation
+ * `installationId`) delivered as `delivery`; waits for the dispatch and returns the id of the App's status comment.
+ */
+export async function buildCommand(options: {
+  fake: FakeGitHubApi;
+  server: RunningServer;
+  owner: string;
+  repo: string;
+  installationId: number;
+  pr: number;
+  delivery: string;
+}): Promise<number> {
+  const { fake, server, owner, repo, pr } = options;
+  const stored = fake.addComment(owner, repo, pr, '/buildbench build', { login: owner, type: 'User' });
+  const payload = JSON.parse(
+    readFileSync(path.join(ROOT, 'test/fixtures/webhooks/issue_comment.created.pull_request.json'), 'utf8'),
+  ) as Record<string, unknown>;
+  (payload.issue as Record<string, unknown>).number = pr;
+  Object.assign(payload.comment as Record<string, unknown>, {
+    id: stored.id,
+    body: stored.body,
+    created_at: stored.created_at,
+  });
+  payload.installation = { id: options.installationId };
+  const before = fake.dispatches.length;
+  const answer = await server.deliver('issue_comment', options.delivery, payload);
+  if (answer.status >= 300)
+    throw new Error(`the command's delivery was answered ${answer.status}: ${answer.text}`);
+  await waitFor(
+    'the dispatch',
+    () => (fake.dispatches.length > before ? true : undefined),
+    60_000,
+    server.output,
+  );
+  const sticky = [...fake.comments.values()].find(
+    (c) => c.issue_number === pr && c.user.type === 'Bot' && c.body.includes(STATUS_MARKER),
+  );
+  if (!sticky) throw new Error(`no status comment on #${pr} after the dispatch`);
+  return sticky.id;
 }

@@ -2,6 +2,7 @@
  * nock for the GitHub API tests. nock 15 intercepts `fetch` through @mswjs/interceptors, which calls
  * `Promise.withResolvers` (Node ≥ 22); on Node 20 it is polyfilled here, for the tests only.
  */
+import { afterAll, afterEach, beforeEach, expect } from '@jest/globals';
 import nock from 'nock';
 
 interface Resolvers<T> {
@@ -21,6 +22,36 @@ if (typeof P.withResolvers !== 'function') {
     });
     return { promise, resolve, reject };
   };
+}
+
+/**
+ * The nock set-up of a test file that mocks every call it expects: no real network, and each test ends with no
+ * unmatched call and no mock left unused; after the file nock is undone (it patches fetch for the whole process,
+ * and jest runs the files one after another in it). Returns the calls of the running test that matched no mock
+ * (`METHOD url`), emptied before each test.
+ */
+export function strictNock(): string[] {
+  const unmatched: string[] = [];
+  const onNoMatch = (req: { method?: string; path?: string; href?: string }): void => {
+    unmatched.push(`${req.method ?? ''} ${req.href ?? req.path ?? ''}`);
+  };
+  beforeEach(() => {
+    nock.disableNetConnect();
+    unmatched.length = 0;
+    nock.emitter.on('no match', onNoMatch);
+  });
+  afterEach(() => {
+    nock.emitter.removeListener('no match', onNoMatch);
+    const pending = nock.pendingMocks();
+    nock.cleanAll();
+    expect(unmatched).toEqual([]);
+    expect(pending).toEqual([]);
+  });
+  afterAll(() => {
+    nock.enableNetConnect();
+    nock.restore();
+  });
+  return unmatched;
 }
 
 export default nock;

@@ -15,7 +15,13 @@ import path from 'node:path';
 import { zipSync } from 'fflate';
 
 import { startFakeGitHubApi, type FakeGitHubApi } from '../fakes/fake-github-api.js';
-import { ROOT, startBotServer, waitFor as waitForServer, type RunningServer } from '../helpers/bot-server.js';
+import {
+  buildCommand,
+  ROOT,
+  startBotServer,
+  waitFor as waitForServer,
+  type RunningServer,
+} from '../helpers/bot-server.js';
 
 const SECRET = 'e2e-provenance-secret';
 const APP_ID = 4712;
@@ -46,26 +52,9 @@ async function deliver(event: string, id: string, payload: unknown): Promise<num
   return (await server.deliver(event, id, payload)).status;
 }
 
-/** A writer's `/buildbench build` on a pull request: stored in the fake, then its webhook delivered. */
-async function command(pr: number, delivery: string): Promise<number> {
-  const stored = fake.addComment(OWNER, REPO, pr, '/buildbench build', { login: OWNER, type: 'User' });
-  const payload = fixture('issue_comment.created.pull_request.json');
-  const issue = payload.issue as Record<string, unknown>;
-  issue.number = pr;
-  Object.assign(payload.comment as Record<string, unknown>, {
-    id: stored.id,
-    body: stored.body,
-    created_at: stored.created_at,
-  });
-  payload.installation = { id: INSTALLATION_ID };
-  const before = fake.dispatches.length;
-  expect(await deliver('issue_comment', delivery, payload)).toBeLessThan(300);
-  await waitFor('the dispatch', () => (fake.dispatches.length > before ? true : undefined));
-  const sticky = [...fake.comments.values()].find(
-    (c) => c.issue_number === pr && c.user.type === 'Bot' && c.body.includes('buildbench:status'),
-  );
-  return sticky!.id;
-}
+/** A writer's `/buildbench build` on a pull request (see buildCommand); returns the status comment's id. */
+const command = (pr: number, delivery: string): Promise<number> =>
+  buildCommand({ fake, server, owner: OWNER, repo: REPO, installationId: INSTALLATION_ID, pr, delivery });
 
 /** The completed run of what the App dispatched, as GitHub sends it: this repository's head, the dispatch's ref. */
 function runPayload(runId: number, pr: number, stickyId: number, branch: string): Record<string, unknown> {

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 
 import { crc32 } from '../../src/bot/artifact-zip.js';
@@ -28,6 +28,7 @@ import { STATUS_MARKER } from '../../src/bot/sticky.js';
 import { diagnoseLog, type Diagnosis } from '../../src/knowledge/diagnose/diagnosis.js';
 import { startFakeGitHubApi, type FakeGitHubApi } from '../fakes/fake-github-api.js';
 import {
+  buildCommand,
   processMemory,
   ROOT,
   serverProcessId,
@@ -38,6 +39,7 @@ import {
 import { findLive, liveBeyond } from '../helpers/github-live.js';
 import { benignLog, hostileLog } from '../helpers/hostile-log.js';
 import { hostileResult } from '../helpers/hostile-result.js';
+import { craftZip, zerosStream, type ZipLocal } from '../helpers/zip-bytes.js';
 
 const SECRET = 'e2e-untrusted-secret';
 const APP_ID = 4713;
@@ -87,25 +89,9 @@ async function deliver(event: string, id: string, payload: unknown): Promise<voi
   expect((await server.deliver(event, id, payload)).status).toBeLessThan(300);
 }
 
-/** A writer's `/buildbench build` on PR: stored in the fake, its webhook delivered; returns the sticky's id. */
-async function command(delivery: string): Promise<number> {
-  const stored = fake.addComment(OWNER, REPO, PR, '/buildbench build', { login: OWNER, type: 'User' });
-  const payload = fixture('issue_comment.created.pull_request.json');
-  (payload.issue as Record<string, unknown>).number = PR;
-  Object.assign(payload.comment as Record<string, unknown>, {
-    id: stored.id,
-    body: stored.body,
-    created_at: stored.created_at,
-  });
-  payload.installation = { id: INSTALLATION_ID };
-  const before = fake.dispatches.length;
-  await deliver('issue_comment', delivery, payload);
-  await waitFor('the dispatch', () => (fake.dispatches.length > before ? true : undefined));
-  const sticky = [...fake.comments.values()].find(
-    (c) => c.issue_number === PR && c.user.type === 'Bot' && c.body.startsWith(STATUS_MARKER),
-  );
-  return sticky!.id;
-}
+/** A writer's `/buildbench build` on PR (see buildCommand); returns the status comment's id. */
+const command = (delivery: string): Promise<number> =>
+  buildCommand({ fake, server, owner: OWNER, repo: REPO, installationId: INSTALLATION_ID, pr: PR, delivery });
 
 /** The completed run the App dispatched, as GitHub sends it, with `zip` as its `buildbench` artifact. */
 function runPayload(runId: number, zip: Uint8Array): Record<string, unknown> {
@@ -146,66 +132,10 @@ async function complete(payload: Record<string, unknown>, delivery: string): Pro
   return fake.calls.slice(from).map((c) => `${c.method} ${c.path}`);
 }
 
-// ---- the zip bomb, written field by field (the construction of test/unit/bot/artifact-zip.test.ts) ----------
-
-interface Local {
-  name: string;
-  data: Uint8Array;
-  method: number;
-  crc: number;
-  size: number;
-}
-
-/** A zip whose central directory lists `central` (each pointing at the local header `local`). */
-function craftZip(locals: Local[], central: (Local & { local: number })[]): Uint8Array {
-  const parts: Buffer[] = [];
-  const offsets: number[] = [];
-  let at = 0;
-  for (const l of locals) {
-    const name = Buffer.from(l.name);
-    const header = Buffer.alloc(30);
-    header.writeUInt32LE(0x04034b50, 0);
-    header.writeUInt16LE(20, 4);
-    header.writeUInt16LE(l.method, 8);
-    header.writeUInt32LE(l.crc, 14);
-    header.writeUInt32LE(l.data.length, 18);
-    header.writeUInt32LE(l.size, 22);
-    header.writeUInt16LE(name.length, 26);
-    offsets.push(at);
-    parts.push(header, name, Buffer.from(l.data));
-    at += 30 + name.length + l.data.length;
-  }
-  const directoryStart = at;
-  for (const c of central) {
-    const name = Buffer.from(c.name);
-    const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(20, 4);
-    entry.writeUInt16LE(20, 6);
-    entry.writeUInt16LE(c.method, 10);
-    entry.writeUInt32LE(c.crc, 16);
-    entry.writeUInt32LE(c.data.length, 20);
-    entry.writeUInt32LE(c.size, 24);
-    entry.writeUInt16LE(name.length, 28);
-    entry.writeUInt32LE(offsets[c.local]!, 42);
-    parts.push(entry, name);
-    at += 46 + name.length;
-  }
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(central.length, 8);
-  end.writeUInt16LE(central.length, 10);
-  end.writeUInt32LE(at - directoryStart, 12);
-  end.writeUInt32LE(directoryStart, 16);
-  parts.push(end);
-  return new Uint8Array(Buffer.concat(parts));
-}
+// ---- the zip bomb, written field by field (test/helpers/zip-bytes.ts, as test/unit/bot/artifact-zip.test.ts) ----
 
 /** The shared block: 4 MiB of zeros as one sync-flushed 1 MiB block four times, then an empty final block. */
-function bombBlock(): Uint8Array {
-  const block = deflateRawSync(Buffer.alloc(MiB), { level: 9, finishFlush: constants.Z_SYNC_FLUSH });
-  return new Uint8Array(Buffer.concat([block, block, block, block, Buffer.from([3, 0])]));
-}
+const bombBlock = (): Uint8Array => zerosStream(4);
 
 /**
  * The bomb: a real result.json (stored), then ONE deflated block of 4 MiB of zeros (one sync-flushed 1 MiB
@@ -216,7 +146,7 @@ function bombZip(entries = 256): Uint8Array {
   const data = bombBlock();
   const size = 4 * MiB;
   const result = new Uint8Array(golden('success/result.json'));
-  const locals: Local[] = [
+  const locals: ZipLocal[] = [
     { name: 'result.json', data: result, method: 0, crc: crc32(result), size: result.length },
     { name: 'patches/0000.patch', data, method: 8, crc: crc32(new Uint8Array(size)), size },
   ];

@@ -5,7 +5,7 @@
  * with a reason fit for the comment, and refusing must not grow memory by more than a few MiB.
  */
 import { describe, expect, it } from '@jest/globals';
-import { constants, deflateRawSync } from 'node:zlib';
+import { deflateRawSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 
 import {
@@ -15,76 +15,9 @@ import {
   MAX_DEFLATE_RATIO,
   readArtifactZip,
 } from '../../../src/bot/artifact-zip.js';
+import { craftZip, zerosStream } from '../../helpers/zip-bytes.js';
 
 const MiB = 1024 * 1024;
-
-interface Local {
-  name: string;
-  data: Uint8Array;
-  method: number;
-  crc: number;
-  compressedSize: number;
-  size: number;
-}
-interface Central extends Local {
-  /** Index into the locals whose header this entry points at. */
-  local: number;
-}
-
-/** A zip written field by field, whose central directory may say what its local headers do not. */
-function craft(locals: Local[], central: Central[]): Uint8Array {
-  const parts: Buffer[] = [];
-  const offsets: number[] = [];
-  let at = 0;
-  for (const l of locals) {
-    const name = Buffer.from(l.name);
-    const header = Buffer.alloc(30);
-    header.writeUInt32LE(0x04034b50, 0);
-    header.writeUInt16LE(20, 4);
-    header.writeUInt16LE(l.method, 8);
-    header.writeUInt32LE(l.crc, 14);
-    header.writeUInt32LE(l.compressedSize, 18);
-    header.writeUInt32LE(l.size, 22);
-    header.writeUInt16LE(name.length, 26);
-    offsets.push(at);
-    parts.push(header, name, Buffer.from(l.data));
-    at += 30 + name.length + l.data.length;
-  }
-  const cdStart = at;
-  for (const c of central) {
-    const name = Buffer.from(c.name);
-    const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(20, 4);
-    entry.writeUInt16LE(20, 6);
-    entry.writeUInt16LE(c.method, 10);
-    entry.writeUInt32LE(c.crc, 16);
-    entry.writeUInt32LE(c.compressedSize, 20);
-    entry.writeUInt32LE(c.size, 24);
-    entry.writeUInt16LE(name.length, 28);
-    entry.writeUInt32LE(offsets[c.local] ?? 0, 42);
-    parts.push(entry, name);
-    at += 46 + name.length;
-  }
-  const eocd = Buffer.alloc(22);
-  eocd.writeUInt32LE(0x06054b50, 0);
-  eocd.writeUInt16LE(central.length, 8);
-  eocd.writeUInt16LE(central.length, 10);
-  eocd.writeUInt32LE(at - cdStart, 12);
-  eocd.writeUInt32LE(cdStart, 16);
-  parts.push(eocd);
-  return new Uint8Array(Buffer.concat(parts));
-}
-
-/**
- * A raw deflate stream of `copies` MiB of zeros built from one sync-flushed block repeated (each block starts
- * with a literal zero, so every copy is valid after any other), ended by an empty final block: ~1 KiB of
- * compressed data per MiB, without deflating the whole.
- */
-function zerosStream(copies: number, blockBytes = MiB): Uint8Array {
-  const block = deflateRawSync(Buffer.alloc(blockBytes), { level: 9, finishFlush: constants.Z_SYNC_FLUSH });
-  return new Uint8Array(Buffer.concat([...Array.from({ length: copies }, () => block), Buffer.from([3, 0])]));
-}
 
 /** Growth of memory across `fn`: the ArrayBuffers still held right after it, and the peak RSS. */
 function growth(fn: () => void): { arrayBuffers: number; peakRss: number; error: unknown } {
@@ -108,7 +41,7 @@ describe('the artifact zip against bombs', () => {
     const size = 4 * MiB; // each at the per-file limit, 1 GiB in all
     const data = zerosStream(4);
     const block = { data, method: 8, crc: crc32(new Uint8Array(size)), compressedSize: data.length, size };
-    const zip = craft(
+    const zip = craftZip(
       [{ name: 'patches/0000.patch', ...block }],
       Array.from({ length: 256 }, (_, i) => ({
         name: `patches/${String(i).padStart(4, '0')}.patch`,
@@ -141,7 +74,7 @@ describe('the artifact zip against bombs', () => {
   it('stops inflating an entry that declares 1 KiB and inflates to 32 MiB, as soon as it passes 1 KiB', () => {
     // One ordinary deflate stream (today's reader inflated all of it into a 1 KiB buffer and kept the start).
     const data = new Uint8Array(deflateRawSync(Buffer.alloc(32 * MiB), { level: 9 }));
-    const zip = craft(
+    const zip = craftZip(
       [{ name: 'RUNBOOK.md', data, method: 8, crc: 0, compressedSize: data.length, size: 1024 }],
       [{ name: 'RUNBOOK.md', data, method: 8, crc: 0, compressedSize: data.length, size: 1024, local: 0 }],
     );
@@ -158,7 +91,7 @@ describe('the artifact zip against bombs', () => {
     const data = zerosStream(1, 64 * 1024);
     const size = 4 * MiB;
     const crc = crc32(new Uint8Array(size));
-    const zip = craft(
+    const zip = craftZip(
       [{ name: 'build.sh', data, method: 8, crc, compressedSize: data.length, size }],
       [{ name: 'build.sh', data, method: 8, crc, compressedSize: data.length, size, local: 0 }],
     );
@@ -171,7 +104,7 @@ describe('the artifact zip against bombs', () => {
     const data = zerosStream(1);
     const crc = crc32(new Uint8Array(MiB));
     const entry = (size: number, crcOf: number): Uint8Array =>
-      craft(
+      craftZip(
         [{ name: 'RUNBOOK.md', data, method: 8, crc: crcOf, compressedSize: data.length, size }],
         [{ name: 'RUNBOOK.md', data, method: 8, crc: crcOf, compressedSize: data.length, size, local: 0 }],
       );
@@ -186,11 +119,11 @@ describe('the artifact zip against bombs', () => {
     const data = zerosStream(1);
     const crc = crc32(new Uint8Array(MiB));
     const local = { name: 'result.json', data, method: 8, crc, compressedSize: data.length, size: 2048 };
-    const zip = craft([local], [{ ...local, size: MiB, local: 0 }]);
+    const zip = craftZip([local], [{ ...local, size: MiB, local: 0 }]);
     expect(() => readArtifactZip(zip)).toThrow(
       'result.json declares other sizes in its local header than in the central directory',
     );
-    const renamed = craft([local], [{ ...local, name: 'build.sh', local: 0 }]);
+    const renamed = craftZip([local], [{ ...local, name: 'build.sh', local: 0 }]);
     expect(() => readArtifactZip(renamed)).toThrow('build.sh has another name in its local header');
   });
 

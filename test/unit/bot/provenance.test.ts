@@ -7,7 +7,7 @@
  * folder zipped here. Any call without a mock (a git ref, a blob, a pull request) is recorded as unmatched and
  * fails the test.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { zipSync } from 'fflate';
@@ -21,7 +21,7 @@ import {
   onBuildbenchRunCompleted,
   type RunCompletedOutcome,
 } from '../../../src/bot/run-completed.js';
-import nock from '../../helpers/nock.js';
+import nock, { strictNock } from '../../helpers/nock.js';
 
 const API = 'https://api.github.com';
 const REPO = '/repos/octo-org/octo-repo';
@@ -58,10 +58,8 @@ const privateKey = generateKeyPairSync('rsa', {
 }).privateKey;
 
 let outcomes: RunCompletedOutcome[] = [];
-let unmatched: string[] = [];
-const onNoMatch = (req: { method?: string; path?: string; href?: string }): void => {
-  unmatched.push(`${req.method ?? ''} ${req.href ?? req.path ?? ''}`);
-};
+/** The calls of the running test that matched no mock; each test must end with none (test/helpers/nock.ts). */
+const unmatched = strictNock();
 
 /** The whole configuration, forks allowed: at completion that changes nothing for a fork. */
 const CONFIG: BotConfig = { ...structuredClone(DEFAULT_CONFIG), forks: true, pullRequests: true };
@@ -185,21 +183,7 @@ function expectNoWrites(): void {
 }
 
 beforeEach(() => {
-  nock.disableNetConnect();
   outcomes = [];
-  unmatched = [];
-  nock.emitter.on('no match', onNoMatch);
-});
-afterEach(() => {
-  nock.emitter.removeListener('no match', onNoMatch);
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(unmatched).toEqual([]);
-  expect(pending).toEqual([]);
-});
-afterAll(() => {
-  nock.enableNetConnect();
-  nock.restore();
 });
 
 describe('a fork’s build is never published', () => {

@@ -3,7 +3,7 @@
  * output artifact zipped here with fflate from a real output folder (test/fixtures/golden/success, whose
  * result.json and RUNBOOK.md a real run wrote; build.sh from test/fixtures/golden/action).
  */
-import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +20,7 @@ import {
   type RunCompletedOutcome,
 } from '../../../src/bot/run-completed.js';
 import { readArtifactZip, symlinkEntries, unsafeEntryName } from '../../../src/bot/artifact-zip.js';
-import nock from '../../helpers/nock.js';
+import nock, { strictNock } from '../../helpers/nock.js';
 
 const API = 'https://api.github.com';
 const REPO = '/repos/octo-org/octo-repo';
@@ -80,10 +80,8 @@ const privateKey = generateKeyPairSync('rsa', {
 }).privateKey;
 
 let outcomes: RunCompletedOutcome[] = [];
-let unmatched: string[] = [];
-const onNoMatch = (req: { method?: string; path?: string; href?: string }): void => {
-  unmatched.push(`${req.method ?? ''} ${req.href ?? req.path ?? ''}`);
-};
+// No real network; each test must end with no unmatched call and no unused mock (test/helpers/nock.ts).
+strictNock();
 
 function probot(config = { pullRequests: true }, options: RunCompletedOptions = {}): Probot {
   const bot = new Probot({
@@ -260,22 +258,7 @@ function gitMocks(tag: string, existingBranch: boolean): { scope: nock.Scope; ca
 const PR_URL = 'https://github.com/octo-org/octo-repo/pull/9';
 
 beforeEach(() => {
-  nock.disableNetConnect();
   outcomes = [];
-  unmatched = [];
-  nock.emitter.on('no match', onNoMatch);
-});
-afterEach(() => {
-  nock.emitter.removeListener('no match', onNoMatch);
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(unmatched).toEqual([]);
-  expect(pending).toEqual([]);
-});
-// nock patches fetch for the whole process (jest runs the files one after another in it): undo it for the next file.
-afterAll(() => {
-  nock.enableNetConnect();
-  nock.restore();
 });
 
 describe('onBuildbenchRunCompleted', () => {
