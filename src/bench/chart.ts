@@ -4,8 +4,9 @@
  * right (when any system ran a task more than once): pass@k of strict success against k, one line per
  * system. Sizes are fixed and no date is drawn, so the same leaderboard always gives the same bytes.
  */
-import * as vega from 'vega';
-import * as vl from 'vega-lite';
+// Types only: vega and vega-lite (a third of a second to load) are imported when a chart is drawn, so that a
+// command that draws none does not pay for them (issue 32; test/unit/cli/startup-modules.test.ts).
+import type * as vl from 'vega-lite';
 
 /** What the chart reads of a leaderboard (leaderboard.ts's `Leaderboard` is one). */
 export interface ChartInput {
@@ -163,7 +164,10 @@ function plural(n: number, noun: string): string {
 
 /** The chart as SVG text. */
 export async function renderChart(board: ChartInput): Promise<string> {
-  const compiled = vl.compile(chartSpec(board)).spec;
+  // one after the other: Jest's module loader (the tests) fails on two concurrent imports sharing modules
+  const vegaLite = await import('vega-lite');
+  const vega = await import('vega');
+  const compiled = vegaLite.compile(chartSpec(board)).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   try {
     const svg = await view.toSVG();

@@ -16,7 +16,7 @@ import {
   type Diagnosis,
 } from '../knowledge/diagnose/diagnosis.js';
 import { collectSecretValues } from '../trajectory/redact.js';
-import { parseCliArgs } from './args.js';
+import { parseCliArgs } from './parse-args.js';
 
 export const DIAGNOSE_USAGE = 'usage: buildbench diagnose <log file|-> [--json] [--file path…]';
 

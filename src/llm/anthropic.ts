@@ -1,10 +1,7 @@
 /** Anthropic Messages with tool_use, through the official SDK. Retries and timeouts belong to the client. */
-import Anthropic, {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from '@anthropic-ai/sdk';
+// Types only: the SDK (a third of a second to load) is imported on the first request, so that a run without a
+// model never loads it (issue 32; test/unit/cli/startup-modules.test.ts).
+import type Anthropic from '@anthropic-ai/sdk';
 import { completionResult, ANTHROPIC_STOP_REASONS } from './completion.js';
 import type { PriceTable } from './prices.js';
 import { toProviderError, type SdkFailure } from './errors.js';
@@ -31,20 +28,29 @@ export interface AnthropicProviderOptions {
 export class AnthropicProvider implements LlmProvider {
   readonly name = 'anthropic';
   readonly model: string;
-  private readonly client: Anthropic;
+  private client?: Promise<{ sdk: AnthropicSdk; client: Anthropic }>;
 
   constructor(private readonly options: AnthropicProviderOptions) {
     this.model = options.model;
+  }
+
+  /** The SDK and its client, loaded and made on first use. */
+  private connect(): Promise<{ sdk: AnthropicSdk; client: Anthropic }> {
     // A key passed in code is the client's only credential: the SDK reads no variable or profile for another.
-    this.client = new Anthropic({
-      apiKey: options.apiKey,
-      baseURL: options.baseUrl,
-      timeout: options.timeoutMs,
-      maxRetries: options.maxRetries,
-    });
+    this.client ??= import('@anthropic-ai/sdk').then((sdk) => ({
+      sdk,
+      client: new sdk.default({
+        apiKey: this.options.apiKey,
+        baseURL: this.options.baseUrl,
+        timeout: this.options.timeoutMs,
+        maxRetries: this.options.maxRetries,
+      }),
+    }));
+    return this.client;
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResult> {
+    const { sdk, client } = await this.connect();
     const params: MessageCreateParams = {
       model: this.model,
       max_tokens: request.maxTokens,
@@ -60,8 +66,8 @@ export class AnthropicProvider implements LlmProvider {
       params.tool_choice = { type: request.toolChoice === 'required' ? 'any' : 'auto' };
     }
     try {
-      if (this.options.stream) return await this.streamed(params, request.signal);
-      const message = await this.client.messages.create(params, { signal: request.signal });
+      if (this.options.stream) return await this.streamed(client, params, request.signal);
+      const message = await client.messages.create(params, { signal: request.signal });
       let text = '';
       const toolCalls: ToolCall[] = [];
       for (const block of message.content) {
@@ -77,7 +83,7 @@ export class AnthropicProvider implements LlmProvider {
         message.stop_reason ?? undefined,
       );
     } catch (error) {
-      throw toProviderError('anthropic', classify(error), error, {
+      throw toProviderError('anthropic', classify(sdk, error), error, {
         secrets: [this.options.apiKey],
         keyHint: `check the key in ${this.options.keySource ?? 'ANTHROPIC_API_KEY or --api-key'}`,
       });
@@ -85,10 +91,11 @@ export class AnthropicProvider implements LlmProvider {
   }
 
   private async streamed(
+    client: Anthropic,
     params: MessageCreateParams,
     signal: AbortSignal | undefined,
   ): Promise<CompletionResult> {
-    const stream = await this.client.messages.create({ ...params, stream: true }, { signal });
+    const stream = await client.messages.create({ ...params, stream: true }, { signal });
     let text = '';
     let input = 0;
     let output = 0;
@@ -200,11 +207,13 @@ export function toAnthropicMessages(messages: readonly ChatMessage[]): MessagePa
   return out;
 }
 
-function classify(error: unknown): SdkFailure {
-  if (error instanceof APIUserAbortError) return { kind: 'abort' };
-  if (error instanceof APIConnectionTimeoutError) return { kind: 'timeout' };
-  if (error instanceof APIConnectionError) return { kind: 'connection' };
-  if (error instanceof APIError && typeof error.status === 'number')
+type AnthropicSdk = typeof import('@anthropic-ai/sdk');
+
+function classify(sdk: AnthropicSdk, error: unknown): SdkFailure {
+  if (error instanceof sdk.APIUserAbortError) return { kind: 'abort' };
+  if (error instanceof sdk.APIConnectionTimeoutError) return { kind: 'timeout' };
+  if (error instanceof sdk.APIConnectionError) return { kind: 'connection' };
+  if (error instanceof sdk.APIError && typeof error.status === 'number')
     return { kind: 'status', status: error.status };
   if (error instanceof Error && error.name === 'AbortError') return { kind: 'abort' };
   return { kind: 'other' };

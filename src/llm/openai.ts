@@ -2,7 +2,9 @@
  * OpenAI Chat Completions with function tools, through the official SDK. Works with any OpenAI-compatible
  * server (vLLM, Ollama, llama.cpp, LiteLLM) given its base URL. Retries and timeouts belong to the client.
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+// Types only: the SDK (a third of a second to load) is imported on the first request, so that a run without a
+// model never loads it (issue 32; test/unit/cli/startup-modules.test.ts).
+import type OpenAI from 'openai';
 import { completionResult, OPENAI_STOP_REASONS } from './completion.js';
 import type { PriceTable } from './prices.js';
 import { toProviderError, type SdkFailure } from './errors.js';
@@ -43,26 +45,35 @@ export interface OpenAiProviderOptions {
 export class OpenAiProvider implements LlmProvider {
   readonly name = 'openai';
   readonly model: string;
-  private readonly client: OpenAI;
+  private client?: Promise<{ sdk: OpenAiSdk; client: OpenAI }>;
   private readonly maxTokensField: 'max_completion_tokens' | 'max_tokens';
   private readonly toolChoiceRequired: boolean;
 
   constructor(private readonly options: OpenAiProviderOptions) {
     this.model = options.model;
-    this.client = new OpenAI({
-      apiKey: options.apiKey,
-      baseURL: options.baseUrl,
-      organization: null,
-      project: null,
-      timeout: options.timeoutMs,
-      maxRetries: options.maxRetries,
-    });
     const official = new URL(options.baseUrl).hostname === 'api.openai.com';
     this.maxTokensField = options.maxTokensField ?? (official ? 'max_completion_tokens' : 'max_tokens');
     this.toolChoiceRequired = options.toolChoiceRequired ?? official;
   }
 
+  /** The SDK and its client, loaded and made on first use. */
+  private connect(): Promise<{ sdk: OpenAiSdk; client: OpenAI }> {
+    this.client ??= import('openai').then((sdk) => ({
+      sdk,
+      client: new sdk.default({
+        apiKey: this.options.apiKey,
+        baseURL: this.options.baseUrl,
+        organization: null,
+        project: null,
+        timeout: this.options.timeoutMs,
+        maxRetries: this.options.maxRetries,
+      }),
+    }));
+    return this.client;
+  }
+
   async complete(request: CompletionRequest): Promise<CompletionResult> {
+    const { sdk, client } = await this.connect();
     const params: ChatCompletionCreateParamsBase = {
       model: this.model,
       messages: toOpenAiMessages(request.system, request.messages),
@@ -76,8 +87,8 @@ export class OpenAiProvider implements LlmProvider {
       params.tool_choice = request.toolChoice === 'required' && this.toolChoiceRequired ? 'required' : 'auto';
     }
     try {
-      if (this.options.stream) return await this.streamed(params, request.signal);
-      const completion = await this.client.chat.completions.create(
+      if (this.options.stream) return await this.streamed(client, params, request.signal);
+      const completion = await client.chat.completions.create(
         { ...params, stream: false },
         { signal: request.signal },
       );
@@ -99,7 +110,7 @@ export class OpenAiProvider implements LlmProvider {
         choice?.finish_reason ?? undefined,
       );
     } catch (error) {
-      throw toProviderError('openai', classify(error), error, {
+      throw toProviderError('openai', classify(sdk, error), error, {
         secrets: [this.options.apiKey],
         keyHint: `check the key in ${this.options.keySource ?? 'OPENAI_API_KEY or --api-key'}`,
       });
@@ -107,10 +118,11 @@ export class OpenAiProvider implements LlmProvider {
   }
 
   private async streamed(
+    client: OpenAI,
     params: ChatCompletionCreateParamsBase,
     signal: AbortSignal | undefined,
   ): Promise<CompletionResult> {
-    const stream = await this.client.chat.completions.create(
+    const stream = await client.chat.completions.create(
       { ...params, stream: true, stream_options: { include_usage: true } },
       { signal },
     );
@@ -200,11 +212,13 @@ export function toOpenAiMessages(
   return out;
 }
 
-function classify(error: unknown): SdkFailure {
-  if (error instanceof APIUserAbortError) return { kind: 'abort' };
-  if (error instanceof APIConnectionTimeoutError) return { kind: 'timeout' };
-  if (error instanceof APIConnectionError) return { kind: 'connection' };
-  if (error instanceof APIError && typeof error.status === 'number')
+type OpenAiSdk = typeof import('openai');
+
+function classify(sdk: OpenAiSdk, error: unknown): SdkFailure {
+  if (error instanceof sdk.APIUserAbortError) return { kind: 'abort' };
+  if (error instanceof sdk.APIConnectionTimeoutError) return { kind: 'timeout' };
+  if (error instanceof sdk.APIConnectionError) return { kind: 'connection' };
+  if (error instanceof sdk.APIError && typeof error.status === 'number')
     return { kind: 'status', status: error.status };
   if (error instanceof Error && error.name === 'AbortError') return { kind: 'abort' };
   return { kind: 'other' };

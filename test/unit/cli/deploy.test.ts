@@ -38,7 +38,7 @@ describe('buildbench deploy', () => {
     [['deploy'], 'buildbench: deploy: missing <path|git-url>'],
     [['deploy', 'repo'], 'buildbench: deploy: missing --task <deploy-task.yml>'],
     [['deploy', 'a', 'b', '--task', 't.yml'], 'buildbench: deploy: expected one repository, got 2: a b'],
-    [['deploy', 'repo', '--task', 't.yml', '--bogus'], "Unknown option '--bogus'"],
+    [['deploy', 'repo', '--task', 't.yml', '--bogus'], "unknown option '--bogus'"],
     [['deploy', 'repo', '--task'], 'buildbench: deploy: --task: missing value'],
     [
       ['deploy', 'repo', '--task', 't.yml', '--registries', 'airgapped'],

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { exitCodeFor, run, USAGE } from '../../../src/cli/main.js';
+import { run, USAGE } from '../../../src/cli/main.js';
+import { exitCodeFor } from '../../../src/cli/engine.js';
 import { RUN_STATUSES } from '../../../src/base/status.js';
 import { fakeResult } from '../../fakes/build-result.js';
 

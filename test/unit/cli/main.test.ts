@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { run, parseBuildArgs } from '../../../src/cli/main.js';
+import { run } from '../../../src/cli/main.js';
+import { parseBuildArgs } from '../../../src/cli/build-command.js';
 
 function io() {
   const out: string[] = [];
@@ -27,8 +28,22 @@ describe('cli', () => {
     const a = io();
     expect(await run(['frobnicate'], a.io)).toBe(2);
     expect(a.err.join('')).toBe(
-      "buildbench: unknown command 'frobnicate' (expected build, deploy, report, verify, bench, matrix, leaderboard, compare or diagnose; see buildbench --help)\n",
+      "buildbench: unknown command 'frobnicate' (expected one of build, deploy, report, verify, bench, matrix, leaderboard, compare, diagnose) (see buildbench --help)\n",
     );
+  });
+
+  it('suggests the nearest command and flag for a typo (issue 33)', async () => {
+    const a = io();
+    expect(await run(['biuld', '.'], a.io)).toBe(2);
+    expect(a.err.join('')).toBe(
+      "buildbench: unknown command 'biuld' (did you mean 'build'?) (see buildbench --help)\n",
+    );
+    const b = io();
+    expect(await run(['build', '.', '--max-turn', '3'], b.io)).toBe(2);
+    expect(b.err.join('')).toContain("unknown option '--max-turn' (did you mean '--max-turns'?)");
+    const c = io();
+    expect(await run(['diagnose', 'x.log', '--jsn'], c.io)).toBe(2);
+    expect(c.err.join('')).toContain("diagnose: unknown option '--jsn' (did you mean '--json'?)");
   });
 
   it('rejects unknown flags and bad values naming the flag', async () => {

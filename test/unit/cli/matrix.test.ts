@@ -103,7 +103,7 @@ describe('buildbench matrix', () => {
         ['matrix', 'tasks/suite', '--chunk-index', '1'],
         '--chunk-index: 1 is out of range; the matrix has 1 chunk(s)',
       ],
-      [['matrix', 'tasks/suite', '--bogus'], "Unknown option '--bogus'"],
+      [['matrix', 'tasks/suite', '--bogus'], "unknown option '--bogus'"],
       [['matrix', 'tasks/bad'], 'broken.yml:3: requires'],
       [['matrix', 'tasks/none'], 'tasks/none'],
     ];

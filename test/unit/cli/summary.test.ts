@@ -3,7 +3,8 @@ import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { run, summaryFor } from '../../../src/cli/main.js';
+import { run } from '../../../src/cli/main.js';
+import { summaryFor } from '../../../src/cli/engine.js';
 import type { BuildResult } from '../../../src/report/result.js';
 
 const GOLDEN = path.resolve('test/fixtures/golden');

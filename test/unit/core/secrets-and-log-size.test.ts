@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 
-import { parseBuildArgs } from '../../../src/cli/main.js';
+import { parseBuildArgs } from '../../../src/cli/build-command.js';
 import { ConfigError } from '../../../src/base/errors.js';
 import { parseSecretEnv, parseSize } from '../../../src/core/settings.js';
 
