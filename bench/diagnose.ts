@@ -76,14 +76,15 @@ export function scoreLog(log: string, want: Expected, d: Diagnosis): LogScore {
   return score;
 }
 
-export function scoreAll(): LogScore[] {
+export async function scoreAll(): Promise<LogScore[]> {
   const expected = JSON.parse(readFileSync(path.join(LOGS, 'expected.json'), 'utf8')) as Record<
     string,
     Expected
   >;
-  return Object.entries(expected).map(([log, want]) =>
-    scoreLog(log, want, diagnoseLog(readFileSync(path.join(LOGS, log), 'utf8'))),
-  );
+  const scores: LogScore[] = [];
+  for (const [log, want] of Object.entries(expected))
+    scores.push(scoreLog(log, want, await diagnoseLog(readFileSync(path.join(LOGS, log), 'utf8'))));
+  return scores;
 }
 
 async function throughput(): Promise<BenchResult[]> {
@@ -122,7 +123,7 @@ async function throughput(): Promise<BenchResult[]> {
 }
 
 export async function benchDiagnose(): Promise<BenchResult[]> {
-  const scores = scoreAll();
+  const scores = await scoreAll();
   const build = scores.filter((s) => s.rootCause !== undefined);
   const silent = scores.filter((s) => s.silence !== undefined);
   const count = (list: LogScore[], pick: (s: LogScore) => boolean | undefined): number =>
@@ -147,7 +148,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const mark = (v: boolean | undefined): string => (v === undefined ? '' : v ? 'yes' : 'NO');
   console.log('| log | expected | got | root cause | fix | silence |');
   console.log('|---|---|---|---|---|---|');
-  for (const s of scoreAll())
+  for (const s of await scoreAll())
     console.log(
       `| ${s.log} | ${s.expected} | ${s.got} | ${mark(s.rootCause)} | ${mark(s.fix)} | ${mark(s.silence)} |`,
     );

@@ -553,11 +553,16 @@ export function diagnosisBody(run: RunInfo, found: Diagnosed[], placed: Set<stri
         : 'the log';
       parts.push(`\nFrom ${where}:\n\n${codeBlock(quoted, 'text')}\n`);
     }
+    if (rootCause.symptoms?.length) {
+      const later = rootCause.symptoms.map((l) => `${l.line + first.lineOffset}: ${l.text}`).join('\n');
+      parts.push(`\nLater lines it explains:\n\n${codeBlock(later, 'text')}\n`);
+    }
     if (first.diagnosis.stoppedEarly)
       parts.push(`\n${neutralise(describeStop(first.diagnosis.stoppedEarly))}\n`);
     if (fix) {
       parts.push(`\n**Fix:** ${neutralise(fix.summary)}\n`);
       if (fix.packages?.length) parts.push(`\nPackages: ${fix.packages.map((p) => codeSpan(p)).join(' ')}\n`);
+      if (fix.lookups?.length) parts.push(`\nLook up: ${fix.lookups.map((p) => codeSpan(p)).join(' ')}\n`);
       if (fix.commands?.length) parts.push(`\n${codeBlock(fix.commands.join('\n'), 'sh')}\n`);
       // A patch that only carries the line suggestion is shown as the suggestion (below).
       if (fix.patch && !fix.suggestion) parts.push(`\n${codeBlock(fix.patch, 'diff')}\n`);

@@ -90,12 +90,17 @@ function logStream(cwd: string, given: string, stdin: Readable): Readable {
 export function renderDiagnosis(diagnosis: Diagnosis): string {
   if (!diagnosis.found) {
     const what = {
-      clean: 'no build error',
-      flaky: 'a network flake',
-      'not-build': 'not a build problem',
-      unknown: 'an error the knowledge has no signature for',
+      'no-error': 'no build error',
+      unrecognized: 'an error the knowledge has no signature for',
+      'flaky-network': 'not a build problem: a network flake',
+      'tests-failed': 'not a build problem: tests failed',
+      'runner-out-of-disk': 'not a build problem: the runner is out of disk',
+      cancelled: 'not a build problem: the job was cancelled',
+      timeout: 'not a build problem: the job ran out of time',
+      infrastructure: 'not a build problem: the runner or a service failed',
     }[diagnosis.kind];
-    return `nothing build-related to fix (${what}): ${diagnosis.reason}\n`;
+    const evidence = diagnosis.evidence ? `\n  ${diagnosis.evidence.line} | ${diagnosis.evidence.text}` : '';
+    return `nothing build-related to fix (${what}): ${diagnosis.reason}${evidence}\n`;
   }
   const { rootCause, fix, confidence } = diagnosis;
   const out: string[] = [
@@ -103,11 +108,16 @@ export function renderDiagnosis(diagnosis: Diagnosis): string {
   ];
   const width = String(rootCause.lines.at(-1)?.line ?? 0).length;
   for (const q of rootCause.lines) out.push(`  ${String(q.line).padStart(width)} | ${q.text}`);
+  if (rootCause.symptoms?.length) {
+    out.push('later lines it explains:');
+    for (const q of rootCause.symptoms) out.push(`  ${String(q.line).padStart(width)} | ${q.text}`);
+  }
   if (!fix) {
     out.push('fix: nothing specific — the knowledge has no fix for this error');
     return `${out.join('\n')}\n`;
   }
-  out.push(`fix (${fix.kind}): ${fix.summary}`);
+  out.push(`fix (${fix.kind}, the engine's rule ${fix.rule}): ${fix.summary}`);
+  if (fix.lookups?.length) out.push(`  look up: ${fix.lookups.join('; ')}`);
   if (fix.packages?.length) out.push(`  packages: ${fix.packages.join(' ')}`);
   for (const c of fix.commands ?? []) out.push(`  $ ${c}`);
   if (fix.suggestion) {

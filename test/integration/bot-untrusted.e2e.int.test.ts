@@ -280,7 +280,7 @@ describe('untrusted input on the App’s path (real server, fake GitHub)', () =>
   // (knowledge/diagnose/worker.ts: on the main thread even a linear diagnosis of 5 MiB holds the event loop
   // for about a second, and /ping would wait that long).
   it('a hostile 5 MiB CI log: the benign log’s root cause, in time, and /ping answered within 250 ms', async () => {
-    const expected: Diagnosis = diagnoseLog(benignLog(MiB));
+    const expected: Diagnosis = await diagnoseLog(benignLog(MiB));
     if (!expected.found) throw new Error('the benign log has no root cause');
     const log = hostileLog(MAX_LOG_BYTES);
 

@@ -1,8 +1,13 @@
 /**
  * A diagnosis of a failed build log with no sandbox: the root cause (the log lines it rests on, with their
  * line numbers), a concrete suggested fix (packages, flags, a patch or commands; a line of a build file to
- * change where one applies) and a confidence — or, plainly, that nothing build-related was found (a flaky
- * network error, a failing test assertion). `buildbench diagnose` prints it; the GitHub App comments it.
+ * change where one applies) and a confidence — or, plainly, that the failure is not a build problem (a flaky
+ * network, failing tests, a runner out of disk, a cancelled or timed-out job) and nothing is proposed.
+ * `buildbench diagnose` prints it; the GitHub App comments it.
+ *
+ * One knowledge, two readers (issue 30): the fix is the plan the engine's own repair rules make for the root
+ * cause (knowledge/repair/offline.ts asks them with no tree and no sandbox), rendered for a person; nothing
+ * about a fix is written here. Whether a failure is a build problem is the catalog's `repair:` owner.
  *
  * The shape below is the contract the CLI and the bot share; the implementation fills it.
  */
@@ -12,11 +17,12 @@ import { StringDecoder } from 'node:string_decoder';
 import { linear, linearRegex } from '../../base/linear-regex.js';
 import { createRedactor, type Redactor } from '../../trajectory/redact.js';
 import { defaultFallbackTable, loadFallbackTable, type FallbackTable } from '../repair/package-fallback.js';
-import { needFromFinding, type Need } from '../repair/needs.js';
-import { torchFixCommand } from '../repair/rules/gpu.js';
-import { defaultRepairTables, firstMatch, type RepairTables } from '../repair/tables.js';
+import type { Need } from '../repair/needs.js';
+import { plansForLog } from '../repair/offline.js';
+import type { Repair } from '../repair/repair.js';
+import type { RepairTables } from '../repair/tables.js';
 import { LogAnalyzer, type LogAnalysisDetail } from './log-parser.js';
-import { defaultSignatureCatalog, type SignatureCatalog } from './signatures.js';
+import { defaultSignatureCatalog, type NotBuildKind, type SignatureCatalog } from './signatures.js';
 import { ciTimestampLength, stripAnsi, trimTrailingCr } from './terminal-text.js';
 import type { Finding } from './types.js';
 
@@ -38,7 +44,9 @@ export interface LineSuggestion {
 }
 
 export interface SuggestedFix {
-  kind: 'packages' | 'flags' | 'patch' | 'commands';
+  kind: 'packages' | 'flags' | 'patch' | 'commands' | 'lookup';
+  /** The repair rule whose plan this renders (`Repair.rule`): what the engine would apply. */
+  rule: string;
   /** In words, for a person. */
   summary: string;
   /** Debian/Ubuntu packages to install. */
@@ -49,6 +57,11 @@ export interface SuggestedFix {
   patch?: string;
   /** Where the fix belongs in a build file the caller supplied, when one applies. */
   suggestion?: LineSuggestion;
+  /**
+   * What the package index would be asked (`header zlib.h`), when no offline table names the package — or when
+   * the log comes from another distribution (dnf, apk, brew), whose package names these are not.
+   */
+  lookups?: string[];
 }
 
 export type Confidence = 'high' | 'medium' | 'low';
@@ -71,6 +84,8 @@ export type Diagnosis =
         category: string;
         message: string;
         lines: QuotedLine[];
+        /** Later lines the root cause explains (e.g. `cannot find -lgcc` after an incompatible libgcc.a was skipped). */
+        symptoms?: QuotedLine[];
       };
       fix?: SuggestedFix;
       confidence: Confidence;
@@ -79,11 +94,22 @@ export type Diagnosis =
     }
   | {
       found: false;
-      /** Why there is nothing to say (no build error; a network flake; a test failure, not a build problem). */
+      /** Why there is nothing to propose, for a person. */
       reason: string;
-      kind: 'clean' | 'not-build' | 'flaky' | 'unknown';
+      /**
+       * A failure that is not a build problem (NotBuildKind), `no-error` (nothing failed in the log) or
+       * `unrecognized` (an error no failure signature names).
+       */
+      kind: NothingKind;
+      /** The line that shows it, when there is one. */
+      evidence?: QuotedLine;
       stoppedEarly?: StoppedEarly;
     };
+
+export type { NotBuildKind } from './signatures.js';
+
+/** What a diagnosis that proposes nothing says it is. */
+export type NothingKind = NotBuildKind | 'no-error' | 'unrecognized';
 
 // ───────────────────────────── implementation ─────────────────────────────
 
@@ -150,6 +176,8 @@ interface LogSignals {
   testFailure?: QuotedLine;
   /** The first line that reads like an error when no signature matched. */
   errorLine?: QuotedLine;
+  /** The log installs packages with another distribution's package manager (dnf, apk, brew, …). */
+  otherDistro?: boolean;
 }
 
 /** Lines that say a test run failed, not the build: CTest, Automake's test harness, pytest, cargo, go, jest. */
@@ -171,6 +199,7 @@ const TEST_FAILURE = [
  */
 const ERRORISH = linear`(?:^|\s)(?:error|fatal|ERROR|FAILED|Error)(?::|\s\d|\b.*\bexit code)|Process completed with exit code [1-9]`;
 const ERROR_WORDS = ['rror', 'fatal', 'FAILED', 'exit code'];
+const OTHER_DISTRO_WORDS = ['dnf', 'yum', 'apk', 'brew', 'pacman', 'zypper'];
 
 class SignalScanner {
   readonly signals: LogSignals = {};
@@ -186,39 +215,21 @@ class SignalScanner {
       this.signals.testFailure = { line: this.lineNo, text: line };
     if (!this.signals.errorLine && ERROR_WORDS.some((w) => line.includes(w)) && ERRORISH.test(line))
       this.signals.errorLine = { line: this.lineNo, text: line };
+    if (
+      !this.signals.otherDistro &&
+      OTHER_DISTRO_WORDS.some((w) => line.includes(w)) &&
+      OTHER_DISTRO.test(line)
+    )
+      this.signals.otherDistro = true;
     return line;
   }
 }
-
-/** Categories whose root cause is a build problem a fix can address (not a flake, not a crash in a test). */
-const BUILD_CATEGORIES = new Set([
-  'missing-dependency',
-  'compile-error',
-  'link-error',
-  'toolchain-drift',
-  'layout',
-  'configure-error',
-  'permission',
-  'gpu',
-  'oom',
-]);
 
 function quoteLines(finding: Finding, redact: Redactor): QuotedLine[] {
   const lines = finding.excerpt.split('\n');
   const before = Math.min(3, finding.line - 1, lines.length - 1);
   const start = finding.line - before;
   return lines.map((text, i) => ({ line: start + i, text: redact(text) }));
-}
-
-function lookupPackages(
-  need: Need,
-  tables: readonly FallbackTable[],
-): { packages: string[]; note?: string } | undefined {
-  for (const table of tables) {
-    const entry = table.lookup(need);
-    if (entry) return { packages: entry.packages.slice(0, 1), note: entry.note };
-  }
-  return undefined;
 }
 
 /** The packages of an `apt-get install` line (words after `install` that are not options), up to `&&`, `;`, `|`, `\`. */
@@ -328,118 +339,277 @@ function installCommand(packages: string[]): string {
   return `sudo apt-get update && sudo apt-get install -y ${packages.join(' ')}`;
 }
 
-/** The concrete fix for a root cause, from the repair knowledge's tables; undefined when they say nothing specific. */
-function fixFor(finding: Finding, options: DiagnoseOptions): SuggestedFix | undefined {
-  const files = options.files ?? [];
-  const tables = options.packageTables ?? [defaultFallbackTable(), commonPackageTable()];
-  const repair = options.repairTables ?? defaultRepairTables();
-  const torch = torchFixCommand(finding);
-  if (torch) return { kind: 'commands', summary: torch.summary, commands: [torch.command] };
-  const need = needFromFinding(finding);
-  if (need) {
-    const found = lookupPackages(need, tables);
-    if (!found) return undefined;
-    if (found.packages.length === 0) {
-      return found.note
-        ? { kind: 'commands', summary: `${finding.message}: no package to install (${found.note})` }
-        : undefined;
-    }
-    const packages = found.packages;
+/** A log written on another distribution: its package names are not Debian's, so only the missing file is named. */
+const OTHER_DISTRO = linear`(?:^|\s)(?:dnf|yum|microdnf|apk|brew|pacman|zypper)\s+(?:-\S+\s+)*(?:install|add|-S)\b`;
+
+/** How a look-up reads: `header zlib.h`, `pkg-config module gtk+-3.0`. */
+function describeNeed(need: Need): string {
+  const kinds: Record<Need['kind'], string> = {
+    header: 'header',
+    library: 'library',
+    pkgconfig: 'pkg-config module',
+    cmake: 'CMake package',
+    command: 'command',
+    'python-module': 'Python module',
+    file: 'file',
+    'm4-macro': 'autoconf macro',
+  };
+  return `${kinds[need.kind]} ${need.name}`;
+}
+
+/** The compiler and linker flags of a plan (the recipe's wrappers read BB_EXTRA_CFLAGS / BB_EXTRA_CXXFLAGS). */
+function planFlags(repair: Repair): string[] {
+  const env = repair.env ?? {};
+  const words = `${env.BB_EXTRA_CFLAGS ?? ''} ${env.BB_EXTRA_CXXFLAGS ?? ''}`.split(' ').filter(Boolean);
+  return [...new Set(words)];
+}
+
+/** Where a flag goes in a Makefile or CMakeLists.txt: link flags with the libraries, the rest with the compiler flags. */
+function flagVars(flag: string): string[] {
+  return flag.startsWith('-l') || flag === '-pthread'
+    ? ['LDLIBS', 'LIBS', 'LDFLAGS', '\\w*_LDADD', '\\w*_LIBADD']
+    : ['CFLAGS', 'CXXFLAGS', 'AM_CFLAGS', 'AM_CXXFLAGS', '\\w*_CFLAGS', '\\w*_CXXFLAGS'];
+}
+
+/** Commands of a plan a person would run: its prelude without the engine's own plumbing, and a new recipe's steps. */
+function planCommands(repair: Repair): string[] {
+  const commands = (repair.prelude ?? []).filter((c) => !c.includes('BB_'));
+  // A replacement recipe's steps (the log's recipe has none): the lines a person runs, without the engine's own
+  // markers and environment plumbing.
+  for (const step of repair.recipe?.steps ?? [])
+    for (const line of step.command.split('\n'))
+      if (
+        line.trim() &&
+        !line.trimStart().startsWith('#') &&
+        !line.includes('BB_') &&
+        !line.includes('.buildbench')
+      )
+        commands.push(line.trim());
+  if (repair.configureArgs?.length) commands.push(`./configure ${repair.configureArgs.join(' ')}`);
+  for (const [name, value] of Object.entries(repair.env ?? {}))
+    if (!name.startsWith('BB_')) commands.push(`export ${name}=${JSON.stringify(value)}`);
+  return commands;
+}
+
+/**
+ * A plan of the repair rules, as a person applies it: the packages to install (Debian/Ubuntu names; for a log
+ * from another distribution, the files to look up instead), the flags to add (and where, in a build file given
+ * with --file), the commands to run, the files a patch changes.
+ */
+export function renderPlan(
+  repair: Repair,
+  finding: Finding,
+  files: readonly DiagnoseFile[],
+  otherDistro: boolean,
+): SuggestedFix | undefined {
+  const rule = repair.rule;
+  const lookups = (repair.lookups ?? []).map(describeNeed);
+  if (lookups.length > 0 || (otherDistro && repair.packages?.length)) {
+    const what = lookups.length > 0 ? lookups : [finding.message];
+    return {
+      kind: 'lookup',
+      rule,
+      summary: `${repair.reason}: install the package of your distribution that provides ${what.join(', ')}`,
+      lookups: what,
+      commands: lookups.length > 0 ? [`apt-file search ${(repair.lookups ?? [])[0]!.name}`] : [],
+    };
+  }
+  const flagsOf = planFlags(repair);
+  const commands = planCommands(repair);
+  const packages = repair.packages ?? [];
+  if (flagsOf.length > 0) {
+    const cflags = flagsOf.filter((f) => !f.startsWith('-l') && f !== '-pthread');
+    const ldflags = flagsOf.filter((f) => f.startsWith('-l') || f === '-pthread');
+    const exports = [
+      ...(cflags.length
+        ? [`export CFLAGS="$CFLAGS ${cflags.join(' ')}" CXXFLAGS="$CXXFLAGS ${cflags.join(' ')}"`]
+        : []),
+      ...(ldflags.length ? [`export LDFLAGS="$LDFLAGS ${ldflags.join(' ')}"`] : []),
+    ];
+    const fix: SuggestedFix = {
+      kind: 'flags',
+      rule,
+      summary: `add ${flagsOf.join(' ')}: ${repair.reason}`,
+      commands: [...(packages.length ? [installCommand(packages)] : []), ...exports, ...commands],
+      ...(packages.length ? { packages } : {}),
+    };
+    return withSuggestion(fix, flagSuggestion(flagsOf[0]!, flagVars(flagsOf[0]!), files));
+  }
+  if (packages.length > 0) {
     const fix: SuggestedFix = {
       kind: 'packages',
-      summary: `install ${packages.join(', ')} (it provides the ${need.kind} ${need.name})`,
+      rule,
+      summary: `install ${packages.join(', ')}: ${repair.reason}`,
       packages,
-      commands: [installCommand(packages)],
+      commands: [installCommand(packages), ...commands],
     };
     return withSuggestion(fix, installSuggestion(packages, files));
   }
-  const symbol = finding.captures.symbol?.split('@')[0];
-  if ((finding.id === 'undefined-reference' || finding.id === 'undefined-reference-dso') && symbol) {
-    const flag = firstMatch(repair.toolchainLibraries, symbol);
-    if (!flag) return undefined;
-    const fix: SuggestedFix = {
-      kind: 'flags',
-      summary: `link with ${flag}: ${symbol} lives in a toolchain library that is no longer linked implicitly`,
-      commands: [`export LDFLAGS="$LDFLAGS ${flag}"`],
+  if (repair.patches?.length) {
+    return {
+      kind: 'patch',
+      rule,
+      summary: `${repair.reason} (changes ${repair.patches.map((p) => p.file).join(', ')})`,
+      commands,
     };
-    return withSuggestion(
-      fix,
-      flagSuggestion(flag, ['LDLIBS', 'LIBS', 'LDFLAGS', '\\w*_LDADD', '\\w*_LIBADD'], files),
-    );
   }
-  if (finding.id === 'multiple-definition-fcommon') {
-    const fix: SuggestedFix = {
-      kind: 'flags',
-      summary:
-        'GCC 10 and later default to -fno-common: declare the variable extern in the header and define it in one file, or build with -fcommon',
-      commands: ['export CFLAGS="$CFLAGS -fcommon"'],
-    };
-    return withSuggestion(fix, flagSuggestion('-fcommon', ['CFLAGS', 'AM_CFLAGS', '\\w*_CFLAGS'], files));
+  if (commands.length > 0) return { kind: 'commands', rule, summary: repair.reason, commands };
+  return undefined;
+}
+
+/** The fix for a root cause: the first plan of the engine's repair rules that a person can apply. */
+async function fixFor(
+  root: Finding,
+  findings: readonly Finding[],
+  otherDistro: boolean,
+  options: DiagnoseOptions,
+): Promise<SuggestedFix | undefined> {
+  const tables = options.packageTables ?? [defaultFallbackTable(), commonPackageTable()];
+  const output = [root, ...findings]
+    .map((f) => f.excerpt)
+    .join('\n')
+    .slice(0, 64 * 1024);
+  const plans = await plansForLog(root, findings, output, tables, options.repairTables);
+  for (const plan of plans) {
+    const fix = renderPlan(plan, root, options.files ?? [], otherDistro);
+    if (fix) return fix;
   }
   return undefined;
 }
 
-function fromAnalysis(analysis: LogAnalysisDetail, signals: LogSignals, options: DiagnoseOptions): Diagnosis {
+/** What the analysis says before a fix is looked for: a diagnosis, and the root cause whose fix to render. */
+interface Verdict {
+  diagnosis: Diagnosis;
+  root?: Finding;
+}
+
+function notBuild(kind: NothingKind, reason: string, evidence?: QuotedLine): Diagnosis {
+  return { found: false, kind, reason, ...(evidence ? { evidence } : {}) };
+}
+
+/** Later findings the root cause explains: the follow-ups within the next lines, not the generic build noise. */
+function symptomsOf(root: Finding, findings: readonly Finding[], redact: Redactor): QuotedLine[] {
+  return findings
+    .filter((f) => f.line > root.line && f.followUp && f.category !== 'build-failed')
+    .slice(0, 3)
+    .map((f) => ({
+      line: f.line,
+      text: redact(f.excerpt.split('\n')[Math.min(3, f.line - 1)] ?? f.message),
+    }));
+}
+
+function fromAnalysis(analysis: LogAnalysisDetail, signals: LogSignals, options: DiagnoseOptions): Verdict {
   const root = analysis.rootCause;
   const redact = createRedactor(options.secrets ?? []);
   const where = (q: QuotedLine): string => `line ${q.line}: ${redact(q.text.trim()).slice(0, 200)}`;
-  if (root?.category === 'network') {
+  const evidenceOf = (f: Finding): QuotedLine => ({
+    line: f.line,
+    text: redact(f.excerpt.split('\n')[Math.min(3, f.line - 1)] ?? f.message),
+  });
+  const catalog = options.catalog ?? defaultSignatureCatalog();
+  const signature = root ? catalog.byId.get(root.id) : undefined;
+  const owner = signature?.repair;
+  if (root && owner?.owner === 'not-build' && owner.kind && owner.kind !== 'tests-failed') {
     return {
-      found: false,
-      kind: 'flaky',
-      reason: `a network error (${root.message}, line ${root.line}), most likely transient: re-run the job`,
+      diagnosis: notBuild(
+        owner.kind,
+        `${NOT_BUILD_WORDS[owner.kind]} (${redact(root.message)}, line ${root.line}): not a build problem — ${owner.why}`,
+        evidenceOf(root),
+      ),
     };
   }
-  const buildCause = root !== undefined && !root.followUp && BUILD_CATEGORIES.has(root.category);
+  const buildCause = root !== undefined && !root.followUp && owner?.owner !== 'not-build';
   if (signals.testFailure && !(buildCause && root.line < signals.testFailure.line)) {
     return {
-      found: false,
-      kind: 'not-build',
-      reason: `the build succeeded and tests failed (${where(signals.testFailure)}): not a build problem`,
+      diagnosis: notBuild(
+        'tests-failed',
+        `the build succeeded and tests failed (${where(signals.testFailure)}): not a build problem`,
+        signals.testFailure,
+      ),
     };
   }
   if (!root) {
-    return signals.errorLine
-      ? {
-          found: false,
-          kind: 'unknown',
-          reason: `an error no failure signature recognises (${where(signals.errorLine)})`,
-        }
-      : { found: false, kind: 'clean', reason: `no error in ${analysis.lines} lines of log` };
-  }
-  if (root.category === 'runtime-crash' && !root.followUp) {
     return {
-      found: false,
-      kind: 'not-build',
-      reason: `a program crashed while it ran (${redact(root.message)}, line ${root.line}): a bug in the code or a test, not a build problem`,
+      diagnosis: signals.errorLine
+        ? notBuild(
+            'unrecognized',
+            `an error no failure signature recognises (${where(signals.errorLine)})`,
+            signals.errorLine,
+          )
+        : notBuild('no-error', `no error in ${analysis.lines} lines of log`),
+    };
+  }
+  if (owner?.owner === 'not-build' && !root.followUp) {
+    return {
+      diagnosis: notBuild(
+        'tests-failed',
+        `${redact(root.message)} (line ${root.line}): a test or the built program failed while it ran — ${owner.why}`,
+        evidenceOf(root),
+      ),
     };
   }
   if (root.followUp || root.category === 'build-failed') {
     return {
-      found: false,
-      kind: 'unknown',
-      reason: `the build failed (${root.message}, line ${root.line}) but no failure signature names the cause`,
+      diagnosis: notBuild(
+        'unrecognized',
+        `the build failed (${root.message}, line ${root.line}) but no failure signature names the cause`,
+        evidenceOf(root),
+      ),
     };
   }
-  const signature = (options.catalog ?? defaultSignatureCatalog()).byId.get(root.id);
-  const fix = BUILD_CATEGORIES.has(root.category) ? fixFor(root, options) : undefined;
-  const confidence: Confidence = signature?.generic
-    ? 'low'
-    : fix && fix.kind !== 'commands'
-      ? 'high'
-      : 'medium';
-  const diagnosis: Diagnosis = {
-    found: true,
-    rootCause: {
-      id: root.id,
-      category: root.category,
-      message: redact(root.message),
-      lines: quoteLines(root, redact),
+  const symptoms = symptomsOf(root, analysis.findings, redact);
+  return {
+    diagnosis: {
+      found: true,
+      rootCause: {
+        id: root.id,
+        category: root.category,
+        message: redact(root.message),
+        lines: quoteLines(root, redact),
+        ...(symptoms.length > 0 ? { symptoms } : {}),
+      },
+      confidence: signature?.generic ? 'low' : 'medium',
     },
-    confidence,
+    root,
   };
-  if (fix) diagnosis.fix = fix;
-  return diagnosis;
+}
+
+/** The first words of a non-build diagnosis, per kind. */
+const NOT_BUILD_WORDS: Record<NotBuildKind, string> = {
+  'flaky-network': 'a network error, most likely transient: re-run the job',
+  'tests-failed': 'tests failed',
+  'runner-out-of-disk': 'the runner ran out of disk space',
+  cancelled: 'the job was cancelled',
+  timeout: 'the job ran out of time',
+  infrastructure: 'the runner or a service it needs failed',
+};
+
+/** The verdict with its fix: the engine's plan for the root cause, rendered (async: the rules are). */
+async function withFix(
+  verdict: Verdict,
+  otherDistro: boolean,
+  analysisFindings: readonly Finding[],
+  options: DiagnoseOptions,
+): Promise<Diagnosis> {
+  const { diagnosis, root } = verdict;
+  if (!diagnosis.found || !root) return diagnosis;
+  const fix = await fixFor(
+    root,
+    analysisFindings.filter((f) => f !== root),
+    otherDistro,
+    options,
+  );
+  if (!fix) return diagnosis;
+  return {
+    ...diagnosis,
+    fix,
+    confidence:
+      diagnosis.confidence === 'low'
+        ? 'low'
+        : fix.kind === 'lookup' || fix.kind === 'commands'
+          ? 'medium'
+          : 'high',
+  };
 }
 
 /** Longest line kept (the rest of a longer line is dropped, so one endless line cannot fill memory). */
@@ -482,11 +652,18 @@ class CiLogFeeder {
     }
   }
 
-  end(options: DiagnoseOptions): Diagnosis {
+  async end(options: DiagnoseOptions): Promise<Diagnosis> {
     if (this.partial) this.line(this.partial);
     this.partial = '';
     this.flush();
-    return fromAnalysis(this.analyzer.end(), this.scanner.signals, options);
+    const analysis = this.analyzer.end();
+    const signals = this.scanner.signals;
+    return withFix(
+      fromAnalysis(analysis, signals, options),
+      signals.otherDistro ?? false,
+      analysis.findings,
+      options,
+    );
   }
 
   private line(raw: string): void {
@@ -526,18 +703,18 @@ export function describeStop(stop: StoppedEarly): string {
  * log was not read.
  */
 export function stoppedEarly(diagnosis: Diagnosis, stop: StoppedEarly): Diagnosis {
-  if (diagnosis.found || diagnosis.kind === 'flaky' || diagnosis.kind === 'not-build')
+  if (diagnosis.found || (diagnosis.kind !== 'no-error' && diagnosis.kind !== 'unrecognized'))
     return { ...diagnosis, stoppedEarly: stop };
   return {
     found: false,
-    kind: 'unknown',
+    kind: 'unrecognized',
     reason: `the diagnosis ${stopDetail(stop)} before it found a cause`,
     stoppedEarly: stop,
   };
 }
 
 /** Diagnoses a failed build log held in memory (a CI job's log; GitHub Actions prefixes are understood). */
-export function diagnoseLog(text: string, options: DiagnoseOptions = {}): Diagnosis {
+export async function diagnoseLog(text: string, options: DiagnoseOptions = {}): Promise<Diagnosis> {
   const feeder = new CiLogFeeder(options);
   if (options.budgetMs === undefined) {
     feeder.write(text);
@@ -547,7 +724,7 @@ export function diagnoseLog(text: string, options: DiagnoseOptions = {}): Diagno
   for (let at = 0; at < text.length; at += BUDGET_SLICE) {
     const spent = performance.now() - start;
     if (spent > options.budgetMs)
-      return stoppedEarly(feeder.end(options), { afterMs: spent, read: at, total: text.length });
+      return stoppedEarly(await feeder.end(options), { afterMs: spent, read: at, total: text.length });
     feeder.write(text.slice(at, at + BUDGET_SLICE));
   }
   return feeder.end(options);

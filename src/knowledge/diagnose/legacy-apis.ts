@@ -44,6 +44,8 @@ export interface LegacySignature {
   message: string;
   hint: string;
   priority: number;
+  /** Who owns the class (signatures.ts RepairOwnerSpec): the legacy-api rule when the migration is mechanical. */
+  repair: { owner: 'rule' | 'model'; why: string };
 }
 
 /** The signature id of an entry. */
@@ -174,5 +176,11 @@ export function legacySignatures(apis: readonly LegacyApi[] = loadLegacyApis()):
     message: legacyMessage(api),
     hint: `${api.patch ? 'mechanical migration' : 'migration (not mechanical: left to a model strategy)'}: ${api.migration} — ${api.source}`,
     priority: 85,
+    repair: api.patch
+      ? {
+          owner: 'rule' as const,
+          why: 'the legacy-API table has a mechanical migration: the legacy-api rule applies it as a patch',
+        }
+      : { owner: 'model' as const, why: 'the migration is not mechanical: a model strategy ports the code' },
   }));
 }

@@ -32,6 +32,7 @@ export const CATEGORY_TIER: Readonly<Record<FindingCategory, number>> = {
   gpu: 1,
   oom: 1,
   timeout: 1,
+  infrastructure: 1,
   'compile-error': 2,
   'link-error': 2,
   'runtime-crash': 2,
@@ -51,6 +52,33 @@ export interface LookbehindSpec {
   flags?: string;
   lines: number;
   pick?: 'nearest' | 'earliest';
+}
+
+/** Who owns a failure class (issue 30): the one field every reader of the catalog asks. */
+export const REPAIR_OWNERS = ['rule', 'generic', 'model', 'not-build'] as const;
+export type RepairOwner = (typeof REPAIR_OWNERS)[number];
+
+/** What a failure that is not a build problem is (a diagnosis says so and proposes nothing). */
+export const NOT_BUILD_KINDS = [
+  'flaky-network',
+  'tests-failed',
+  'runner-out-of-disk',
+  'cancelled',
+  'timeout',
+  'infrastructure',
+] as const;
+export type NotBuildKind = (typeof NOT_BUILD_KINDS)[number];
+
+/**
+ * `repair:` of a signature: `rule` — a repair rule (src/knowledge/repair/rules/) answers the id; `generic` — a
+ * generic move of the engine handles it (the package look-up of a missing file, the next recipe, a model-less
+ * strategy's fallbacks); `model` — only a model can help; `not-build` — not a build problem (`kind` says which),
+ * left alone. `why` says why, in one line.
+ */
+export interface RepairOwnerSpec {
+  owner: RepairOwner;
+  why: string;
+  kind?: NotBuildKind;
 }
 
 /** One signature as written in the YAML file. */
@@ -88,6 +116,8 @@ export interface SignatureSpec {
    * (tier 3), e.g. the network errors of a submodule fetch that only warned and let the build go on.
    */
   demotes?: string[];
+  /** Who owns this failure class, and why (required in the shipped catalog). */
+  repair?: RepairOwnerSpec;
 }
 
 export interface CatalogSpec {
@@ -127,6 +157,8 @@ export interface Signature {
   readonly captureDocs: Readonly<Record<string, string>>;
   /** Position in the catalog file. */
   readonly index: number;
+  /** Who owns this failure class (SignatureSpec.repair); absent only in a hand-made catalog without it. */
+  readonly repair?: RepairOwnerSpec;
 }
 
 export interface SignatureCatalog {
@@ -274,6 +306,7 @@ function validateSpec(raw: unknown, index: number, source: string): SignatureSpe
     'tier',
     'lookbehind',
     'demotes',
+    'repair',
   ]);
   for (const key of Object.keys(raw)) if (!known.has(key)) fail(at, `unknown field "${key}"`);
   return {
@@ -293,7 +326,27 @@ function validateSpec(raw: unknown, index: number, source: string): SignatureSpe
     tier: raw.tier as number | undefined,
     lookbehind,
     demotes: stringList(raw, 'demotes', at),
+    ...(raw.repair !== undefined ? { repair: repairOwnerSpec(raw.repair, at) } : {}),
   };
+}
+
+function repairOwnerSpec(value: unknown, at: string): RepairOwnerSpec {
+  if (!isRecord(value)) fail(at, '"repair" must be a mapping with owner, why and (for not-build) kind');
+  for (const key of Object.keys(value))
+    if (!['owner', 'why', 'kind'].includes(key)) fail(at, `unknown repair field "${key}"`);
+  const owner = value.owner;
+  if (typeof owner !== 'string' || !(REPAIR_OWNERS as readonly string[]).includes(owner))
+    fail(at, `repair "owner" must be one of ${REPAIR_OWNERS.join(', ')}`);
+  const why = value.why;
+  if (typeof why !== 'string' || why.trim() === '') fail(at, 'repair "why" must say why, in one line');
+  const kind = value.kind;
+  if (owner === 'not-build') {
+    if (typeof kind !== 'string' || !(NOT_BUILD_KINDS as readonly string[]).includes(kind))
+      fail(at, `repair "kind" must be one of ${NOT_BUILD_KINDS.join(', ')} for owner not-build`);
+    return { owner, why, kind: kind as NotBuildKind };
+  }
+  if (kind !== undefined) fail(at, 'repair "kind" is only for owner not-build');
+  return { owner: owner as RepairOwner, why };
 }
 
 /** Validates a parsed catalog document. */
@@ -442,6 +495,7 @@ function compileSignature(
     captureNames: names,
     captureDocs: s.captures ?? {},
     index,
+    ...(s.repair ? { repair: s.repair } : {}),
   };
 }
 

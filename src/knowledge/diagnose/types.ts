@@ -14,6 +14,8 @@ export const FINDING_CATEGORIES = [
   'gpu',
   'network',
   'permission',
+  /** The runner or the CI service, not the build: out of disk, a cancelled job, a lost runner. */
+  'infrastructure',
   'build-failed',
 ] as const;
 

@@ -63,7 +63,7 @@ function isJob(data: unknown): data is WorkerData {
 }
 
 /** Runs a job where it stands (the worker's side; also what a test without threads can call). */
-export function runDiagnosisJob(job: DiagnosisJob): Diagnosis {
+export function runDiagnosisJob(job: DiagnosisJob): Promise<Diagnosis> {
   return diagnoseLog(job.text, {
     ...(job.files ? { files: job.files } : {}),
     ...(job.secrets ? { secrets: job.secrets } : {}),
@@ -110,7 +110,9 @@ export function diagnoseInWorker(
     const timer = setTimeout(() => {
       const afterMs = performance.now() - started;
       settle(() =>
-        resolve(stoppedEarly({ found: false, kind: 'clean', reason: '' }, { afterMs, total: text.length })),
+        resolve(
+          stoppedEarly({ found: false, kind: 'no-error', reason: '' }, { afterMs, total: text.length }),
+        ),
       );
     }, budgetMs + graceMs);
     worker.once('message', (diagnosis: Diagnosis) => settle(() => resolve(diagnosis)));
@@ -147,7 +149,7 @@ function tsxApi(from: URL): string {
 /** The worker's side: diagnoses the job it was given and posts the answer. */
 function serve(): void {
   const { job } = workerData as WorkerData;
-  parentPort?.postMessage(runDiagnosisJob(job));
+  void runDiagnosisJob(job).then((diagnosis) => parentPort?.postMessage(diagnosis));
 }
 
 if (isDiagnosisWorker()) serve();

@@ -41,10 +41,22 @@ export interface Repair {
   recipe?: Recipe;
   /** Source files the prelude edits, recorded as patches with this repair's reason. */
   patches?: { file: string; reason: string }[];
+  /**
+   * What the package index would be asked before this repair could name a package: only in a plan made with
+   * offline services (`StrategyServices.offline`, the diagnosis of a log), where no table row answers. The
+   * engine never receives such a plan: its services always ask the sandbox's index.
+   */
+  lookups?: Need[];
 }
 
 /** Read-only services a strategy may use; they never change the sandbox. */
 export interface StrategyServices {
+  /**
+   * The answers come from offline tables, not from a sandbox (a log diagnosed with no tree and no sandbox): a
+   * rule that would ask the package index and gets no package returns a plan that says what it would look up
+   * (`Repair.lookups`) instead of nothing.
+   */
+  offline?: boolean;
   /** Looks up which distribution package provides a file or command (in the sandbox's package index). */
   resolvePackages?: (needs: Need[]) => Promise<Resolution[]>;
   /**

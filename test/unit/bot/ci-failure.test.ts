@@ -88,9 +88,9 @@ const TEST_FAILURE = ciLog('ctest-mvfst.log');
 
 /** The real `diagnoseLog`, recording what the bot gave it. */
 const calls: { text: string; files: readonly DiagnoseFile[] }[] = [];
-function recordingDiagnose(text: string, options: DiagnoseOptions): Diagnosis {
+async function recordingDiagnose(text: string, options: DiagnoseOptions): Promise<Diagnosis> {
   calls.push({ text, files: options.files ?? [] });
-  return diagnoseLog(text, options);
+  return await diagnoseLog(text, options);
 }
 
 const privateKey = generateKeyPairSync('rsa', {
@@ -591,8 +591,8 @@ describe('onCiFailure', () => {
     expect(comments[0]).toContain('missing header zlib.h');
     expect(comments[0]).not.toContain('ran out of time');
 
-    const slow = (text: string, options: DiagnoseOptions): Diagnosis =>
-      stoppedEarly(diagnoseLog(text, options), { afterMs: 20_000, read: 1, total: 2 });
+    const slow = async (text: string, options: DiagnoseOptions): Promise<Diagnosis> =>
+      stoppedEarly(await diagnoseLog(text, options), { afterMs: 20_000, read: 1, total: 2 });
     scopes = [...runMocks(log('missing-header-make.log')), ...commentMocks()];
     await receive(probot({ diagnose: slow }), 'workflow_run', fixture('workflow_run.completed.failure.json'));
     expect(pending(scopes)).toEqual([]);

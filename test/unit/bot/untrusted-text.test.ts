@@ -79,6 +79,7 @@ describe('the diagnosis comment from a hostile CI log', () => {
       },
       fix: {
         kind: 'patch',
+        rule: 'test-rule',
         summary: HOSTILE,
         packages: [HOSTILE, '`@victim'],
         commands: [HOSTILE_LOG],

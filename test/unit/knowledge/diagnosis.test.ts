@@ -56,8 +56,8 @@ describe('diagnoseLog on real failed build logs (test/fixtures/ci-logs)', () => 
     expect(Object.values(EXPECTED).filter((e) => !e.found).length).toBeGreaterThanOrEqual(3);
   });
 
-  it.each(Object.entries(EXPECTED))('%s', (name, want) => {
-    const d = diagnoseLog(log(name));
+  it.each(Object.entries(EXPECTED))('%s', async (name, want) => {
+    const d = await diagnoseLog(log(name));
     if (!want.found) {
       expect(d).toMatchObject({ found: false, kind: want.kind });
       return;
@@ -67,7 +67,8 @@ describe('diagnoseLog on real failed build logs (test/fixtures/ci-logs)', () => 
     // The quoted lines are lines of the file, with their numbers.
     const fileLines = log(name).split('\n');
     for (const q of got.rootCause.lines) expect(fileLines[q.line - 1]).toBe(q.text);
-    if (want.packages) expect(got.fix?.packages).toEqual(want.packages);
+    // the confirmed package is among what the engine's plan installs (it may add a tool the fix needs, e.g. pkg-config)
+    if (want.packages) expect(got.fix?.packages).toEqual(expect.arrayContaining(want.packages));
     if (want.flag) {
       expect(got.fix?.kind).toBe('flags');
       expect(got.fix?.commands?.join('\n')).toContain(want.flag);
@@ -75,10 +76,10 @@ describe('diagnoseLog on real failed build logs (test/fixtures/ci-logs)', () => 
     if (want.noFix) expect(got.fix).toBeUndefined();
   });
 
-  it('gives the same root cause on the GitHub Actions form of each log, lines numbered in the raw log', () => {
+  it('gives the same root cause on the GitHub Actions form of each log, lines numbered in the raw log', async () => {
     for (const [name, want] of Object.entries(EXPECTED)) {
-      const plain = diagnoseLog(log(name));
-      const actions = diagnoseLog(asActionsLog(log(name)));
+      const plain = await diagnoseLog(log(name));
+      const actions = await diagnoseLog(asActionsLog(log(name)));
       if (!want.found) {
         expect(actions).toMatchObject({ found: false, kind: want.kind });
         continue;
@@ -123,9 +124,9 @@ describe('suggestions on a build file line', () => {
     '',
   ].join('\n');
 
-  it('appends the missing package to the workflow apt-get install line, the rest byte-identical', () => {
+  it('appends the missing package to the workflow apt-get install line, the rest byte-identical', async () => {
     const d = found(
-      diagnoseLog(log('zlib-rtlplayground.log'), {
+      await diagnoseLog(log('zlib-rtlplayground.log'), {
         files: [
           { path: 'Makefile', content: 'all:\n\tgcc -o x x.c\n' },
           { path: '.github/workflows/ci.yml', content: workflow },
@@ -146,10 +147,12 @@ describe('suggestions on a build file line', () => {
     expect(d.fix?.patch).toContain('@@ -6 +6 @@\n-');
   });
 
-  it('inserts before a line continuation and keeps CRLF files intact; no suggestion when the package is there', () => {
+  it('inserts before a line continuation and keeps CRLF files intact; no suggestion when the package is there', async () => {
     const crlf = 'steps:\r\n  - run: |\r\n      apt-get install -y \\\r\n        libpng-dev\r\n';
     const d = found(
-      diagnoseLog(log('openssl-rtags.log'), { files: [{ path: '.github/workflows/a.yml', content: crlf }] }),
+      await diagnoseLog(log('openssl-rtags.log'), {
+        files: [{ path: '.github/workflows/a.yml', content: crlf }],
+      }),
     );
     expect(d.fix?.suggestion).toMatchObject({
       line: 3,
@@ -158,7 +161,7 @@ describe('suggestions on a build file line', () => {
     });
     const already = 'steps:\n  - run: sudo apt-get install -y libssl-dev\n';
     const e = found(
-      diagnoseLog(log('openssl-rtags.log'), {
+      await diagnoseLog(log('openssl-rtags.log'), {
         files: [{ path: '.github/workflows/a.yml', content: already }],
       }),
     );
@@ -166,10 +169,10 @@ describe('suggestions on a build file line', () => {
     expect(e.fix?.suggestion).toBeUndefined();
   });
 
-  it('adds a linker flag to the Makefile line that sets the link flags', () => {
+  it('adds a linker flag to the Makefile line that sets the link flags', async () => {
     const makefile = 'CXX ?= g++\noverride LDFLAGS += -lpthread # threads\nall: bin/x\n';
     const d = found(
-      diagnoseLog(log('pthread-highwayhash.log'), { files: [{ path: 'Makefile', content: makefile }] }),
+      await diagnoseLog(log('pthread-highwayhash.log'), { files: [{ path: 'Makefile', content: makefile }] }),
     );
     expect(d.fix?.suggestion).toMatchObject({
       path: 'Makefile',
@@ -179,32 +182,32 @@ describe('suggestions on a build file line', () => {
     });
     const cmake = 'project(x)\nset(CMAKE_CXX_FLAGS "-std=c++0x -O3 -lrt")\n';
     const c = found(
-      diagnoseLog(log('pthread-scope.log'), { files: [{ path: 'CMakeLists.txt', content: cmake }] }),
+      await diagnoseLog(log('pthread-scope.log'), { files: [{ path: 'CMakeLists.txt', content: cmake }] }),
     );
     expect(c.fix?.suggestion?.replacement).toBe('set(CMAKE_CXX_FLAGS "-std=c++0x -O3 -lrt -pthread")');
   });
 });
 
 describe('silence where there is nothing specific to say', () => {
-  it('a clean log', () => {
-    const d = diagnoseLog('-- Configuring done\n-- Generating done\n[100%] Built target x\n');
-    expect(d).toMatchObject({ found: false, kind: 'clean' });
+  it('a clean log', async () => {
+    const d = await diagnoseLog('-- Configuring done\n-- Generating done\n[100%] Built target x\n');
+    expect(d).toMatchObject({ found: false, kind: 'no-error' });
   });
 
-  it('an empty log', () => {
-    expect(diagnoseLog('')).toMatchObject({ found: false, kind: 'clean' });
+  it('an empty log', async () => {
+    expect(await diagnoseLog('')).toMatchObject({ found: false, kind: 'no-error' });
   });
 
-  it('a network flake', () => {
-    const d = diagnoseLog(
+  it('a network flake', async () => {
+    const d = await diagnoseLog(
       asActionsLog(
         "fatal: unable to access 'https://github.com/x/y.git/': Could not resolve host: github.com",
       ),
     );
-    expect(d).toMatchObject({ found: false, kind: 'flaky' });
+    expect(d).toMatchObject({ found: false, kind: 'flaky-network' });
   });
 
-  it('a test assertion failure after a good build', () => {
+  it('a test assertion failure after a good build', async () => {
     const text = [
       '[100%] Built target tests',
       "test_parse.c:41: main: Assertion `n == 3' failed.",
@@ -213,38 +216,38 @@ describe('silence where there is nothing specific to say', () => {
       '\t  2 - parse (Subprocess aborted)',
       'Errors while running CTest',
     ].join('\n');
-    expect(diagnoseLog(text)).toMatchObject({ found: false, kind: 'not-build' });
+    expect(await diagnoseLog(text)).toMatchObject({ found: false, kind: 'tests-failed' });
   });
 
-  it('a crash of a program the job ran (no test summary): not a build problem', () => {
+  it('a crash of a program the job ran (no test summary): not a build problem', async () => {
     const text =
       './run_tests\nSegmentation fault (core dumped)\nError: Process completed with exit code 139.\n';
-    expect(diagnoseLog(text)).toMatchObject({ found: false, kind: 'not-build' });
+    expect(await diagnoseLog(text)).toMatchObject({ found: false, kind: 'tests-failed' });
   });
 
-  it('an error no signature knows: unknown, and no made-up fix', () => {
-    const d = diagnoseLog(
+  it('an error no signature knows: unknown, and no made-up fix', async () => {
+    const d = await diagnoseLog(
       'Run ./build.sh\nfrobnicator: the widget count is wrong (expected 7)\nError: Process completed with exit code 1.\n',
     );
-    expect(d).toMatchObject({ found: false, kind: 'unknown' });
+    expect(d).toMatchObject({ found: false, kind: 'unrecognized' });
     expect(JSON.stringify(d)).not.toContain('packages');
   });
 
-  it('a build error before failing tests is still a build error', () => {
+  it('a build error before failing tests is still a build error', async () => {
     const text = 'x.c:1:10: fatal error: zlib.h: No such file or directory\nThe following tests FAILED:\n';
-    expect(found(diagnoseLog(text)).fix?.packages).toEqual(['zlib1g-dev']);
+    expect(found(await diagnoseLog(text)).fix?.packages).toEqual(['zlib1g-dev']);
   });
 });
 
 describe('redaction', () => {
-  it('redacts secrets in quoted lines: known values and token formats', () => {
+  it('redacts secrets in quoted lines: known values and token formats', async () => {
     const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
     const text = [
       `curl -H "Authorization: token ${token}" https://api.github.com/x`,
       'echo password hunter2-very-secret',
       'src/a.c:3:10: fatal error: zlib.h: No such file or directory',
     ].join('\n');
-    const d = found(diagnoseLog(text, { secrets: ['hunter2-very-secret'] }));
+    const d = found(await diagnoseLog(text, { secrets: ['hunter2-very-secret'] }));
     const quoted = JSON.stringify(d);
     expect(quoted).not.toContain(token);
     expect(quoted).not.toContain('hunter2-very-secret');
@@ -258,7 +261,7 @@ describe('diagnoseLogStream', () => {
     const text = asActionsLog(log('glib-meson-razercommander.log'));
     const chunks: string[] = [];
     for (let i = 0; i < text.length; i += 7) chunks.push(text.slice(i, i + 7));
-    expect(await diagnoseLogStream(Readable.from(chunks))).toEqual(diagnoseLog(text));
+    expect(await diagnoseLogStream(Readable.from(chunks))).toEqual(await diagnoseLog(text));
   });
 });
 
@@ -317,10 +320,10 @@ describe('buildbench diagnose', () => {
   it('exit 1 with the reason when nothing build-related is found', async () => {
     const r = await cli(['flaky-apt-503.log']);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/^nothing build-related to fix \(a network flake\)/);
+    expect(r.out).toMatch(/^nothing build-related to fix \(not a build problem: a network flake\)/);
     const j = await cli(['ctest-mvfst.log', '--json']);
     expect(j.code).toBe(1);
-    expect(JSON.parse(j.out)).toMatchObject({ found: false, kind: 'not-build' });
+    expect(JSON.parse(j.out)).toMatchObject({ found: false, kind: 'tests-failed' });
   });
 
   it('redacts the environment secrets from what it prints', async () => {

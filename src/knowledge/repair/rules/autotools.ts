@@ -152,6 +152,22 @@ export const AUTOTOOLS_RULES: Rule[] = [
     },
   },
   {
+    ids: ['autoconf-unexpanded-macro'],
+    propose(f, input) {
+      const recipe = regenerate(input.recipe);
+      const macro = cap(f, 'macro') ?? 'an autoconf macro';
+      return [
+        {
+          rule: 'autotools-bootstrap',
+          key: 'autoreconf-bootstrap',
+          reason: `configure was generated without the macros that define ${macro} (not bootstrapped, or generated without automake, libtool or pkg-config installed): autoreconf -fi regenerates it with them`,
+          packages: ['autoconf', 'automake', 'libtool', 'pkg-config'],
+          ...(recipe ? { recipe } : { prelude: ['autoreconf -fi'] }),
+        },
+      ];
+    },
+  },
+  {
     ids: ['config-guess-outdated'],
     propose: () => [
       {

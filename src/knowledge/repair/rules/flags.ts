@@ -6,6 +6,8 @@
  */
 import { firstMatch, type RepairTables } from '../tables.js';
 import { isKernelTree, kernelWerrorRepair } from './kernel.js';
+import type { Finding } from '../../diagnose/types.js';
+import type { Repair } from '../repair.js';
 import { cap, flags, withFreshDir, type Rule } from './rule.js';
 
 function headerFor(symbol: string, tables: RepairTables): string | undefined {
@@ -19,6 +21,22 @@ function linkFlagFor(symbol: string, output: string, tables: RepairTables): stri
   if (dso) return dso[1] === 'pthread' ? '-pthread' : `-l${dso[1]}`;
   const bare = symbol.replace(/@.*$/, '').trim();
   return firstMatch(tables.toolchainLibraries, bare);
+}
+
+/**
+ * Keeps -Werror from making a newer compiler's warning fatal: `-Wno-error=<warning>` when the log names the
+ * warning (`[-Werror=stringop-overflow=]`, clang's `[-Werror,-Wunused-variable]`), the other warnings staying
+ * errors as the authors wanted; plain `-Wno-error` when it does not.
+ */
+function werrorFlags(f: Finding): Repair {
+  const warning = cap(f, 'warning')?.replace(/=$/, '');
+  const flag = warning && /^[a-z0-9][a-z0-9+=-]*$/.test(warning) ? `-Wno-error=${warning}` : '-Wno-error';
+  return flags(
+    'drop-werror',
+    `${f.message}: a newer compiler warns where the authors' did not, and -Werror makes that fatal; ${flag} keeps ${warning ? 'that warning' : 'the warnings'} a warning`,
+    flag,
+    flag,
+  );
 }
 
 export const FLAG_RULES: Rule[] = [
@@ -41,15 +59,7 @@ export const FLAG_RULES: Rule[] = [
     propose: async (f, input) => [
       // A kernel tree has its own switches (its flags do not come from CFLAGS), tried first.
       ...((await isKernelTree(input)) ? [kernelWerrorRepair(f)] : []),
-      withFreshDir(
-        flags(
-          'drop-werror',
-          `${f.message}: a newer compiler warns where the authors' did not, and -Werror makes that fatal; -Wno-error keeps the warnings as warnings`,
-          '-Wno-error',
-          '-Wno-error',
-        ),
-        input.recipe,
-      ),
+      withFreshDir(werrorFlags(f), input.recipe),
     ],
   },
   {

@@ -199,30 +199,3 @@ export function gpuRules(tables?: GpuTables): Rule[] {
 }
 
 export const GPU_RULES: Rule[] = gpuRules();
-
-/** Ids whose fix is the CUDA build of PyTorch. */
-const TORCH_BUILD_IDS = new Set([
-  'gpu-cpu-only-framework',
-  'torch-not-compiled-with-cuda',
-  'gpu-driver-too-old',
-  'torch-driver-too-old',
-]);
-
-/**
- * The fix a person can run for a PyTorch built for the wrong CUDA (or none), from the finding and the lines
- * around it (`buildbench diagnose`, the bot's CI diagnosis); undefined for anything else.
- */
-export function torchFixCommand(
-  finding: Finding,
-  tables: GpuTables = defaultGpuTables(),
-): { summary: string; command: string } | undefined {
-  if (!TORCH_BUILD_IDS.has(finding.id)) return undefined;
-  const facts = gpuFacts(finding.excerpt, finding);
-  if (!facts.torch) return undefined;
-  const build = torchCudaBuild(facts.torch.version, facts.driverCuda, tables);
-  if (!build || facts.torch.version === `${build.base}+${build.tag}`) return undefined;
-  return {
-    summary: `install PyTorch ${build.base} built for CUDA ${build.cuda} (${facts.driverCuda ? `the driver supports CUDA up to ${facts.driverCuda}` : 'the oldest CUDA build of the release: the driver’s CUDA version is not in the log'})`,
-    command: `python3 -m pip install --force-reinstall --no-deps 'torch==${build.base}+${build.tag}' --index-url ${build.index}`,
-  };
-}

@@ -223,7 +223,19 @@ export const PACKAGE_RULES: Rule[] = [
     },
   },
   {
-    ids: ['multilib-missing'],
+    ids: ['apt-stale-index'],
+    propose: () => [
+      {
+        rule: 'apt-update-first',
+        key: 'apt-update',
+        reason:
+          'the package lists are older than the mirror, which no longer has the versions they name; apt-get update refreshes them before the install',
+        prelude: ['apt-get update'],
+      },
+    ],
+  },
+  {
+    ids: ['multilib-missing', 'multilib-toolchain-skipped'],
     propose: () => [
       {
         rule: 'install-multilib',

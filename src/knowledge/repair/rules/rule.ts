@@ -57,6 +57,8 @@ export async function installFor(
   if (!services.resolvePackages || needs.length === 0) return [];
   const resolutions = await services.resolvePackages(needs);
   const found = resolutions.find((r) => r.package);
+  if (!found && services.offline && !resolutions.some((r) => r.noPackageNeeded))
+    return [lookupPlan(rule, needs, what)];
   // Already installed: the need is about search paths (see addIncludeDir), installing again cannot help.
   if (!found?.package || found.installed) return [];
   const packages = [...new Set([found.package, ...extra])];
@@ -68,6 +70,16 @@ export async function installFor(
       packages,
     },
   ];
+}
+
+/** Offline (a diagnosis): the package index would be asked for `needs` (most specific first). */
+function lookupPlan(rule: string, needs: Need[], what: string): Repair {
+  return {
+    rule,
+    key: `lookup:${needs.map((n) => `${n.kind}:${n.name}`).join(',')}`,
+    reason: `${what}; the package that provides it is looked up in the package index`,
+    lookups: needs,
+  };
 }
 
 /**
@@ -82,6 +94,8 @@ export async function installEach(
 ): Promise<Repair[]> {
   if (!services.resolvePackages || items.length === 0) return [];
   const resolutions = await services.resolvePackages(items.flat());
+  if (services.offline && !resolutions.some((r) => r.package || r.noPackageNeeded))
+    return [lookupPlan(rule, items.flat(), what)];
   const packages: string[] = [];
   const vias = new Set<string>();
   let offset = 0;

@@ -1034,13 +1034,48 @@ export const SIGNATURE_CASES: SignatureCase[] = [
   },
   { id: 'connection-failed', line: 'wget: unable to connect: Connection timed out' },
   {
-    id: 'apt-fetch-failed',
+    id: 'apt-stale-index',
     line: 'E: Failed to fetch http://deb.debian.org/debian/pool/main/z/zlib/zlib1g-dev_1.2.13.dfsg-1_amd64.deb  404  Not Found [IP: 151.101.2.132 80]',
     captures: { url: 'http://deb.debian.org/debian/pool/main/z/zlib/zlib1g-dev_1.2.13.dfsg-1_amd64.deb' },
   },
   {
-    id: 'apt-fetch-failed',
+    id: 'apt-stale-index',
     line: 'E: Unable to fetch some archives, maybe run apt-get update or try with --fix-missing?',
+  },
+  {
+    id: 'apt-fetch-failed',
+    line: 'E: Failed to fetch http://archive.ubuntu.com/ubuntu/dists/jammy/InRelease  Could not connect to archive.ubuntu.com:80 (185.125.190.36), connection timed out',
+    captures: { url: 'http://archive.ubuntu.com/ubuntu/dists/jammy/InRelease' },
+  },
+  {
+    id: 'no-space-left',
+    line: 'cc1plus: fatal error: error writing to /tmp/ccq2k1ab.s: No space left on device',
+  },
+  { id: 'no-space-left', line: "OSError: [Errno 28] No space left on device: '/home/runner/.cache/pip'" },
+  {
+    id: 'no-space-left',
+    line: 'You are running out of disk space. The runner will stop working when the machine runs out of disk space. Free space left: 0 MB',
+  },
+  { id: 'job-cancelled', line: '##[error]The operation was canceled.' },
+  { id: 'job-cancelled', line: 'The operation was canceled.' },
+  {
+    id: 'runner-lost',
+    line: 'The runner has received a shutdown signal. This can happen when the runner service is stopped, or a manually started runner is canceled.',
+  },
+  {
+    id: 'autoconf-unexpanded-macro',
+    line: './configure: line 2345: AM_INIT_AUTOMAKE: command not found',
+    captures: { macro: 'AM_INIT_AUTOMAKE' },
+  },
+  {
+    id: 'autoconf-unexpanded-macro',
+    line: './configure: line 4122: PKG_CHECK_MODULES: command not found',
+    captures: { macro: 'PKG_CHECK_MODULES' },
+  },
+  {
+    id: 'multilib-toolchain-skipped',
+    line: '/usr/bin/ld: skipping incompatible /usr/lib/gcc/x86_64-linux-gnu/12/libgcc.a when searching for -lgcc',
+    captures: { file: '/usr/lib/gcc/x86_64-linux-gnu/12/libgcc.a', library: 'gcc' },
   },
   {
     id: 'pip-no-version',

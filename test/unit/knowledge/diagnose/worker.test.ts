@@ -33,7 +33,7 @@ describe('diagnoseInWorker', () => {
         content: 'jobs:\n  b:\n    steps:\n      - run: sudo apt-get install -y make\n',
       },
     ];
-    const here = diagnoseLog(text, { files, secrets: ['compress'] });
+    const here = await diagnoseLog(text, { files, secrets: ['compress'] });
     const there = await diagnoseInWorker(text, { files, secrets: ['compress'] });
     expect(there).toEqual(here);
     expect(there.found && there.fix?.suggestion?.path).toBe('.github/workflows/ci.yml');
@@ -45,14 +45,14 @@ describe('diagnoseInWorker', () => {
     delay.enable();
     const diagnosis = await diagnoseInWorker(hostile);
     delay.disable();
-    expect(cause(diagnosis)).toBe(cause(diagnoseLog(benignLog(1024 * 1024))));
+    expect(cause(diagnosis)).toBe(cause(await diagnoseLog(benignLog(1024 * 1024))));
     expect(diagnosis.stoppedEarly).toBeUndefined();
     expect(delay.max / 1e6).toBeLessThan(100);
   });
 
   it('stops at its budget and says how far it got', async () => {
     const diagnosis = await diagnoseInWorker(hostileLog(1024 * 1024), {}, { budgetMs: 0 });
-    expect(diagnosis).toMatchObject({ found: false, kind: 'unknown', stoppedEarly: { read: 0 } });
+    expect(diagnosis).toMatchObject({ found: false, kind: 'unrecognized', stoppedEarly: { read: 0 } });
     expect(!diagnosis.found && diagnosis.reason).toMatch(
       /^the diagnosis ran out of time \(0 s\) after 0% of the log/,
     );
@@ -61,7 +61,7 @@ describe('diagnoseInWorker', () => {
   it('terminates a worker that does not answer, and says the diagnosis did not finish', async () => {
     const silent = new URL('data:text/javascript,setInterval(() => {}, 1000)');
     const diagnosis = await diagnoseInWorker('x\n', {}, { script: silent, budgetMs: 50, graceMs: 50 });
-    expect(diagnosis).toMatchObject({ found: false, kind: 'unknown' });
+    expect(diagnosis).toMatchObject({ found: false, kind: 'unrecognized' });
     expect(diagnosis.stoppedEarly?.read).toBeUndefined();
     expect(!diagnosis.found && diagnosis.reason).toMatch(/did not finish in 0\.1 s/);
   });
@@ -71,7 +71,7 @@ describe('diagnoseInWorker', () => {
     await expect(diagnoseInWorker('x\n', {}, { script: failing })).rejects.toThrow(/no catalog here/);
   });
 
-  it('runs from a process started by tsx, as `npm run bot` starts the App', () => {
+  it('runs from a process started by tsx, as `npm run bot` starts the App', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'bb-worker-'));
     const script = path.join(dir, 'diagnose.mts');
     const worker = pathToFileURL(path.join(ROOT, 'src/knowledge/diagnose/worker.ts')).href;
@@ -93,25 +93,27 @@ describe('diagnoseInWorker', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const diagnosis = JSON.parse(run.stdout) as Diagnosis;
-    expect(cause(diagnosis)).toBe(cause(diagnoseLog(log('missing-header-make.log'))));
+    expect(cause(diagnosis)).toBe(cause(await diagnoseLog(log('missing-header-make.log'))));
   });
 });
 
 describe('a diagnosis with a budget', () => {
-  it('in this thread: a budget spent before the first slice diagnoses nothing and says so', () => {
-    const d = diagnoseLog(log('missing-header-make.log'), { budgetMs: -1 });
-    expect(d).toMatchObject({ found: false, kind: 'unknown', stoppedEarly: { read: 0 } });
-    expect(diagnoseLog(log('missing-header-make.log'), { budgetMs: 60_000 }).stoppedEarly).toBeUndefined();
+  it('in this thread: a budget spent before the first slice diagnoses nothing and says so', async () => {
+    const d = await diagnoseLog(log('missing-header-make.log'), { budgetMs: -1 });
+    expect(d).toMatchObject({ found: false, kind: 'unrecognized', stoppedEarly: { read: 0 } });
+    expect(
+      (await diagnoseLog(log('missing-header-make.log'), { budgetMs: 60_000 })).stoppedEarly,
+    ).toBeUndefined();
   });
 
-  it('a cause found in the part read stands, with one sentence on how far it got', () => {
-    const found = diagnoseLog(log('missing-header-make.log'));
+  it('a cause found in the part read stands, with one sentence on how far it got', async () => {
+    const found = await diagnoseLog(log('missing-header-make.log'));
     const stop = { afterMs: 20_000, read: 2_000_000, total: 5_000_000 };
     expect(stoppedEarly(found, stop)).toEqual({ ...found, stoppedEarly: stop });
     expect(describeStop(stop)).toBe(
       'The diagnosis ran out of time (20 s) after 40% of the log, so a cause further on was not looked for.',
     );
-    const flaky: Diagnosis = { found: false, kind: 'flaky', reason: 'a network error' };
+    const flaky: Diagnosis = { found: false, kind: 'flaky-network', reason: 'a network error' };
     expect(stoppedEarly(flaky, stop)).toEqual({ ...flaky, stoppedEarly: stop });
   });
 });

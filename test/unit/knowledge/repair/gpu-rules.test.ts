@@ -241,22 +241,25 @@ describe('GPU facts and tables', () => {
 });
 
 describe('buildbench diagnose on a GPU log', () => {
-  it('suggests the PyTorch CUDA build the driver supports, from the lines around the finding', () => {
+  it('suggests the PyTorch CUDA build the driver supports, from the lines around the finding', async () => {
     const log = [
       'Successfully installed torch-2.3.1+cpu',
       '[buildbench gpu] device 0: NVIDIA H200, 143771 MiB, compute capability 9.0',
       '[buildbench gpu] driver 550.54.15 (supports CUDA up to 12.4)',
       '[buildbench gpu] error: torch 2.3.1+cpu is a CPU-only build (torch.version.cuda is None, torch.cuda.is_available() is False) on a machine with a GPU (NVIDIA H200)',
     ].join('\n');
-    expect(diagnoseLog(log)).toMatchObject({
+    // the plan the engine's install-cuda-torch rule makes, rendered: one knowledge for both readers
+    const d = await diagnoseLog(log);
+    expect(d).toMatchObject({
       rootCause: { id: 'gpu-cpu-only-framework' },
-      fix: {
-        kind: 'commands',
-        summary: 'install PyTorch 2.3.1 built for CUDA 12.1 (the driver supports CUDA up to 12.4)',
-        commands: [
-          "python3 -m pip install --force-reinstall --no-deps 'torch==2.3.1+cu121' --index-url https://download.pytorch.org/whl/cu121",
-        ],
-      },
+      fix: { kind: 'commands', rule: 'install-cuda-torch' },
     });
+    const fix = d.found ? d.fix : undefined;
+    expect(fix?.summary).toContain('PyTorch 2.3.1 is published for CUDA 12.1');
+    expect(fix?.summary).toContain('the driver supports CUDA up to 12.4');
+    expect(fix?.commands).toEqual([
+      'python3 -m pip install --force-reinstall --no-deps torch==2.3.1+cu121 --index-url https://download.pytorch.org/whl/cu121',
+      'export PIP_EXTRA_INDEX_URL="https://download.pytorch.org/whl/cu121"',
+    ]);
   });
 });

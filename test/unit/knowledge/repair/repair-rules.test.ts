@@ -130,7 +130,7 @@ describe('repair knowledge', () => {
     );
     expect(werror[0]).toMatchObject({
       rule: 'drop-werror',
-      env: { BB_EXTRA_CFLAGS: '-Wno-error', BB_EXTRA_CXXFLAGS: '-Wno-error' },
+      env: { BB_EXTRA_CFLAGS: '-Wno-error=unused-variable', BB_EXTRA_CXXFLAGS: '-Wno-error=unused-variable' },
     });
   });
 
