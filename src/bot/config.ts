@@ -7,6 +7,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import type { Context } from 'probot';
 
+import { unknownNameHint } from '../base/suggest.js';
 import { BUILD_OPTIONS, KNOWN_COMMANDS, type BuildOptions } from './commands.js';
 
 export const CONFIG_FILE = 'buildbench.yml';
@@ -38,7 +39,19 @@ export const DEFAULT_CONFIG: Readonly<BotConfig> = Object.freeze({
   forks: false,
 });
 
-export type ConfigResult = { config: BotConfig } | { error: { field: string; message: string } };
+/**
+ * A checked configuration (with `notes`: one line per deprecated spelling the file used, said in the log and in
+ * the bot's replies that echo the configuration), or the first error, naming its field.
+ */
+export type ConfigResult =
+  { config: BotConfig; notes?: string[] } | { error: { field: string; message: string } };
+
+/**
+ * The file's keys are spelled like the Action's inputs (action.yml: `max-cost`, `max-turns`) and the command's
+ * options (`--max-cost`); the camelCase spelling of earlier versions is still read, with a deprecation note.
+ */
+const DEPRECATED_TOP: Readonly<Record<string, string>> = { pullRequests: 'pull-requests' };
+const DEPRECATED_DEFAULTS: Readonly<Record<string, string>> = { maxCost: 'max-cost', maxTurns: 'max-turns' };
 
 const SCHEMA = {
   type: 'object',
@@ -53,15 +66,18 @@ const SCHEMA = {
       properties: {
         strategy: { type: 'string' },
         model: { type: 'string' },
-        maxCost: { type: ['string', 'number'] },
-        maxTurns: { type: 'integer', minimum: 1 },
+        'max-cost': { type: ['string', 'number'] },
+        'max-turns': { type: 'integer', minimum: 1 },
       },
     },
     diagnose: { type: 'boolean' },
-    pullRequests: { type: 'boolean' },
+    'pull-requests': { type: 'boolean' },
     forks: { type: 'boolean' },
   },
 } as const;
+
+const TOP_KEYS = Object.keys(SCHEMA.properties);
+const DEFAULTS_KEYS = Object.keys(SCHEMA.properties.defaults.properties);
 
 const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
 const validate = ajv.compile(SCHEMA);
@@ -79,12 +95,8 @@ function describe(error: ErrorObject): { field: string; message: string } {
     .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'additionalProperties') {
     const extra = String((error.params as { additionalProperty?: string }).additionalProperty);
-    const allowed =
-      path.length === 0 ? Object.keys(SCHEMA.properties) : Object.keys(SCHEMA.properties.defaults.properties);
-    return {
-      field: [...path, extra].join('.'),
-      message: `unknown field; the fields here are ${allowed.join(', ')}`,
-    };
+    const allowed = path.length === 0 ? TOP_KEYS : DEFAULTS_KEYS;
+    return { field: [...path, extra].join('.'), message: `unknown field${unknownNameHint(extra, allowed)}` };
   }
   const field = path.length === 0 ? '(the file)' : path.join('.');
   const top = path[0] ?? '';
@@ -93,33 +105,83 @@ function describe(error: ErrorObject): { field: string; message: string } {
     error.keyword === 'enum'
       ? `must be one of ${((error.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(', ')}`
       : path.length === 0 && error.keyword === 'type'
-        ? 'must be a mapping of fields (workflow, commands, permission, defaults, diagnose, pullRequests, forks)'
+        ? `must be a mapping of fields (${TOP_KEYS.join(', ')})`
         : `${error.message ?? 'is not valid'}${hint && error.keyword === 'pattern' ? `; expected ${hint}` : ''}`;
   return { field, message };
 }
 
+/**
+ * `object` with its deprecated keys renamed (the notes say which), or an error when a key is given in both
+ * spellings. `prefix` is the field path of `object` (`defaults.`).
+ */
+function renameDeprecated(
+  object: Record<string, unknown>,
+  renames: Readonly<Record<string, string>>,
+  prefix: string,
+  notes: string[],
+): { renamed: Record<string, unknown> } | { error: { field: string; message: string } } {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(object)) {
+    const renamed = Object.hasOwn(renames, key) ? renames[key]! : undefined;
+    if (renamed === undefined) {
+      out[key] = value;
+      continue;
+    }
+    if (Object.hasOwn(object, renamed))
+      return {
+        error: {
+          field: `${prefix}${key}`,
+          message: `is the old spelling of ${prefix}${renamed}, which is set too; keep only ${prefix}${renamed}`,
+        },
+      };
+    out[renamed] = value;
+    notes.push(
+      `${CONFIG_PATH}: \`${prefix}${key}\` is deprecated; spell it \`${prefix}${renamed}\`, as the Action's input is spelled`,
+    );
+  }
+  return { renamed: out };
+}
+
+const isMapping = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** Checks a parsed configuration object (from the YAML file) and fills in the defaults. */
 export function checkBotConfig(raw: unknown): ConfigResult {
   if (raw === null || raw === undefined) return { config: structuredClone(DEFAULT_CONFIG) };
-  if (!validate(raw)) {
+  const notes: string[] = [];
+  let input: unknown = raw;
+  if (isMapping(raw)) {
+    const top = renameDeprecated(raw, DEPRECATED_TOP, '', notes);
+    if ('error' in top) return top;
+    input = top.renamed;
+    const d = top.renamed.defaults;
+    if (isMapping(d)) {
+      const defaults = renameDeprecated(d, DEPRECATED_DEFAULTS, 'defaults.', notes);
+      if ('error' in defaults) return defaults;
+      input = { ...top.renamed, defaults: defaults.renamed };
+    }
+  }
+  if (!validate(input)) {
     const first = validate.errors?.[0];
     return { error: first ? describe(first) : { field: '(the file)', message: 'is not valid' } };
   }
-  const value = raw as Partial<BotConfig> & { defaults?: Record<string, unknown> };
+  const value = input as {
+    workflow?: string;
+    commands?: string[];
+    permission?: BotConfig['permission'];
+    defaults?: { strategy?: string; model?: string; 'max-cost'?: string | number; 'max-turns'?: number };
+    diagnose?: boolean;
+    'pull-requests'?: boolean;
+    forks?: boolean;
+  };
   const defaults: BotConfig['defaults'] = {};
   const d = value.defaults ?? {};
   // The defaults are checked as the command's options are, so a default is never a value a command could not give.
   const asOptions: BuildOptions = {
     ...(d.strategy !== undefined ? { strategy: String(d.strategy) } : {}),
     ...(d.model !== undefined ? { model: String(d.model) } : {}),
-    ...(d.maxCost !== undefined ? { 'max-cost': String(d.maxCost) } : {}),
-    ...(d.maxTurns !== undefined ? { 'max-turns': String(d.maxTurns) } : {}),
-  };
-  const fieldOf: Record<string, string> = {
-    strategy: 'strategy',
-    model: 'model',
-    'max-cost': 'maxCost',
-    'max-turns': 'maxTurns',
+    ...(d['max-cost'] !== undefined ? { 'max-cost': String(d['max-cost']) } : {}),
+    ...(d['max-turns'] !== undefined ? { 'max-turns': String(d['max-turns']) } : {}),
   };
   for (const spec of BUILD_OPTIONS) {
     const v = asOptions[spec.name];
@@ -127,24 +189,23 @@ export function checkBotConfig(raw: unknown): ConfigResult {
     const problem = spec.check(v);
     if (problem)
       return {
-        error: { field: `defaults.${fieldOf[spec.name]}`, message: `'${v}' is not valid; ${problem}` },
+        error: { field: `defaults.${spec.name}`, message: `'${v}' is not valid; ${problem}` },
       };
   }
   if (asOptions.strategy) defaults.strategy = asOptions.strategy;
   if (asOptions.model) defaults.model = asOptions.model;
   if (asOptions['max-cost']) defaults.maxCost = asOptions['max-cost'];
   if (asOptions['max-turns']) defaults.maxTurns = Number(asOptions['max-turns']);
-  return {
-    config: {
-      workflow: value.workflow ?? DEFAULT_CONFIG.workflow,
-      commands: value.commands ?? [...DEFAULT_CONFIG.commands],
-      permission: value.permission ?? DEFAULT_CONFIG.permission,
-      defaults,
-      diagnose: value.diagnose ?? DEFAULT_CONFIG.diagnose,
-      pullRequests: value.pullRequests ?? DEFAULT_CONFIG.pullRequests,
-      forks: value.forks ?? DEFAULT_CONFIG.forks,
-    },
+  const config: BotConfig = {
+    workflow: value.workflow ?? DEFAULT_CONFIG.workflow,
+    commands: value.commands ?? [...DEFAULT_CONFIG.commands],
+    permission: value.permission ?? DEFAULT_CONFIG.permission,
+    defaults,
+    diagnose: value.diagnose ?? DEFAULT_CONFIG.diagnose,
+    pullRequests: value['pull-requests'] ?? DEFAULT_CONFIG.pullRequests,
+    forks: value.forks ?? DEFAULT_CONFIG.forks,
   };
+  return notes.length > 0 ? { config, notes } : { config };
 }
 
 /** The cap on `.github/buildbench.yml`: a real one is a few hundred bytes. */
@@ -239,7 +300,7 @@ function capConfigReads(octokit: CappableOctokit): void {
  * the App), refused before YAML parsing sees it.
  */
 export async function loadBotConfig(
-  context: Pick<Context, 'config'> & { octokit?: CappableOctokit },
+  context: Pick<Context, 'config'> & { octokit?: CappableOctokit; log?: { warn: (message: string) => void } },
 ): Promise<ConfigResult> {
   let raw: unknown;
   try {
@@ -260,5 +321,7 @@ export async function loadBotConfig(
           : `could not be read (${text.replace(/^\[@probot\/octokit-plugin-config\]\s*/, '')})`;
     return { error: { field: '(the file)', message: reason } };
   }
-  return checkBotConfig(raw);
+  const result = checkBotConfig(raw);
+  if ('notes' in result) for (const note of result.notes ?? []) context.log?.warn(note);
+  return result;
 }

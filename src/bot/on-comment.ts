@@ -134,7 +134,7 @@ export async function onCommentCreated(context: CommentContext, deps: CommentDep
   const configNote =
     'error' in loaded
       ? `\n\n⚠️ ${codeSpan(CONFIG_PATH)} has an error: field ${codeSpan(loaded.error.field)} ${neutralise(loaded.error.message)}.`
-      : '';
+      : (loaded.notes ?? []).map((note) => `\n\nℹ️ ${note}.`).join(''); // our own text: fixed key names
   const allowed = config.commands;
   const login = sender.login;
 

@@ -18,12 +18,19 @@
  *                     them at a local fake API (`GHE_PROTOCOL=http GHE_HOST=127.0.0.1:<port>`).
  * A missing or malformed variable is one line on stderr naming it, and exit status 2; nothing starts.
  *
+ * `.env` files are read before the check (loadDotEnvFiles): `.env` in the folder the server starts in (the
+ * project folder under `npm run bot`), then `bot/.env` there, which is where Probot's setup flow writes the new
+ * App's APP_ID, PRIVATE_KEY and WEBHOOK_SECRET when run as `cd bot && npx probot run` (it reads `app.yml` from
+ * the folder it runs in). A variable already in the environment wins over both files; `.env` over `bot/.env`.
+ *
  * `probot run lib/bot/server.js` works too: Probot takes this module's default export as the app function
  * (its resolveAppFunction), and the server only starts when this file is the process's entry. That way runs
  * Probot's own webhook route in front, without the intake's bounds.
  */
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseEnv } from 'node:util';
 
 import { run, type ApplicationFunctionOptions, type Probot } from 'probot';
 
@@ -149,6 +156,38 @@ export function checkServerEnv(env: NodeJS.ProcessEnv): BotServerEnv {
   return checked;
 }
 
+/** The `.env` files the server reads, in order (the first that sets a variable wins), relative to its folder. */
+export const DOT_ENV_FILES = ['.env', path.join('bot', '.env')] as const;
+
+/**
+ * Fills `env` with the variables of DOT_ENV_FILES under `dir` that `env` does not set already (a variable set in
+ * the environment wins; an earlier file wins over a later one). Returns the files read. A file that is absent is
+ * skipped; one that cannot be read or parsed is a ConfigError naming it.
+ */
+export function loadDotEnvFiles(env: NodeJS.ProcessEnv, dir: string = process.cwd()): string[] {
+  const read: string[] = [];
+  for (const name of DOT_ENV_FILES) {
+    const file = path.join(dir, name);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') continue;
+      throw new ConfigError(`${file}: cannot read it (${code ?? errorMessage(error)})`);
+    }
+    let vars: Record<string, string>;
+    try {
+      vars = parseEnv(text) as Record<string, string>;
+    } catch (error) {
+      throw new ConfigError(`${file}: not a .env file of NAME=value lines (${errorMessage(error)})`);
+    }
+    for (const [key, value] of Object.entries(vars)) if (env[key] === undefined) env[key] = value;
+    read.push(file);
+  }
+  return read;
+}
+
 /** The app function `probot run` loads (this module's default export): buildbenchApp with its default dependencies. */
 export default function buildbench(app: Probot): void {
   requireWebhookSecret(process.env);
@@ -187,6 +226,7 @@ export async function startBotServer(
 
 async function main(): Promise<void> {
   try {
+    loadDotEnvFiles(process.env);
     await startBotServer(process.env);
   } catch (error) {
     process.stderr.write(`buildbench bot: ${errorMessage(error)}\n`);

@@ -16,6 +16,12 @@ export interface ModeDeps {
   handleSignals: boolean;
 }
 
+/**
+ * The file a step that ended early leaves in its out-dir (main.ts's EARLY_NOTE, which main.ts owns; named here
+ * too because modes may not import main.ts, which imports them): aggregate finds failed task steps by it.
+ */
+export const FAILED_STEP_NOTE = 'buildbench-error.txt';
+
 /** The workspace the inputs' paths are relative to (as settings.ts reads them). */
 export function workspaceOf(env: NodeJS.ProcessEnv): string {
   return env.GITHUB_WORKSPACE || process.cwd();

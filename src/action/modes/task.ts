@@ -40,7 +40,11 @@ import { appendSummary, withCancellation, workspaceOf, type ModeDeps } from './c
 export async function runTaskMode(settings: ActionSettings, deps: ModeDeps): Promise<string | undefined> {
   const { task: file, run, reposDir, benchDir } = settings.bench;
   if (!file) throw new Error('mode task without input task'); // readBenchInputs requires it
+  // Set first, so that a step that fails from here on (its error file in out-dir) still names an artifact
+  // for the workflow's upload step: the file's name stands in for the task id until the file is read.
+  core.setOutput('artifact-name', artifactName(path.basename(file).replace(/\.ya?ml$/, ''), run));
   const task = await loadTask(file, workspaceOf(deps.env), reposDir);
+  core.setOutput('artifact-name', artifactName(task.id, run));
 
   await mkdir(benchDir, { recursive: true });
   const workRoot = await mkdtemp(path.join(path.dirname(benchDir), 'buildbench-work-'));
@@ -77,7 +81,7 @@ export async function runTaskMode(settings: ActionSettings, deps: ModeDeps): Pro
   if (record.status === 'error')
     core.warning(`buildbench: task ${task.id} run ${run}: ${record.error ?? 'error'}`);
   else core.info(`buildbench: task ${task.id} run ${run}: ${record.status.toUpperCase()} → ${runDir}`);
-  await appendSummary(deps.env, taskSummary(task, record, runDir, result));
+  await appendSummary(deps.env, taskSummary(task, record, runDir, result, workspaceOf(deps.env)));
   return undefined;
 }
 
@@ -147,14 +151,29 @@ async function setTaskOutputs(
   core.setOutput('artifact-name', artifactName(record.task.id, record.run));
 }
 
-function taskSummary(task: Task, record: RunRecord, runDir: string, result: BuildResult | undefined): string {
+export function taskSummary(
+  task: Task,
+  record: RunRecord,
+  runDir: string,
+  built: BuildResult | undefined,
+  workspace: string,
+): string {
   const heading = `## buildbench task \`${task.id}\`, run ${record.run}: ${record.status.toUpperCase()}\n`;
-  if (!result)
+  if (!built)
     return `${heading}\n${record.error ? `The run could not start: ${record.error}` : 'No result.'}\n`;
+  // The run's expected binaries are the task file's (the engine was handed them as `expect`), not input expect.
+  const fromTask = task.kind === 'build' && built.expected.source === 'cli';
+  const result: BuildResult = fromTask
+    ? { ...built, expected: { ...built.expected, source: 'task' } }
+    : built;
+  const shownFile = (path.relative(workspace, task.file) || task.file).split(path.sep).join('/');
+  const origin = fromTask
+    ? `The expected binaries are the task file's: \`${shownFile.replace(/`/g, "'")}\`.\n\n`
+    : '';
   try {
     // Not an object literal: the summary's extras are being reworked (issue 16), and this fits both shapes.
     const extras = { resultPath: path.join(runDir, 'result.json'), problems: [] as string[] };
-    return `${heading}\n${renderSummary(result, extras)}`;
+    return `${heading}\n${origin}${renderSummary(result, extras)}`;
   } catch (error) {
     return `${heading}\n(the build's summary could not be rendered: ${errorMessage(error)})\n`;
   }

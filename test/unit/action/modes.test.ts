@@ -11,7 +11,8 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync
 import path from 'node:path';
 import { parse } from 'yaml';
 
-import { run, type ActionDeps } from '../../../src/action/main.js';
+import { EARLY_NOTE, run, type ActionDeps } from '../../../src/action/main.js';
+import { FAILED_STEP_NOTE } from '../../../src/action/modes/common.js';
 import { summaryOf } from '../../../src/action/modes/aggregate.js';
 import { matrixOutput } from '../../../src/action/modes/matrix.js';
 import { artifactName } from '../../../src/action/modes/task.js';
@@ -181,7 +182,9 @@ describe('mode task', () => {
       inputs: { mode: 'task', task: 'tasks/demo/hello.yml', run: '2', sandbox: 'rootfs' },
     });
     taskIn(env.workspace);
-    const fake = writingEngine(fakeResult());
+    // As the engine records names handed to it as `expect` (run-verify: source cli).
+    const built = fakeResult();
+    const fake = writingEngine({ ...built, expected: { ...built.expected, source: 'cli' } });
     await run(deps(fake.engine));
     expect(env.errors()).toEqual([]);
     expect(process.exitCode).not.toBe(1);
@@ -222,6 +225,8 @@ describe('mode task', () => {
       result: 'result.json',
     });
     expect(env.summary()).toContain('## buildbench task `hello`, run 2: SUCCESS');
+    expect(env.summary()).toContain("The expected binaries are the task file's: `tasks/demo/hello.yml`.");
+    expect(env.summary()).not.toContain('input expect');
     expect(env.state().workRoot).toBe(settings.sandbox.workRoot);
   });
 
@@ -340,6 +345,13 @@ describe('mode task', () => {
       expect(errors[0]).toMatch(message);
       expect(errors[0]).not.toMatch(/\n\s+at /);
       expect(process.exitCode).toBe(1);
+      // The upload step still has a name for the out-dir holding the error file (once the task input is known).
+      if (
+        inputs.task !== undefined &&
+        inputs.run === undefined &&
+        existsSync(path.join(env.workspace, inputs.task))
+      )
+        expect(env.outputs()['artifact-name']).toBe('buildbench-run-hello-1');
       env.restore();
       env = undefined;
     }
@@ -407,7 +419,7 @@ describe('mode aggregate', () => {
     mkdirSync(path.join(env.workspace, 'results'));
     await run(deps(writingEngine(fakeResult()).engine));
     expect(env.errors()).toHaveLength(1);
-    expect(env.errors()[0]).toMatch(/^leaderboard: no run\.json under /);
+    expect(env.errors()[0]).toMatch(/^input results: no run\.json under results \(expected the folder/);
     env.restore();
 
     env = setUpActionEnv({ inputs: { mode: 'aggregate', results: 'results' } });
@@ -418,6 +430,41 @@ describe('mode aggregate', () => {
     await run(deps(writingEngine(fakeResult()).engine));
     expect(env.errors()).toEqual([]);
     expect(env.commands('warning').join('\n')).toMatch(/torn.*run\.json/);
+  });
+
+  it('warns naming the runs of the matrix that are missing, and the error files of failed task steps', async () => {
+    env = setUpActionEnv({ inputs: { mode: 'aggregate', results: 'results' } });
+    const results = path.join(env.workspace, 'results');
+    for (const n of [1, 2, 3]) runFolder(results, 'hello', n, fakeResult());
+    runFolder(results, 'broken', 1, failedResult());
+    runFolder(results, 'broken', 3, failedResult());
+    // The failed step of broken's run 2 uploaded its out-dir with the error file, and no run.json.
+    mkdirSync(path.join(results, artifactName('broken', 2)));
+    writeFileSync(
+      path.join(results, artifactName('broken', 2), 'buildbench-error.txt'),
+      'status: error\nthe sandbox could not be started\n',
+    );
+    expect(FAILED_STEP_NOTE).toBe(EARLY_NOTE); // the file main.ts writes is the one aggregate looks for
+    await run(deps(writingEngine(fakeResult()).engine));
+    expect(env.errors()).toEqual([]);
+    const warnings = env.commands('warning').filter((w) => w.includes('missing'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(
+      '1 of 6 run(s) of the matrix are missing (2 task(s) × 3 run(s) per system): broken run 2.',
+    );
+    expect(warnings[0]).toContain(
+      'Failed task steps uploaded: buildbench-run-broken-2 (the sandbox could not be started)',
+    );
+    env.restore();
+
+    // A complete matrix: no such warning.
+    env = setUpActionEnv({ inputs: { mode: 'aggregate', results: 'results' } });
+    const complete = path.join(env.workspace, 'results');
+    for (const n of [1, 2]) runFolder(complete, 'hello', n, fakeResult());
+    for (const n of [1, 2]) runFolder(complete, 'broken', n, failedResult());
+    await run(deps(writingEngine(fakeResult()).engine));
+    expect(env.errors()).toEqual([]);
+    expect(env.commands('warning').filter((w) => w.includes('missing'))).toEqual([]);
   });
 
   it('refuses a results input that is missing or not a folder', async () => {

@@ -179,7 +179,7 @@ describe('issue_comment.created: /buildbench build', () => {
     let dispatch: Json = {};
     const scope = nock(API);
     token(scope);
-    repoConfig(scope, 'workflow: bot.yml\ndefaults:\n  maxTurns: 7\n  model: openai:gpt-4o-mini\n');
+    repoConfig(scope, 'workflow: bot.yml\ndefaults:\n  max-turns: 7\n  model: openai:gpt-4o-mini\n');
     permission(scope, 'write', 'maintain');
     scope
       .post(`${REPO}/issues/comments/492700400/reactions`)
@@ -359,7 +359,7 @@ describe('issue_comment.created: /buildbench build', () => {
     let sticky = '';
     const scope = nock(API);
     token(scope);
-    repoConfig(scope, 'defaults:\n  maxTurns: many\n');
+    repoConfig(scope, 'defaults:\n  max-turns: many\n');
     permission(scope, 'write');
     scope
       .get(`${REPO}/issues/1/comments`)
@@ -373,7 +373,7 @@ describe('issue_comment.created: /buildbench build', () => {
       commentEvent('issue_comment.created.issue.json', '/buildbench build'),
     );
     expect(sticky.startsWith(STATUS_MARKER)).toBe(true);
-    expect(sticky).toContain('field `defaults.maxTurns` must be integer');
+    expect(sticky).toContain('field `defaults.max-turns` must be integer');
     expect(sticky).toContain('No build was started');
   });
 

@@ -8,7 +8,7 @@ const check = (yamlText: string) => checkBotConfig(parse(yamlText) as unknown);
 describe('checkBotConfig', () => {
   it('gives the defaults for no file and fills in what a file leaves out', () => {
     expect(checkBotConfig(null)).toEqual({ config: DEFAULT_CONFIG });
-    expect(check('forks: true\ndefaults:\n  strategy: rules\n  maxTurns: 5\n  maxCost: 2.5\n')).toEqual({
+    expect(check('forks: true\ndefaults:\n  strategy: rules\n  max-turns: 5\n  max-cost: 2.5\n')).toEqual({
       config: {
         ...DEFAULT_CONFIG,
         forks: true,
@@ -17,7 +17,7 @@ describe('checkBotConfig', () => {
     });
     expect(
       check(
-        'workflow: bot-build.yaml\ncommands: [build]\npermission: maintain\ndiagnose: false\npullRequests: false\n',
+        'workflow: bot-build.yaml\ncommands: [build]\npermission: maintain\ndiagnose: false\npull-requests: false\n',
       ),
     ).toEqual({
       config: {
@@ -36,20 +36,59 @@ describe('checkBotConfig', () => {
     ['forks: yes please', 'forks', /must be boolean/],
     ['workflow: ../evil.yml', 'workflow', /expected a workflow file name in .github\/workflows\//],
     ['commands: [build, deploy]', 'commands.1', /must be one of build, help/],
-    ['defaults:\n  maxTurns: 2.5', 'defaults.maxTurns', /must be integer/],
+    ['defaults:\n  max-turns: 2.5', 'defaults.max-turns', /must be integer/],
     ['defaults:\n  strategy: magic', 'defaults.strategy', /'magic' is not valid; expected one of rules/],
     ['defaults:\n  model: gpt-4', 'defaults.model', /expected <provider>:<model>/],
-    ['defaults:\n  maxCost: -3', 'defaults.maxCost', /positive amount in US dollars/],
+    ['defaults:\n  max-cost: -3', 'defaults.max-cost', /positive amount in US dollars/],
+    ['defaults:\n  maxCost: -3', 'defaults.max-cost', /positive amount in US dollars/],
+    ['defaults:\n  stratgy: llm', 'defaults.stratgy', /^unknown field \(did you mean 'strategy'\?\)$/],
     [
-      'defaults:\n  turns: 3',
-      'defaults.turns',
-      /unknown field; the fields here are strategy, model, maxCost, maxTurns/,
+      'defaults:\n  budget: 3',
+      'defaults.budget',
+      /^unknown field \(expected one of strategy, model, max-cost, max-turns\)$/,
     ],
-    ['fork: true', 'fork', /unknown field; the fields here are workflow, commands/],
+    ['fork: true', 'fork', /^unknown field \(did you mean 'forks'\?\)$/],
+    ['pull-request: true', 'pull-request', /^unknown field \(did you mean 'pull-requests'\?\)$/],
+    [
+      'defaults:\n  maxCost: 2\n  max-cost: 3',
+      'defaults.maxCost',
+      /^is the old spelling of defaults.max-cost, which is set too; keep only defaults.max-cost$/,
+    ],
+    [
+      'defaults:\n  strategy: magic',
+      'defaults.strategy',
+      /^'magic' is not valid; expected one of rules, baseline, llm, hybrid$/,
+    ],
     ['- build', '(the file)', /must be a mapping of fields/],
   ])('%j is an error naming %s', (text, field, message) => {
     const result = check(text);
     expect(result).toEqual({ error: { field, message: expect.stringMatching(message) } });
+  });
+});
+
+describe('the camelCase spelling of earlier versions', () => {
+  it('is still read, with one deprecation note per key', () => {
+    expect(check('pullRequests: false\ndefaults:\n  maxCost: 2\n  maxTurns: 7\n')).toEqual({
+      config: { ...DEFAULT_CONFIG, pullRequests: false, defaults: { maxCost: '2', maxTurns: 7 } },
+      notes: [
+        ".github/buildbench.yml: `pullRequests` is deprecated; spell it `pull-requests`, as the Action's input is spelled",
+        ".github/buildbench.yml: `defaults.maxCost` is deprecated; spell it `defaults.max-cost`, as the Action's input is spelled",
+        ".github/buildbench.yml: `defaults.maxTurns` is deprecated; spell it `defaults.max-turns`, as the Action's input is spelled",
+      ],
+    });
+    expect(check('pull-requests: false\n')).toEqual({ config: { ...DEFAULT_CONFIG, pullRequests: false } });
+  });
+
+  it('is logged as a warning when the file is loaded', async () => {
+    const warned: string[] = [];
+    const result = await loadBotConfig({
+      config: () => Promise.resolve({ defaults: { maxTurns: 3 } }),
+      log: { warn: (message: string) => warned.push(message) },
+    } as never);
+    expect(result).toMatchObject({ config: { defaults: { maxTurns: 3 } } });
+    expect(warned).toEqual([
+      ".github/buildbench.yml: `defaults.maxTurns` is deprecated; spell it `defaults.max-turns`, as the Action's input is spelled",
+    ]);
   });
 });
 

@@ -109,7 +109,6 @@ describe('bot/app.yml', () => {
   const manifest = parse(read('bot/app.yml')) as {
     default_events: string[];
     default_permissions: Record<string, string>;
-    hook_attributes: { url: string };
     url: string;
   };
   const registered = [...read('src/bot/app.ts').matchAll(/app\.on\('([a-z_]+)\./g)].map((m) => m[1]!);
@@ -136,7 +135,6 @@ describe('bot/app.yml', () => {
       checks: 'read',
       metadata: 'read',
     });
-    expect(manifest.hook_attributes.url).toMatch(/\/api\/github\/webhooks$/);
   });
 });
 
