@@ -242,7 +242,7 @@ export async function onBuildbenchRunCompleted(
     const eligibility = pullRequestEligibility(report.result, false);
     if (!eligibility.open) report.noPullRequest = eligibility.why;
     else if (!config.pullRequests)
-      report.noPullRequest = 'pull requests are turned off (pullRequests: false)';
+      report.noPullRequest = 'pull requests are turned off (pull-requests: false)';
     else if (run.fromFork) report.noPullRequest = FORK_REFUSAL;
     else {
       // Provenance decides what the App may publish: the pull request and the person who asked, looked up again.

@@ -431,7 +431,7 @@ describe('onBuildbenchRunCompleted', () => {
     await receive(bot, fixture());
     const comment = sticky.bodies[0] ?? '';
     expect(comment).toContain('✅ buildbench: SUCCESS');
-    expect(comment).toContain('No pull request: pull requests are turned off (pullRequests: false).');
+    expect(comment).toContain('No pull request: pull requests are turned off (pull-requests: false).');
     expect(comment).toContain('<details><summary>the recipe: `build.sh`</summary>');
   });
 
