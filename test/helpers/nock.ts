@@ -24,10 +24,21 @@ if (typeof P.withResolvers !== 'function') {
   };
 }
 
+/*
+ * nock patches fetch and node:http for the whole worker process, and jest runs test files one after another in it:
+ * a file that leaves its nock active makes the next file's requests meet the stale instance, which has none of that
+ * file's mocks ("No match"). Every test file that imports this helper undoes nock after its last test — the file
+ * cannot forget to (config-cap.test.ts once did, and six tests in the file after it failed whenever jest ordered
+ * them so).
+ */
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
+});
+
 /**
  * The nock set-up of a test file that mocks every call it expects: no real network, and each test ends with no
- * unmatched call and no mock left unused; after the file nock is undone (it patches fetch for the whole process,
- * and jest runs the files one after another in it). Returns the calls of the running test that matched no mock
+ * unmatched call and no mock left unused. Returns the calls of the running test that matched no mock
  * (`METHOD url`), emptied before each test.
  */
 export function strictNock(): string[] {
@@ -46,10 +57,6 @@ export function strictNock(): string[] {
     nock.cleanAll();
     expect(unmatched).toEqual([]);
     expect(pending).toEqual([]);
-  });
-  afterAll(() => {
-    nock.enableNetConnect();
-    nock.restore();
   });
   return unmatched;
 }
