@@ -144,6 +144,116 @@ class HandlerQueue {
   }
 }
 
+/** The bytes of bodies held in memory at once, shared by all requests. */
+class ByteBudget {
+  used = 0;
+  constructor(private readonly limit: number) {}
+
+  /** Takes `n` bytes of the budget, or false when they do not fit. */
+  take(n: number): boolean {
+    if (n <= 0) return true;
+    if (this.used + n > this.limit) return false;
+    this.used += n;
+    return true;
+  }
+
+  release(n: number): void {
+    this.used -= n;
+  }
+}
+
+interface BodyLimits {
+  maxBytes: number;
+  freeBytes: number;
+  readTimeoutMs: number;
+  budget: ByteBudget;
+}
+
+/**
+ * Answers with an error. What the client still sends is read and dropped, never kept, for `lingerMs` so that
+ * it can read the answer (closing a socket with unread bytes resets it, and the answer may be lost with it);
+ * a body still coming after that loses its connection.
+ */
+function refuseAfter(
+  lingerMs: number,
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent) {
+    req.socket.destroy();
+    return;
+  }
+  req.resume();
+  if (!req.complete) {
+    // Node answers a request whose body is unread with `Connection: close` and closes the socket as soon as
+    // the answer is written: the unread bytes then reset the connection, often before the client has read
+    // the answer. Kept alive, the socket lingers while the rest is dropped, and is closed by the timer.
+    res.shouldKeepAlive = true;
+    const timer = setTimeout(() => req.socket.destroy(), lingerMs).unref();
+    req.once('end', () => clearTimeout(timer));
+  }
+  const body = `${JSON.stringify({ error: message })}\n`;
+  res
+    .writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      ...headers,
+    })
+    .end(body);
+}
+
+/** Reads the body under the limits, hashing it as it arrives. `reserved`: budget already taken for it. */
+function readBody(
+  req: IncomingMessage,
+  signatureKey: string,
+  reserved: number,
+  limits: BodyLimits,
+): Promise<ReadResult> {
+  const { maxBytes, freeBytes, readTimeoutMs, budget } = limits;
+  return new Promise((resolve) => {
+    const hmac = createHmac('sha256', signatureKey);
+    let chunks: Buffer[] = [];
+    let received = 0;
+    let held = reserved;
+    let settled = false;
+    const finish = (result: ReadResult): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onGone);
+      req.off('close', onGone);
+      budget.release(held);
+      held = 0;
+      if (result.kind !== 'read') chunks = [];
+      resolve(result);
+    };
+    const onData = (chunk: Buffer): void => {
+      received += chunk.length;
+      if (received > maxBytes) return finish({ kind: 'too-large' });
+      const need = Math.max(0, received - freeBytes) - held;
+      if (need > 0) {
+        if (!budget.take(need)) return finish({ kind: 'busy' });
+        held += need;
+      }
+      hmac.update(chunk);
+      chunks.push(chunk);
+    };
+    const onEnd = (): void =>
+      finish({ kind: 'read', body: Buffer.concat(chunks, received), mac: hmac.digest() });
+    const onGone = (): void => finish({ kind: 'gone' });
+    const timer = setTimeout(() => finish({ kind: 'timeout' }), readTimeoutMs);
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onGone);
+    req.on('close', onGone);
+  });
+}
+
 export function createWebhookIntake(options: IntakeOptions): WebhookIntake {
   const path = trimSlashes(options.path);
   const maxBytes = options.maxBytes ?? GITHUB_MAX_PAYLOAD_BYTES;
@@ -153,93 +263,9 @@ export function createWebhookIntake(options: IntakeOptions): WebhookIntake {
   const lingerMs = options.lingerMs ?? 1000;
   const queue = new HandlerQueue(options.concurrency ?? 8, options.queueCapacity ?? 64);
   const { log } = options;
-  let buffered = 0;
-
-  /** Takes `n` bytes of the shared budget, or false when they do not fit. */
-  const take = (n: number): boolean => {
-    if (n <= 0) return true;
-    if (buffered + n > bufferLimit) return false;
-    buffered += n;
-    return true;
-  };
-
-  /**
-   * Answers with an error. What the client still sends is read and dropped, never kept, for `lingerMs` so that
-   * it can read the answer (closing a socket with unread bytes resets it, and the answer may be lost with it);
-   * a body still coming after that loses its connection.
-   */
-  function refuse(
-    req: IncomingMessage,
-    res: ServerResponse,
-    status: number,
-    message: string,
-    headers: Record<string, string> = {},
-  ): void {
-    if (res.headersSent) {
-      req.socket.destroy();
-      return;
-    }
-    req.resume();
-    if (!req.complete) {
-      // Node answers a request whose body is unread with `Connection: close` and closes the socket as soon as
-      // the answer is written: the unread bytes then reset the connection, often before the client has read
-      // the answer. Kept alive, the socket lingers while the rest is dropped, and is closed by the timer.
-      res.shouldKeepAlive = true;
-      const timer = setTimeout(() => req.socket.destroy(), lingerMs).unref();
-      req.once('end', () => clearTimeout(timer));
-    }
-    const body = `${JSON.stringify({ error: message })}\n`;
-    res
-      .writeHead(status, {
-        'content-type': 'application/json',
-        'content-length': String(Buffer.byteLength(body)),
-        ...headers,
-      })
-      .end(body);
-  }
-
-  /** Reads the body under the limits, hashing it as it arrives. `reserved`: budget already taken for it. */
-  function readBody(req: IncomingMessage, signatureKey: string, reserved: number): Promise<ReadResult> {
-    return new Promise((resolve) => {
-      const hmac = createHmac('sha256', signatureKey);
-      let chunks: Buffer[] = [];
-      let received = 0;
-      let held = reserved;
-      let settled = false;
-      const finish = (result: ReadResult): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        req.off('data', onData);
-        req.off('end', onEnd);
-        req.off('error', onGone);
-        req.off('close', onGone);
-        buffered -= held;
-        held = 0;
-        if (result.kind !== 'read') chunks = [];
-        resolve(result);
-      };
-      const onData = (chunk: Buffer): void => {
-        received += chunk.length;
-        if (received > maxBytes) return finish({ kind: 'too-large' });
-        const need = Math.max(0, received - freeBytes) - held;
-        if (need > 0) {
-          if (!take(need)) return finish({ kind: 'busy' });
-          held += need;
-        }
-        hmac.update(chunk);
-        chunks.push(chunk);
-      };
-      const onEnd = (): void =>
-        finish({ kind: 'read', body: Buffer.concat(chunks, received), mac: hmac.digest() });
-      const onGone = (): void => finish({ kind: 'gone' });
-      const timer = setTimeout(() => finish({ kind: 'timeout' }), readTimeoutMs);
-      req.on('data', onData);
-      req.on('end', onEnd);
-      req.on('error', onGone);
-      req.on('close', onGone);
-    });
-  }
+  const budget = new ByteBudget(bufferLimit);
+  const limits: BodyLimits = { maxBytes, freeBytes, readTimeoutMs, budget };
+  const refuse = refuseAfter.bind(undefined, lingerMs);
 
   async function handle(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     if (req.method !== 'POST') return refuse(req, res, 404, `Unknown route: ${req.method} ${pathname}`);
@@ -266,7 +292,7 @@ export function createWebhookIntake(options: IntakeOptions): WebhookIntake {
         return refuse(req, res, 413, `Payload too large: Content-Length ${length} is over ${maxBytes} bytes`);
       }
       reserved = Math.max(0, length - freeBytes);
-      if (!take(reserved)) {
+      if (!budget.take(reserved)) {
         log.warn({ id, event: name, length }, 'webhook intake: busy reading other bodies');
         return refuse(req, res, 503, 'Busy: too many large bodies are being read; try again', {
           'retry-after': '10',
@@ -274,7 +300,7 @@ export function createWebhookIntake(options: IntakeOptions): WebhookIntake {
       }
     }
 
-    const read = await readBody(req, options.secret, reserved);
+    const read = await readBody(req, options.secret, reserved, limits);
     if (read.kind !== 'read') {
       if (read.kind === 'too-large') {
         log.debug({ id, event: name }, `webhook intake: body over ${maxBytes} bytes, refused while reading`);
@@ -340,7 +366,7 @@ export function createWebhookIntake(options: IntakeOptions): WebhookIntake {
   }) as WebhookIntake;
   Object.defineProperties(intake, {
     idle: { value: () => queue.idle() },
-    buffered: { get: () => buffered },
+    buffered: { get: () => budget.used },
   });
   return intake;
 }

@@ -145,158 +145,228 @@ export function rememberedLookups(
   };
 }
 
+/** What the proxy's handlers share: where it may connect, how it resolves names, and what it has seen. */
+interface ProxyState {
+  /** This machine's addresses: the only clients served. */
+  own: Set<string>;
+  policy: (ip: string) => string | undefined;
+  resolve: (host: string) => Promise<string>;
+  upstream: EgressProxyOptions['upstream'];
+  /** `scheme://host:port` → what was contacted there. */
+  record: Map<string, ProxiedHost>;
+}
+
+function proxyState(options: EgressProxyOptions): ProxyState {
+  const own = localAddresses();
+  return {
+    own,
+    policy: options.policy ?? ((ip: string) => refusedAddress(ip, own)),
+    resolve: rememberedLookups(
+      options.resolve ?? (async (host: string) => (isIP(host) ? host : (await lookup(host)).address)),
+    ),
+    upstream: options.upstream,
+    record: new Map(),
+  };
+}
+
+/** Counts one connection (CONNECT) or request (plain HTTP) to `host:port`, and the refusal if there was one. */
+function noteHost(
+  state: ProxyState,
+  host: string,
+  port: number,
+  scheme: ProxiedHost['scheme'],
+  refused?: string,
+): void {
+  const key = `${scheme}://${host}:${port}`;
+  const entry = state.record.get(key) ?? { host, port, scheme, count: 0 };
+  entry.count++;
+  if (refused) entry.refused = refused;
+  state.record.set(key, entry);
+}
+
+/** Where to connect for `host`: this machine's proxy (unless NO_PROXY says not), else the host itself. */
+function upstreamFor(state: ProxyState, host: string, scheme: 'https' | 'http'): URL | undefined {
+  const value = scheme === 'https' ? state.upstream?.https : state.upstream?.http;
+  if (!value || bypassesProxy(host, state.upstream?.noProxy)) return undefined;
+  try {
+    return new URL(value.includes('://') ? value : `http://${value}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks the destination, also when this machine's proxy will connect (a proxy on this machine would
+ * otherwise reach its own loopback for the sandbox); returns the address to connect to, or why not. A name
+ * this machine cannot resolve is refused when going direct, and left to the upstream proxy (which may resolve
+ * what this machine cannot) otherwise.
+ */
+async function destination(
+  state: ProxyState,
+  host: string,
+  viaUpstream: boolean,
+): Promise<{ ip?: string; refused?: string }> {
+  if (host === 'localhost' || host.endsWith('.localhost')) return { refused: 'loopback' };
+  try {
+    const ip = await state.resolve(host);
+    const refused = state.policy(ip);
+    return refused ? { refused } : { ip };
+  } catch {
+    return viaUpstream ? {} : { refused: 'name does not resolve' };
+  }
+}
+
+/** Headers without the hop-by-hop ones (and without the client's proxy credentials). */
+function endToEndHeaders(headers: IncomingMessage['headers']): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined && !HOP_HEADERS.has(name)) out[name] = value;
+  return out;
+}
+
+/**
+ * The byte tunnel of a CONNECT: to the destination's checked address, or chained through this machine's proxy
+ * (a CONNECT with its credentials, whose answer goes to the client as it is).
+ */
+function openTunnel(
+  authority: string,
+  target: { port: number; ip?: string },
+  upstream: URL | undefined,
+  client: Socket,
+  head: Buffer,
+): void {
+  const server = upstream
+    ? connect(Number(upstream.port || 80), upstream.hostname)
+    : connect(target.port, target.ip);
+  server.on('error', () => {
+    client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+    server.destroy();
+  });
+  server.once('connect', () => {
+    if (upstream) {
+      // Chain: CONNECT through this machine's proxy; its answer goes to the client as it is.
+      const auth = proxyAuthorization(upstream);
+      server.write(
+        `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth ? `Proxy-Authorization: ${auth}\r\n` : ''}\r\n`,
+      );
+    } else {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    }
+    if (head.length > 0) server.write(head);
+    server.pipe(client);
+    client.pipe(server);
+  });
+  client.on('close', () => server.destroy());
+  server.on('close', () => client.destroy());
+}
+
+/** An HTTPS tunnel request (`CONNECT host:port`): recorded, checked, then tunnelled or refused. */
+function onConnect(state: ProxyState, req: IncomingMessage, client: Socket, head: Buffer): void {
+  client.on('error', () => client.destroy());
+  const target = parseAuthority(req.url ?? '');
+  if (!target) {
+    client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+    return;
+  }
+  void (async () => {
+    const upstream = upstreamFor(state, target.host, 'https');
+    const checked = await destination(state, target.host, upstream !== undefined);
+    noteHost(state, target.host, target.port, 'https', checked.refused);
+    if (checked.refused) {
+      client.end(`HTTP/1.1 403 Forbidden\r\n\r\nbuildbench egress proxy: ${checked.refused}\n`);
+      return;
+    }
+    openTunnel(req.url ?? '', { port: target.port, ip: checked.ip }, upstream, client, head);
+  })();
+}
+
+/**
+ * Forwards a plain HTTP request: to this machine's proxy with its credentials and the absolute URL, or to the
+ * destination's checked address with the original Host; the answer goes back without hop-by-hop headers.
+ */
+function forwardRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  to: { port: number; ip?: string },
+  upstream: URL | undefined,
+): void {
+  const headers = endToEndHeaders(req.headers);
+  const auth = upstream ? proxyAuthorization(upstream) : undefined;
+  if (auth) headers['proxy-authorization'] = auth;
+  const forward = httpRequest(
+    upstream
+      ? {
+          host: upstream.hostname,
+          port: Number(upstream.port || 80),
+          path: url.href,
+          method: req.method,
+          headers,
+        }
+      : {
+          host: to.ip,
+          port: to.port,
+          path: `${url.pathname}${url.search}`,
+          method: req.method,
+          headers: { ...headers, host: url.host },
+        },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, endToEndHeaders(answer.headers));
+      answer.pipe(res);
+    },
+  );
+  forward.on('error', () => {
+    if (!res.headersSent) res.writeHead(502);
+    res.end();
+  });
+  req.pipe(forward);
+}
+
+/** A plain HTTP request (an absolute `http://` URL): recorded, checked, then forwarded or refused. */
+function onRequest(state: ProxyState, req: IncomingMessage, res: ServerResponse): void {
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '');
+    if (url.protocol !== 'http:') throw new Error('not http');
+  } catch {
+    res.writeHead(400).end('buildbench egress proxy: absolute http:// URLs only\n');
+    return;
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const port = Number(url.port || 80);
+  void (async () => {
+    const upstream = upstreamFor(state, host, 'http');
+    const checked = await destination(state, host, upstream !== undefined);
+    noteHost(state, host, port, 'http', checked.refused);
+    if (checked.refused) {
+      res.writeHead(403).end(`buildbench egress proxy: ${checked.refused}\n`);
+      return;
+    }
+    forwardRequest(req, res, url, { port, ip: checked.ip }, upstream);
+  })();
+}
+
+/** The proxy's server, serving only this machine's connections (the sandbox's slirp4netns connects from here). */
+function proxyServer(state: ProxyState): Server {
+  const server: Server = createServer((req, res) => onRequest(state, req, res));
+  server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) =>
+    onConnect(state, req, client, head),
+  );
+  // Only this machine's connections (the sandbox's slirp4netns connects from here); nobody else's.
+  server.on('connection', (socket: Socket) => {
+    const from = (socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+    if (!state.own.has(from)) socket.destroy();
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+  return server;
+}
+
 /** Starts the proxy; undefined when this machine has no address to offer it on. */
 export async function startEgressProxy(options: EgressProxyOptions = {}): Promise<EgressProxy | undefined> {
   const listen = options.listen ?? outwardAddress();
   if (!listen) return undefined;
-  const own = localAddresses();
-  const policy = options.policy ?? ((ip: string) => refusedAddress(ip, own));
-  const resolve = rememberedLookups(
-    options.resolve ?? (async (host: string) => (isIP(host) ? host : (await lookup(host)).address)),
-  );
-  const record = new Map<string, ProxiedHost>();
-  const note = (host: string, port: number, scheme: ProxiedHost['scheme'], refused?: string): void => {
-    const key = `${scheme}://${host}:${port}`;
-    const entry = record.get(key) ?? { host, port, scheme, count: 0 };
-    entry.count++;
-    if (refused) entry.refused = refused;
-    record.set(key, entry);
-  };
-  /** Where to connect for `host`: this machine's proxy (unless NO_PROXY says not), else the host itself. */
-  const upstreamFor = (host: string, scheme: 'https' | 'http'): URL | undefined => {
-    const value = scheme === 'https' ? options.upstream?.https : options.upstream?.http;
-    if (!value || bypassesProxy(host, options.upstream?.noProxy)) return undefined;
-    try {
-      return new URL(value.includes('://') ? value : `http://${value}`);
-    } catch {
-      return undefined;
-    }
-  };
-  /** Checks the destination; returns the address to connect to, or why not. */
-  /**
-   * Checks the destination, also when this machine's proxy will connect (a proxy on this machine would
-   * otherwise reach its own loopback for the sandbox); a name this machine cannot resolve is refused when
-   * going direct, and left to the upstream proxy (which may resolve what this machine cannot) otherwise.
-   */
-  const destination = async (
-    host: string,
-    viaUpstream: boolean,
-  ): Promise<{ ip?: string; refused?: string }> => {
-    if (host === 'localhost' || host.endsWith('.localhost')) return { refused: 'loopback' };
-    try {
-      const ip = await resolve(host);
-      const refused = policy(ip);
-      return refused ? { refused } : { ip };
-    } catch {
-      return viaUpstream ? {} : { refused: 'name does not resolve' };
-    }
-  };
-
-  const onConnect = (req: IncomingMessage, client: Socket, head: Buffer): void => {
-    client.on('error', () => client.destroy());
-    const target = parseAuthority(req.url ?? '');
-    if (!target) {
-      client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
-      return;
-    }
-    void (async () => {
-      const upstream = upstreamFor(target.host, 'https');
-      const checked = await destination(target.host, upstream !== undefined);
-      note(target.host, target.port, 'https', checked.refused);
-      if (checked.refused) {
-        client.end(`HTTP/1.1 403 Forbidden\r\n\r\nbuildbench egress proxy: ${checked.refused}\n`);
-        return;
-      }
-      const server = upstream
-        ? connect(Number(upstream.port || 80), upstream.hostname)
-        : connect(target.port, checked.ip);
-      server.on('error', () => {
-        client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
-        server.destroy();
-      });
-      server.once('connect', () => {
-        if (upstream) {
-          // Chain: CONNECT through this machine's proxy; its answer goes to the client as it is.
-          const auth = proxyAuthorization(upstream);
-          server.write(
-            `CONNECT ${req.url} HTTP/1.1\r\nHost: ${req.url}\r\n${auth ? `Proxy-Authorization: ${auth}\r\n` : ''}\r\n`,
-          );
-        } else {
-          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        }
-        if (head.length > 0) server.write(head);
-        server.pipe(client);
-        client.pipe(server);
-      });
-      client.on('close', () => server.destroy());
-      server.on('close', () => client.destroy());
-    })();
-  };
-
-  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '');
-      if (url.protocol !== 'http:') throw new Error('not http');
-    } catch {
-      res.writeHead(400).end('buildbench egress proxy: absolute http:// URLs only\n');
-      return;
-    }
-    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    const port = Number(url.port || 80);
-    void (async () => {
-      const upstream = upstreamFor(host, 'http');
-      const checked = await destination(host, upstream !== undefined);
-      note(host, port, 'http', checked.refused);
-      if (checked.refused) {
-        res.writeHead(403).end(`buildbench egress proxy: ${checked.refused}\n`);
-        return;
-      }
-      const headers: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(req.headers))
-        if (value !== undefined && !HOP_HEADERS.has(name)) headers[name] = value;
-      const auth = upstream ? proxyAuthorization(upstream) : undefined;
-      if (auth) headers['proxy-authorization'] = auth;
-      const forward = httpRequest(
-        upstream
-          ? {
-              host: upstream.hostname,
-              port: Number(upstream.port || 80),
-              path: url.href,
-              method: req.method,
-              headers,
-            }
-          : {
-              host: checked.ip,
-              port,
-              path: `${url.pathname}${url.search}`,
-              method: req.method,
-              headers: { ...headers, host: url.host },
-            },
-        (answer) => {
-          const out: Record<string, string | string[]> = {};
-          for (const [name, value] of Object.entries(answer.headers))
-            if (value !== undefined && !HOP_HEADERS.has(name)) out[name] = value;
-          res.writeHead(answer.statusCode ?? 502, out);
-          answer.pipe(res);
-        },
-      );
-      forward.on('error', () => {
-        if (!res.headersSent) res.writeHead(502);
-        res.end();
-      });
-      req.pipe(forward);
-    })();
-  };
-
-  const server: Server = createServer(onRequest);
-  server.on('connect', onConnect);
-  // Only this machine's connections (the sandbox's slirp4netns connects from here); nobody else's.
-  server.on('connection', (socket: Socket) => {
-    const from = (socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-    if (!own.has(from)) socket.destroy();
-  });
-  server.on('clientError', (_error, socket) => socket.destroy());
+  const state = proxyState(options);
+  const server = proxyServer(state);
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(0, listen, () => ok());
@@ -305,7 +375,7 @@ export async function startEgressProxy(options: EgressProxyOptions = {}): Promis
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     url: `http://${listen.includes(':') ? `[${listen}]` : listen}:${port}`,
-    hosts: () => [...record.values()].map((h) => ({ ...h })),
+    hosts: () => [...state.record.values()].map((h) => ({ ...h })),
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();
