@@ -13,7 +13,7 @@
  *                     with the word `development`.
  *   PORT (3000), HOST (localhost; `0.0.0.0` in the container), WEBHOOK_PATH, LOG_LEVEL, LOG_FORMAT
  *   WEBHOOK_MAX_BYTES  the largest body accepted, in bytes (default and most: GitHub's 25 MB payload cap).
- *   WEBHOOK_PROXY_URL is not used: run smee-client beside the bot, aimed at WEBHOOK_PATH (README).
+ *   WEBHOOK_PROXY_URL is not used: run smee-client beside the bot, aimed at WEBHOOK_PATH (docs/app-setup.md).
  *   GHE_HOST, GHE_PROTOCOL  GitHub Enterprise Server (`https://<GHE_HOST>/api/v3`); the end-to-end test points
  *                     them at a local fake API (`GHE_PROTOCOL=http GHE_HOST=127.0.0.1:<port>`).
  * A missing or malformed variable is one line on stderr naming it, and exit status 2; nothing starts.

@@ -1,5 +1,5 @@
 /**
- * The floors of src/ (STYLE.md "Layout", README "Architecture"), enforced: an import goes down a floor or
+ * The floors of src/ (STYLE.md "Layout", docs/development.md "Architecture"), enforced: an import goes down a floor or
  * stays on its floor, never up; no two folders import each other, even through others; and no file cycle.
  * The floors are listed once, here. A new folder must be given a floor before its first import is allowed.
  */

