@@ -1,18 +1,27 @@
 /**
  * `buildbench diagnose` measured on real failed build logs (test/fixtures/ci-logs, their provenance and
- * confirmed fixes in its README): how many build failures get the right root-cause category, how many the
- * right fix (the packages or the flag the thread confirms; no fix where nothing specific applies), how many
- * of the logs that should be silent are (flaky, not-build), and how many wrong fixes were proposed. Also
- * the streaming throughput on a ~40 MB GitHub Actions log (timestamps, groups, colours) with the error at
- * the end. Run alone for the per-log table: `npx tsx bench/diagnose.ts`.
+ * confirmed fixes in its README), scored by test/helpers/diagnosis-corpus.ts exactly as the unit test scores
+ * them: how many logs get the right answer (the root cause and the confirmed fix, or silence of the right
+ * kind for a failure that is not a build problem), for build problems and the rest, and how many fixes were
+ * proposed that are wrong. Also the streaming throughput on a ~40 MB GitHub Actions log (timestamps, groups,
+ * colours) with the error at the end. Run alone for the per-log table and the share per class:
+ * `npx tsx bench/diagnose.ts`; in the suite: `npm run bench -- --only diagnose`.
  */
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 
 import { diagnoseLog, diagnoseLogStream, type Diagnosis } from '../src/knowledge/diagnose/diagnosis.js';
+import {
+  categoriesOf,
+  describeDiagnosis,
+  loadCorpus,
+  resultTable,
+  scoreDiagnosis,
+  type CorpusLog,
+  type Expectation,
+  type Score,
+} from '../test/helpers/diagnosis-corpus.js';
 
 export interface BenchResult {
   name: string;
@@ -20,71 +29,31 @@ export interface BenchResult {
   unit: string;
 }
 
-interface Expected {
-  found: boolean;
-  category?: string;
-  packages?: string[];
-  flag?: string;
-  noFix?: boolean;
-  kind?: string;
+export interface LogResult {
+  log: CorpusLog;
+  got: Diagnosis;
+  score: Score;
 }
 
-const LOGS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../test/fixtures/ci-logs');
-
-export interface LogScore {
-  log: string;
-  expected: string;
-  got: string;
-  rootCause?: boolean;
-  fix?: boolean;
-  silence?: boolean;
-  wrongFix: boolean;
-}
-
-function describe(d: Diagnosis): string {
-  if (!d.found) return `silent: ${d.kind}`;
-  const fix = d.fix
-    ? d.fix.packages?.length
-      ? d.fix.packages.join(',')
-      : (d.fix.commands?.join('; ') ?? d.fix.kind)
-    : 'no fix';
-  return `${d.rootCause.category} (${d.rootCause.id}), ${fix}`;
-}
-
-/** Scores one log against its expectation. */
-export function scoreLog(log: string, want: Expected, d: Diagnosis): LogScore {
-  const expected = want.found
-    ? `${want.category}, ${want.packages?.join(',') ?? want.flag ?? 'no fix'}`
-    : `silent: ${want.kind}`;
-  const score: LogScore = { log, expected, got: describe(d), wrongFix: false };
-  if (!want.found) {
-    score.silence = !d.found && d.kind === want.kind;
-    score.wrongFix = d.found && d.fix !== undefined;
-    return score;
+/** Every corpus log diagnosed and scored, in file-name order. */
+export async function scoreAll(): Promise<LogResult[]> {
+  const rows: LogResult[] = [];
+  for (const log of loadCorpus()) {
+    const got = await diagnoseLog(log.text);
+    rows.push({ log, got, score: scoreDiagnosis(log.want, got) });
   }
-  score.rootCause = d.found && d.rootCause.category === want.category;
-  if (!d.found) {
-    score.fix = false;
-    return score;
-  }
-  const fix = d.fix;
-  if (want.noFix) score.fix = fix === undefined;
-  else if (want.packages) score.fix = JSON.stringify(fix?.packages ?? []) === JSON.stringify(want.packages);
-  else if (want.flag)
-    score.fix = fix?.kind === 'flags' && (fix.commands ?? []).some((c) => c.includes(want.flag!));
-  score.wrongFix = fix !== undefined && fix.kind !== 'commands' && !score.fix;
-  return score;
+  return rows;
 }
 
-export async function scoreAll(): Promise<LogScore[]> {
-  const expected = JSON.parse(readFileSync(path.join(LOGS, 'expected.json'), 'utf8')) as Record<
-    string,
-    Expected
-  >;
-  const scores: LogScore[] = [];
-  for (const [log, want] of Object.entries(expected))
-    scores.push(scoreLog(log, want, await diagnoseLog(readFileSync(path.join(LOGS, log), 'utf8'))));
-  return scores;
+/** The class a log belongs to, for the per-class share: a not-build kind, or the build problem's (first) category. */
+export function classOf(want: Expectation): string {
+  if (!want.found) return want.kind;
+  return categoriesOf(want)[0] ?? 'build';
+}
+
+/** A proposed fix that is not the confirmed one (or any fix where nothing should be proposed). */
+function wrongFix(r: LogResult): boolean {
+  return r.got.found && r.got.fix !== undefined && !r.score.right;
 }
 
 async function throughput(): Promise<BenchResult[]> {
@@ -111,7 +80,7 @@ async function throughput(): Promise<BenchResult[]> {
   const seconds = (performance.now() - start) / 1000;
   const rss1 = process.memoryUsage().rss;
   if (!d.found || d.fix?.packages?.[0] !== 'zlib1g-dev')
-    throw new Error(`throughput log misdiagnosed: ${describe(d)}`);
+    throw new Error(`throughput log misdiagnosed: ${describeDiagnosis(d)}`);
   return [
     {
       name: 'diagnose stream throughput (40 MB Actions log)',
@@ -123,35 +92,39 @@ async function throughput(): Promise<BenchResult[]> {
 }
 
 export async function benchDiagnose(): Promise<BenchResult[]> {
-  const scores = await scoreAll();
-  const build = scores.filter((s) => s.rootCause !== undefined);
-  const silent = scores.filter((s) => s.silence !== undefined);
-  const count = (list: LogScore[], pick: (s: LogScore) => boolean | undefined): number =>
-    list.filter((s) => pick(s) === true).length;
+  const rows = await scoreAll();
+  const build = rows.filter((r) => r.log.want.found);
+  const silent = rows.filter((r) => !r.log.want.found);
+  const right = (list: LogResult[]): number => list.filter((r) => r.score.right).length;
   return [
-    { name: 'diagnose real logs', value: scores.length, unit: 'logs' },
-    { name: 'diagnose build failures', value: build.length, unit: 'logs' },
+    { name: 'diagnose real logs', value: rows.length, unit: 'logs' },
+    { name: 'diagnose right', value: right(rows), unit: `of ${rows.length}` },
+    { name: 'diagnose right share', value: (100 * right(rows)) / rows.length, unit: '%' },
+    { name: 'diagnose build problems right', value: right(build), unit: `of ${build.length}` },
     {
-      name: 'diagnose correct root cause',
-      value: count(build, (s) => s.rootCause),
-      unit: `of ${build.length}`,
+      name: 'diagnose not-build failures right (silent, right kind)',
+      value: right(silent),
+      unit: `of ${silent.length}`,
     },
-    { name: 'diagnose correct fix', value: count(build, (s) => s.fix), unit: `of ${build.length}` },
-    { name: 'diagnose logs that should be silent', value: silent.length, unit: 'logs' },
-    { name: 'diagnose correct silence', value: count(silent, (s) => s.silence), unit: `of ${silent.length}` },
-    { name: 'diagnose wrong fixes proposed', value: count(scores, (s) => s.wrongFix), unit: 'logs' },
+    { name: 'diagnose wrong fixes proposed', value: rows.filter(wrongFix).length, unit: 'logs' },
     ...(await throughput()),
   ];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const mark = (v: boolean | undefined): string => (v === undefined ? '' : v ? 'yes' : 'NO');
-  console.log('| log | expected | got | root cause | fix | silence |');
-  console.log('|---|---|---|---|---|---|');
-  for (const s of await scoreAll())
-    console.log(
-      `| ${s.log} | ${s.expected} | ${s.got} | ${mark(s.rootCause)} | ${mark(s.fix)} | ${mark(s.silence)} |`,
-    );
+  const rows = await scoreAll();
+  console.log(resultTable(rows));
+  const classes = new Map<string, { right: number; all: number }>();
+  for (const r of rows) {
+    const c = classes.get(classOf(r.log.want)) ?? { right: 0, all: 0 };
+    c.all++;
+    if (r.score.right) c.right++;
+    classes.set(classOf(r.log.want), c);
+  }
+  console.log('\n| class | right |\n|---|---|');
+  for (const [name, c] of [...classes].sort(([a], [b]) => a.localeCompare(b)))
+    console.log(`| ${name} | ${c.right} of ${c.all} |`);
+  console.log('');
   for (const r of await benchDiagnose())
     console.log(`${r.name}: ${r.value.toFixed(Number.isInteger(r.value) ? 0 : 1)} ${r.unit}`);
 }

@@ -18,7 +18,7 @@ import { linear, linearRegex } from '../../base/linear-regex.js';
 import { createRedactor, type Redactor } from '../../trajectory/redact.js';
 import { defaultFallbackTable, loadFallbackTable, type FallbackTable } from '../repair/package-fallback.js';
 import type { Need } from '../repair/needs.js';
-import { plansForLog } from '../repair/offline.js';
+import { plansForLog, treeNeedOf } from '../repair/offline.js';
 import type { Repair } from '../repair/repair.js';
 import type { RepairTables } from '../repair/tables.js';
 import { LogAnalyzer, type LogAnalysisDetail } from './log-parser.js';
@@ -192,6 +192,9 @@ const TEST_FAILURE = [
   linear`^--- FAIL: `,
   linear`^Tests: +\d+ failed`,
   linear`^\s*\d+ (?:test|example)s?, \d+ failures?`,
+  // pytest -q: the short summary (`FAILED tests/test_x.py::test_y - …`) and the last line (`2 failed, 89 passed in 3.42s`)
+  linear`^FAILED \S+\.py::\S`,
+  linear`^\d+ failed(?:, \d+ [a-z]+)* in \d`,
 ];
 /**
  * A raw error line, for telling an unrecognised failure from a clean log: an error word followed by a colon or
@@ -385,9 +388,20 @@ function planCommands(repair: Repair): string[] {
         !line.includes('.buildbench')
       )
         commands.push(line.trim());
-  if (repair.configureArgs?.length) commands.push(`./configure ${repair.configureArgs.join(' ')}`);
-  for (const [name, value] of Object.entries(repair.env ?? {}))
+  // configure arguments: CMake's are -D definitions, a configure script's are --options
+  const args = repair.configureArgs ?? [];
+  if (args.length)
+    commands.push(
+      args.every((a) => a.startsWith('-D'))
+        ? `cmake -S . -B build ${args.join(' ')}`
+        : `./configure ${args.join(' ')}`,
+    );
+  const env = repair.env ?? {};
+  for (const [name, value] of Object.entries(env))
     if (!name.startsWith('BB_')) commands.push(`export ${name}=${JSON.stringify(value)}`);
+  // the recipe's own parallelism (BB_JOBS), as make and cmake --build read it
+  if (env.BB_JOBS)
+    commands.push(`export MAKEFLAGS=-j${env.BB_JOBS} CMAKE_BUILD_PARALLEL_LEVEL=${env.BB_JOBS}`);
   return commands;
 }
 
@@ -474,7 +488,17 @@ async function fixFor(
     const fix = renderPlan(plan, root, options.files ?? [], otherDistro);
     if (fix) return fix;
   }
-  return undefined;
+  // A rule that decides only with the repository in hand says so, and what it would read.
+  const need = treeNeedOf(root.id);
+  return need
+    ? {
+        kind: 'lookup',
+        rule: root.id,
+        summary: `the engine's repair decides this with the repository in hand (buildbench build applies it): ${need}`,
+        lookups: [],
+        commands: [],
+      }
+    : undefined;
 }
 
 /** What the analysis says before a fix is looked for: a diagnosis, and the root cause whose fix to render. */

@@ -13,7 +13,7 @@ import type { RepoInfo } from '../../repo/types.js';
 import type { FallbackTable } from './package-fallback.js';
 import type { Need, Resolution } from './needs.js';
 import type { Repair, RepairInput, StrategyServices } from './repair.js';
-import { RuleKnowledge } from './rules/index.js';
+import { RULES, RuleKnowledge } from './rules/index.js';
 import type { RepairTables } from './tables.js';
 
 /** Where a diagnosis's rules "find" the repository: nowhere (an absolute path no checkout has). */
@@ -79,7 +79,20 @@ function noRepository(): RepoInfo {
   };
 }
 
-/** What the rules see of a log: its findings, the lines around them, and nothing of a tree or a recipe. */
+/**
+ * The build system a log shows by its failures: a CMake error comes from CMake, an autoconf or automake error
+ * from autotools. The recipe stays unknown otherwise (a compile error says nothing of what drove it).
+ */
+export function systemOfLog(findings: readonly Finding[]): Recipe['system'] {
+  for (const f of findings) {
+    if (f.id.startsWith('cmake-')) return 'cmake';
+    if (/^(?:autoconf|automake|configure-unexpanded|libtool-version)-/.test(f.id)) return 'autotools';
+    if (f.id.startsWith('meson-')) return 'meson';
+  }
+  return UNKNOWN_RECIPE.system;
+}
+
+/** What the rules see of a log: its findings, the lines around them, and nothing of a tree. */
 export function logRepairInput(
   rootCause: Finding,
   findings: readonly Finding[],
@@ -88,7 +101,7 @@ export function logRepairInput(
   return {
     rootCause,
     findings,
-    recipe: UNKNOWN_RECIPE,
+    recipe: { ...UNKNOWN_RECIPE, system: systemOfLog([rootCause, ...findings]) },
     fixes: emptyFixes(),
     repo: noRepository(),
     output,
@@ -108,4 +121,14 @@ export async function plansForLog(
 ): Promise<Repair[]> {
   const knowledge = new RuleKnowledge(repairTables);
   return knowledge.propose(logRepairInput(rootCause, findings, output), offlineServices(packageTables));
+}
+
+/**
+ * Why the engine's rule for a signature decides its fix only with the repository in hand (its `needsTree`), for a
+ * diagnosis that found no plan; undefined when no rule answers the signature or one decides from a log alone.
+ */
+export function treeNeedOf(signatureId: string): string | undefined {
+  const rules = RULES.filter((r) => r.ids.includes(signatureId));
+  if (rules.length === 0 || rules.some((r) => r.needsTree === undefined)) return undefined;
+  return rules.map((r) => r.needsTree).join('; ');
 }

@@ -9,7 +9,15 @@ import { inDir, shq } from '../../../base/shell.js';
 import type { Recipe } from '../../../recipe/model.js';
 import { firstMatch, type RepairTables } from '../tables.js';
 import type { Repair } from '../repair.js';
-import { RULE_LIMITS, cap, installFor, regenerate, type Rule } from './rule.js';
+import {
+  AUTORECONF_PACKAGES,
+  RULE_LIMITS,
+  cap,
+  installFor,
+  regenerate,
+  regenerating,
+  type Rule,
+} from './rule.js';
 
 /** `2.72` vs `2.71.1`: negative when a is older. */
 export function compareVersions(a: string, b: string): number {
@@ -97,12 +105,13 @@ export const AUTOTOOLS_RULES: Rule[] = [
         `autoreconf runs ${command}, which is not installed`,
         s,
       );
-      const recipe = regenerate(input.recipe);
-      return recipe ? found.map((r) => ({ ...r, recipe })) : found;
+      return found.map((r) => ({ ...r, ...regenerating(input.recipe) }));
     },
   },
   {
     ids: ['autoconf-version-required'],
+    needsTree:
+      'lowering AC_PREREQ is safe only when configure.ac uses no macro of the newer Autoconf, read from the tree',
     async propose(f, input, { tables }) {
       const required = cap(f, 'version');
       if (!required) return [];
@@ -113,7 +122,11 @@ export const AUTOTOOLS_RULES: Rule[] = [
     ids: ['autoconf-undefined-macro', 'configure-unexpanded-macro'],
     async propose(f, input, { services: s, tables }) {
       const macro = cap(f, 'macro') ?? '';
-      const recipe = regenerate(input.recipe);
+      const regenerated = regenerating(input.recipe);
+      // autoreconf -fi needs the whole set; the macro's own package is added to it
+      const withTools = (packages: readonly string[]): string[] => [
+        ...new Set([...AUTORECONF_PACKAGES, ...packages]),
+      ];
       const packages = firstMatch(tables.autoconfMacros, macro);
       if (!packages) {
         const found = await installFor(
@@ -122,15 +135,19 @@ export const AUTOTOOLS_RULES: Rule[] = [
           `autoconf macro ${macro} is undefined`,
           s,
         );
-        return found.map((r) => ({ ...r, recipe }));
+        return found.map((r) => ({
+          ...r,
+          ...(r.packages ? { packages: withTools(r.packages) } : {}),
+          ...regenerated,
+        }));
       }
       return [
         {
           rule: 'install-autoconf-macros',
           key: `pkg:${packages.join(',')}`,
-          reason: `autoconf macro ${macro} is undefined; ${packages.join(' ')} ships it, then configure is regenerated`,
-          packages: [...packages],
-          recipe,
+          reason: `autoconf macro ${macro} is undefined; ${packages.join(' ')} ships it, then configure is regenerated with autoreconf -fi`,
+          packages: withTools(packages),
+          ...regenerated,
         },
       ];
     },
@@ -138,15 +155,13 @@ export const AUTOTOOLS_RULES: Rule[] = [
   {
     ids: ['automake-missing-aux-file', 'libtool-version-mismatch', 'configure-missing'],
     propose(f, input) {
-      const recipe = regenerate(input.recipe);
-      if (!recipe) return [];
       return [
         {
           rule: 'autoreconf',
           key: 'autoreconf',
           reason: `${f.message}: the generated autotools files are missing or stale, so they are regenerated with autoreconf -fi`,
-          packages: ['autoconf', 'automake', 'libtool'],
-          recipe,
+          packages: [...AUTORECONF_PACKAGES],
+          ...regenerating(input.recipe),
         },
       ];
     },
@@ -154,15 +169,14 @@ export const AUTOTOOLS_RULES: Rule[] = [
   {
     ids: ['autoconf-unexpanded-macro'],
     propose(f, input) {
-      const recipe = regenerate(input.recipe);
       const macro = cap(f, 'macro') ?? 'an autoconf macro';
       return [
         {
           rule: 'autotools-bootstrap',
           key: 'autoreconf-bootstrap',
           reason: `configure was generated without the macros that define ${macro} (not bootstrapped, or generated without automake, libtool or pkg-config installed): autoreconf -fi regenerates it with them`,
-          packages: ['autoconf', 'automake', 'libtool', 'pkg-config'],
-          ...(recipe ? { recipe } : { prelude: ['autoreconf -fi'] }),
+          packages: [...AUTORECONF_PACKAGES],
+          ...regenerating(input.recipe),
         },
       ];
     },

@@ -214,6 +214,8 @@ export const CMAKE_FIND_RULES: Rule[] = [
   },
   {
     ids: NOTFOUND_IDS,
+    needsTree:
+      "which package a NOTFOUND variable needs is said by the project's find_* calls in its CMakeLists.txt",
     async propose(f, input, { services: s }) {
       const { variables, prefixes } = notFoundVariables(f, input);
       if (variables.length === 0 && prefixes.length === 0) return [];

@@ -109,6 +109,7 @@ function raiseJavaRelease(release: string): Repair {
 export const DEPLOY_LANG_RULES: Rule[] = [
   {
     ids: ['cargo-fetch-failed', 'go-module-fetch-failed', 'go-proxy-lookup-failed', 'maven-transfer-failed'],
+    needsTree: "a deployment's repair: the deploy recipe switches to the distribution's offline sources",
     propose: (f, input) => offlineSetup(f, input),
   },
   {
@@ -128,6 +129,7 @@ export const DEPLOY_LANG_RULES: Rule[] = [
   },
   {
     ids: ['cargo-version-not-selected'],
+    needsTree: "the Cargo.lock to regenerate is found in the repository, for a recipe using Debian's crates",
     propose(f, input) {
       const lock = (input.repo.ecosystems ?? [])
         .find((e) => e.kind === 'rust')
@@ -181,6 +183,8 @@ export const DEPLOY_LANG_RULES: Rule[] = [
       'maven-parent-unresolvable',
       'maven-plugin-unresolved',
     ],
+    needsTree:
+      "which Debian package ships a Maven artifact is looked up in the sandbox's /usr/share/maven-repo",
     propose: (f, input, { services: s }) => installArtifact(f, input, s),
   },
   {

@@ -193,7 +193,12 @@ export function gpuRules(tables?: GpuTables): Rule[] {
       ],
       propose: (f, input) => installCudaTorch(f, input, t()),
     },
-    { ids: ['cuda-library-missing'], propose: (f, input) => installCudaLibrary(f, input, t()) },
+    {
+      ids: ['cuda-library-missing'],
+      needsTree:
+        "a deployment's repair: NVIDIA's wheel goes into the deploy recipe, when the sandbox can reach the registry",
+      propose: (f, input) => installCudaLibrary(f, input, t()),
+    },
     { ids: ['cuda-out-of-memory'], propose: followAllocatorAdvice },
   ];
 }

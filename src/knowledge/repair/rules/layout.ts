@@ -42,6 +42,7 @@ export const LAYOUT_RULES: Rule[] = [
       'source-file-missing-clang',
       'meson-no-build-file',
     ],
+    needsTree: 'whether a git submodule is not checked out is read from the repository',
     async propose(f, input) {
       const missing = await submodulesThatMatter(
         input.repo.root,

@@ -64,5 +64,9 @@ export function serialRetry(f: Finding, input: RepairInput): Repair[] {
 }
 
 export const PARALLEL_RULES: Rule[] = [
-  { ids: ['build-output-missing', 'linker-input-missing'], propose: serialRetry },
+  {
+    ids: ['build-output-missing', 'linker-input-missing'],
+    needsTree: "only the recipe's step that failed is run again with -j1, so the recipe must be known",
+    propose: serialRetry,
+  },
 ];

@@ -50,6 +50,8 @@ export const PYTHON_RULES: Rule[] = [
   },
   {
     ids: ['pip-no-version', 'pip-resolution-impossible'],
+    needsTree:
+      "a deployment's repair: the deploy recipe's Python dependencies switch to Debian's python3-* packages",
     propose(f, input) {
       if (!pythonDeploy(input) || input.fixes.env[PYTHON_DEPS_FROM] === 'debian') return [];
       const what = cap(f, 'requirement');

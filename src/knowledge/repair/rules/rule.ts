@@ -28,6 +28,11 @@ export type RuleFn = (
 export interface Rule {
   readonly ids: readonly string[];
   readonly propose: RuleFn;
+  /**
+   * Why the rule cannot decide from a log alone — what it reads in the tree, the recipe or the sandbox; absent
+   * when a log is enough. The diagnosis of a CI log says so instead of proposing a fix.
+   */
+  readonly needsTree?: string;
 }
 
 /** Bounds on how much of a failure the rules look at. */
@@ -155,6 +160,19 @@ export function withFreshDir(repair: Repair, recipe: Recipe, objects = true): Re
 }
 
 /** The autotools recipe with `autoreconf -fi` before configure (regenerates configure and the aux files). */
+/**
+ * How a repair regenerates the autotools files: the recipe with `autoreconf -fi` as its first step when it is
+ * an autotools recipe; else, for a failure only autotools print (an undefined autoconf macro, a missing aux
+ * file), `autoreconf -fi` before the build — also what a person reading a CI log is told, where no recipe is known.
+ */
+export function regenerating(recipe: Recipe): { recipe: Recipe } | { prelude: string[] } {
+  const regenerated = regenerate(recipe);
+  return regenerated ? { recipe: regenerated } : { prelude: [inDir(recipe.dir, 'autoreconf -fi')] };
+}
+
+/** The packages autoreconf -fi needs to regenerate a configure that uses Automake, Libtool and pkg-config macros. */
+export const AUTORECONF_PACKAGES: readonly string[] = ['autoconf', 'automake', 'libtool', 'pkg-config'];
+
 export function regenerate(recipe: Recipe): Recipe | undefined {
   if (recipe.system !== 'autotools') return undefined;
   const steps = recipe.steps.filter((s) => s.purpose !== 'generate');

@@ -1034,6 +1034,37 @@ export const SIGNATURE_CASES: SignatureCase[] = [
   },
   { id: 'connection-failed', line: 'wget: unable to connect: Connection timed out' },
   {
+    id: 'download-transient-status',
+    line: '2020-10-13 18:53:12 ERROR 429: too many requests.',
+    captures: { status: '429' },
+  },
+  {
+    id: 'download-transient-status',
+    line: 'warning: spurious network error (2 tries remaining): failed to get successful HTTP response from `https://crates.io/api/v1/crates/ahash/0.7.6/download`, got 503',
+    captures: { retried: '503' },
+  },
+  {
+    id: 'download-transient-status',
+    line: 'curl: (22) The requested URL returned error: 502',
+    captures: { curl: '502' },
+  },
+  {
+    id: 'download-transient-status',
+    line: 'urllib.error.HTTPError: HTTP Error 503: Service Unavailable',
+    captures: { python: '503' },
+  },
+  {
+    id: 'network-timeout',
+    line: 'npm ERR! network request to https://registry.npmjs.org/glob-parent failed, reason: connect ETIMEDOUT 104.16.18.35:443',
+    captures: { code: 'ETIMEDOUT' },
+  },
+  { id: 'network-timeout', line: 'npm ERR! code ECONNRESET', captures: { code: 'ECONNRESET' } },
+  {
+    id: 'network-timeout',
+    line: "pip._vendor.urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool(host='files.pythonhosted.org', port=443): Read timed out.",
+    captures: { urllib: 'ReadTimeoutError' },
+  },
+  {
     id: 'apt-stale-index',
     line: 'E: Failed to fetch http://deb.debian.org/debian/pool/main/z/zlib/zlib1g-dev_1.2.13.dfsg-1_amd64.deb  404  Not Found [IP: 151.101.2.132 80]',
     captures: { url: 'http://deb.debian.org/debian/pool/main/z/zlib/zlib1g-dev_1.2.13.dfsg-1_amd64.deb' },

@@ -149,7 +149,13 @@ describe('repair knowledge', () => {
       input('configure.ac:12: error: possibly undefined macro: AX_CHECK_COMPILE_FLAG', 'autotools'),
       {},
     );
-    expect(repairs[0]?.packages).toEqual(['autoconf-archive']);
+    expect(repairs[0]?.packages).toEqual([
+      'autoconf',
+      'automake',
+      'libtool',
+      'pkg-config',
+      'autoconf-archive',
+    ]);
     expect(repairs[0]?.recipe?.steps[0]).toEqual({ purpose: 'generate', command: 'autoreconf -fi' });
   });
 
