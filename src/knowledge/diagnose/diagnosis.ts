@@ -360,10 +360,22 @@ function describeNeed(need: Need): string {
   return `${kinds[need.kind]} ${need.name}`;
 }
 
+/** `-Wl,--push-state,--as-needed,-lm,--pop-state` → `-lm`: the engine links a library only where it is used. */
+function plainLibrary(word: string): string {
+  const head = '-Wl,--push-state,--as-needed,';
+  const tail = ',--pop-state';
+  if (!word.startsWith(head) || !word.endsWith(tail)) return word;
+  const library = word.slice(head.length, -tail.length);
+  return library.startsWith('-l') && !library.includes(',') ? library : word;
+}
+
 /** The compiler and linker flags of a plan (the recipe's wrappers read BB_EXTRA_CFLAGS / BB_EXTRA_CXXFLAGS). */
 function planFlags(repair: Repair): string[] {
   const env = repair.env ?? {};
-  const words = `${env.BB_EXTRA_CFLAGS ?? ''} ${env.BB_EXTRA_CXXFLAGS ?? ''}`.split(' ').filter(Boolean);
+  const words = `${env.BB_EXTRA_CFLAGS ?? ''} ${env.BB_EXTRA_CXXFLAGS ?? ''}`
+    .split(' ')
+    .filter(Boolean)
+    .map(plainLibrary);
   return [...new Set(words)];
 }
 
@@ -433,12 +445,15 @@ export function renderPlan(
   const packages = repair.packages ?? [];
   if (flagsOf.length > 0) {
     const cflags = flagsOf.filter((f) => !f.startsWith('-l') && f !== '-pthread');
-    const ldflags = flagsOf.filter((f) => f.startsWith('-l') || f === '-pthread');
+    // libraries go after the objects (LDLIBS for make's rules, LIBS for configure), other link flags before
+    const libs = flagsOf.filter((f) => f.startsWith('-l'));
+    const ldflags = flagsOf.filter((f) => f === '-pthread');
     const exports = [
       ...(cflags.length
         ? [`export CFLAGS="$CFLAGS ${cflags.join(' ')}" CXXFLAGS="$CXXFLAGS ${cflags.join(' ')}"`]
         : []),
       ...(ldflags.length ? [`export LDFLAGS="$LDFLAGS ${ldflags.join(' ')}"`] : []),
+      ...(libs.length ? [`export LDLIBS="$LDLIBS ${libs.join(' ')}" LIBS="$LIBS ${libs.join(' ')}"`] : []),
     ];
     const fix: SuggestedFix = {
       kind: 'flags',

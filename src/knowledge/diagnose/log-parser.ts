@@ -113,6 +113,8 @@ export class LogAnalyzer {
   private readonly settled: { finding: Finding; tier: number }[] = [];
   /** Findings a later one demoted to weak evidence (a submodule fetch's network errors). */
   private readonly demoted = new Set<Finding>();
+  /** Latent findings (warnings that explain a later error), by `id\0capture=value`, until a symptom names one. */
+  private readonly latent = new Map<string, { finding: Finding; tier: number }>();
   private ended = false;
 
   constructor(options: AnalyzeOptions = {}) {
@@ -262,7 +264,12 @@ export class LogAnalyzer {
     const signature = this.catalog.byId.get(id);
     if (!signature) return;
     this.counts[id] = (this.counts[id] ?? 0) + 1;
-    const followUp = signature.followUp || signature.followUpAfter.some((ref) => this.seen.has(ref));
+    const cause = signature.symptomOf ? this.confirmLatent(signature.symptomOf, captures) : undefined;
+    const followUp =
+      signature.latent ||
+      cause !== undefined ||
+      signature.followUp ||
+      signature.followUpAfter.some((ref) => this.seen.has(ref));
     const finding: Finding = {
       id,
       category: signature.category,
@@ -298,6 +305,35 @@ export class LogAnalyzer {
     if (this.stored.length < this.options.maxFindings) this.stored.push(finding);
     else this.dropped++;
     this.recent.push({ finding, tier: signature.tier, generic: signature.generic });
+    if (signature.latent && this.latent.size < MAX_LATENT)
+      for (const [name, value] of Object.entries(captures))
+        if (value) this.latent.set(`${id}\0${name}=${value}`, { finding, tier: signature.tier });
+  }
+
+  /**
+   * The latent finding a symptom names (same signature, same capture value), now a root-cause candidate: its
+   * follow-up mark is lifted and, when it has already settled as a follow-up, it is settled again as a cause.
+   */
+  private confirmLatent(
+    ref: { id: string; capture: string },
+    captures: Record<string, string>,
+  ): Finding | undefined {
+    const value = captures[ref.capture];
+    if (!value) return undefined;
+    const entry = this.latent.get(`${ref.id}\0${ref.capture}=${value}`);
+    if (!entry) return undefined;
+    const { finding, tier } = entry;
+    if (finding.followUp) {
+      delete finding.followUp;
+      this.seen.add(finding.category);
+      this.seen.add(finding.id);
+      if (!this.recent.some((r) => r.finding === finding)) {
+        const first = this.firstByTier.get(tier);
+        if (!first || first.line > finding.line) this.firstByTier.set(tier, finding);
+        if (this.settled.length < MAX_SETTLED) this.settled.push({ finding, tier });
+      }
+    }
+    return finding;
   }
 
   /** Marks the findings of `refs` (categories or ids) in the last DEMOTE_WINDOW lines as weak evidence. */
@@ -330,6 +366,8 @@ const DEMOTE_WINDOW = 64;
 const WEAK_TIER = 3;
 /** Candidates kept for re-ranking. */
 const MAX_SETTLED = 1000;
+/** Latent findings remembered for a later symptom (keys: one per capture). */
+const MAX_LATENT = 4096;
 
 /** Analyzes a whole log held in memory. */
 export function analyzeLog(text: string, options?: AnalyzeOptions): LogAnalysisDetail {

@@ -118,6 +118,22 @@ export interface SignatureSpec {
   demotes?: string[];
   /** Who owns this failure class, and why (required in the shipped catalog). */
   repair?: RepairOwnerSpec;
+  /**
+   * A warning that explains a later error only when that error names it (see `symptomOf`): never the root cause
+   * on its own (`warning: implicit declaration of function 'f'` in a build that failed for another reason).
+   */
+  latent?: boolean;
+  /**
+   * This finding is a symptom of an earlier latent finding of signature `id` whose capture `capture` has the same
+   * value (`undefined reference to 'f'` after `implicit declaration of function 'f'`): that warning becomes the
+   * root cause and this finding its symptom.
+   */
+  symptomOf?: SymptomOfSpec;
+}
+
+export interface SymptomOfSpec {
+  id: string;
+  capture: string;
 }
 
 export interface CatalogSpec {
@@ -159,6 +175,10 @@ export interface Signature {
   readonly index: number;
   /** Who owns this failure class (SignatureSpec.repair); absent only in a hand-made catalog without it. */
   readonly repair?: RepairOwnerSpec;
+  /** Never a root cause unless a later finding names it (SignatureSpec.latent). */
+  readonly latent: boolean;
+  /** The latent finding this one is a symptom of, by a shared capture (SignatureSpec.symptomOf). */
+  readonly symptomOf?: Readonly<SymptomOfSpec>;
 }
 
 export interface SignatureCatalog {
@@ -307,6 +327,8 @@ function validateSpec(raw: unknown, index: number, source: string): SignatureSpe
     'lookbehind',
     'demotes',
     'repair',
+    'latent',
+    'symptomOf',
   ]);
   for (const key of Object.keys(raw)) if (!known.has(key)) fail(at, `unknown field "${key}"`);
   return {
@@ -327,6 +349,8 @@ function validateSpec(raw: unknown, index: number, source: string): SignatureSpe
     lookbehind,
     demotes: stringList(raw, 'demotes', at),
     ...(raw.repair !== undefined ? { repair: repairOwnerSpec(raw.repair, at) } : {}),
+    ...(raw.latent !== undefined ? { latent: booleanField(raw.latent, 'latent', at) } : {}),
+    ...(raw.symptomOf !== undefined ? { symptomOf: symptomOfSpec(raw.symptomOf, at) } : {}),
   };
 }
 
@@ -496,6 +520,8 @@ function compileSignature(
     captureDocs: s.captures ?? {},
     index,
     ...(s.repair ? { repair: s.repair } : {}),
+    latent: s.latent ?? false,
+    ...(s.symptomOf ? { symptomOf: s.symptomOf } : {}),
   };
 }
 
@@ -547,6 +573,33 @@ function lineMatcher(signatures: readonly Signature[]): SignatureCatalog['match'
   };
 }
 
+function booleanField(value: unknown, name: string, at: string): boolean {
+  if (typeof value !== 'boolean') fail(at, `"${name}" must be true or false`);
+  return value;
+}
+
+function symptomOfSpec(value: unknown, at: string): SymptomOfSpec {
+  const v = value as Record<string, unknown> | null;
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    fail(at, '"symptomOf" must be a mapping with "id" and "capture"');
+  for (const key of Object.keys(v))
+    if (key !== 'id' && key !== 'capture') fail(at, `unknown symptomOf field "${key}"`);
+  if (typeof v.id !== 'string' || typeof v.capture !== 'string')
+    fail(at, '"symptomOf" needs "id" (a latent signature) and "capture" (a capture both signatures have)');
+  return { id: v.id, capture: v.capture };
+}
+
+/** A symptomOf names a latent signature, and the capture both have. */
+function checkSymptomOf(s: Signature, byId: ReadonlyMap<string, Signature>, at: string): void {
+  if (!s.symptomOf) return;
+  const cause = byId.get(s.symptomOf.id);
+  if (!cause) fail(at, `symptomOf "${s.symptomOf.id}" is not a signature id`);
+  if (!cause.latent) fail(at, `symptomOf "${s.symptomOf.id}" is not a latent signature`);
+  for (const sig of [s, cause])
+    if (!sig.captureNames.includes(s.symptomOf.capture))
+      fail(at, `symptomOf capture "${s.symptomOf.capture}" is not a capture of "${sig.id}"`);
+}
+
 /** Compiles a validated catalog into a line matcher. */
 export function compileCatalog(spec: CatalogSpec, source = 'signatures.yaml'): SignatureCatalog {
   const macros = spec.macros ?? {};
@@ -560,6 +613,7 @@ export function compileCatalog(spec: CatalogSpec, source = 'signatures.yaml'): S
     byId.set(s.id, signature);
     signatures.push(signature);
   });
+  for (const s of signatures) checkSymptomOf(s, byId, `${source}: signature "${s.id}"`);
   const maxLookbehind = Math.max(0, ...signatures.flatMap((s) => s.lookbehind.map((lb) => lb.lines)));
   return { version: spec.version, signatures, byId, maxLookbehind, match: lineMatcher(signatures) };
 }

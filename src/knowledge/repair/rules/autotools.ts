@@ -92,6 +92,9 @@ async function lowerAcPrereq(
   ];
 }
 
+/** The files automake's GNU strictness (its default) requires at the top of the package. */
+const GNU_STRICTNESS_FILES = ['NEWS', 'README', 'AUTHORS', 'ChangeLog'];
+
 export const AUTOTOOLS_RULES: Rule[] = [
   {
     // autoreconf runs autopoint, gtkdocize, intltoolize, libtoolize or gettextize, and one is not installed.
@@ -155,6 +158,28 @@ export const AUTOTOOLS_RULES: Rule[] = [
   {
     ids: ['automake-missing-aux-file', 'libtool-version-mismatch', 'configure-missing'],
     propose(f, input) {
+      const file = path.posix.basename(cap(f, 'file') ?? '');
+      // automake's GNU strictness asks for the GNU documentation files; empty ones satisfy it (what
+      // `AM_INIT_AUTOMAKE([foreign])` would have said), and a person sees them in the patch
+      if (GNU_STRICTNESS_FILES.includes(file)) {
+        const reason = `${f.message}: automake's default GNU strictness requires ${GNU_STRICTNESS_FILES.join(', ')}; the missing ones are created empty`;
+        return [
+          {
+            rule: 'gnu-strictness-files',
+            key: 'gnu-strictness-files',
+            reason,
+            packages: [...AUTORECONF_PACKAGES],
+            prelude: [
+              inDir(
+                input.recipe.dir,
+                `for f in ${GNU_STRICTNESS_FILES.join(' ')}; do [ -e "$f" ] || : > "$f"; done`,
+              ),
+            ],
+            patches: [{ file: GNU_STRICTNESS_FILES.join(', '), reason }],
+            ...(regenerate(input.recipe) ? { recipe: regenerate(input.recipe) } : {}),
+          },
+        ];
+      }
       return [
         {
           rule: 'autoreconf',

@@ -145,7 +145,12 @@ export const FLAG_RULES: Rule[] = [
     ],
   },
   {
-    ids: ['undefined-reference', 'undefined-reference-dso', 'undefined-symbol-lld'],
+    ids: [
+      'undefined-reference',
+      'undefined-reference-dso',
+      'undefined-symbol-lld',
+      'implicit-declaration-warning',
+    ],
     propose(f, input, { tables }) {
       const flag = linkFlagFor(cap(f, 'symbol') ?? '', input.output, tables);
       if (!flag) return [];
