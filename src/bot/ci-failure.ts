@@ -64,7 +64,7 @@ export interface CiFailureDeps {
 /** What a handler did, for the App's log and the tests. */
 export type CiFailureOutcome =
   | { action: 'ignored'; reason: string }
-  | { action: 'silent'; reason: string; updated: number[] }
+  | { action: 'silent'; reason: string; updated: number[]; noted?: number[] }
   | {
       action: 'commented';
       comments: { pr: number; id: number; operation: 'created' | 'updated' }[];
@@ -186,11 +186,18 @@ async function diagnoseRun(
     });
   }
   if (diagnosed.length === 0) return { action: 'ignored', reason: 'no log of a failed job could be read' };
-  return report(context.octokit, repo, current, diagnosed, {
-    sha: run.head_sha,
-    title: `${run.name ?? 'workflow'} run #${run.run_number}`,
-    url: run.html_url,
-  });
+  return report(
+    context.octokit,
+    repo,
+    current,
+    diagnosed,
+    {
+      sha: run.head_sha,
+      title: `${run.name ?? 'workflow'} run #${run.run_number}`,
+      url: run.html_url,
+    },
+    config.notBuildNote,
+  );
 }
 
 async function diagnoseCheckRun(
@@ -225,6 +232,7 @@ async function diagnoseCheckRun(
     current,
     [{ name: check.name, url, diagnosis, lineOffset: 0, truncated: false }],
     { sha: check.head_sha, title: `check ${check.name}`, url },
+    config.notBuildNote,
   );
 }
 
@@ -373,23 +381,37 @@ async function report(
   pulls: PullRef[],
   diagnosed: Diagnosed[],
   run: RunInfo,
+  notBuildNote = false,
 ): Promise<CiFailureOutcome> {
   const found = diagnosed.filter((x) => x.diagnosis.found);
   if (found.length === 0) {
     const reasons = diagnosed.map((x) => (x.diagnosis.found ? '' : x.diagnosis.reason)).filter((r) => r);
     const reason = [...new Set(reasons)].join('; ') || 'nothing build-related in the logs';
+    // Configured (`not-build-note: true`), a failure classified as not a build problem gets one line saying
+    // so — never a fix; an error nothing recognises, or a log with none, stays silent.
+    const note = notBuildNote ? noteLine(diagnosed) : undefined;
     const updated: number[] = [];
+    const noted: number[] = [];
     for (const pr of pulls) {
       const existing = await findComment(octokit, repo, pr.number, DIAGNOSIS_MARKER);
-      if (!existing || shaOf(existing.body) === run.sha) continue;
-      await octokit.rest.issues.updateComment({
-        ...repo,
-        comment_id: existing.id,
-        body: notBuildBody(run, reason),
-      });
-      updated.push(pr.number);
+      if (existing && shaOf(existing.body) === run.sha) continue;
+      if (existing) {
+        await octokit.rest.issues.updateComment({
+          ...repo,
+          comment_id: existing.id,
+          body: notBuildBody(run, reason),
+        });
+        updated.push(pr.number);
+      } else if (note) {
+        await octokit.rest.issues.createComment({
+          ...repo,
+          issue_number: pr.number,
+          body: `${header(run)}\n${note}\n`,
+        });
+        noted.push(pr.number);
+      }
     }
-    return { action: 'silent', reason, updated };
+    return { action: 'silent', reason, updated, ...(notBuildNote ? { noted } : {}) };
   }
 
   const comments: { pr: number; id: number; operation: 'created' | 'updated' }[] = [];
@@ -515,6 +537,34 @@ export function suggestionBody(s: LineSuggestion): string {
 function header(run: RunInfo): string {
   const sha = /^[0-9a-f]{7,64}$/.test(run.sha) ? `<!-- buildbench:sha ${run.sha} -->\n` : '';
   return `${DIAGNOSIS_MARKER}\n${sha}### buildbench: why ${link(run.title, run.url)} failed\n`;
+}
+
+/** The words a note uses for each kind of failure that is not a build problem. */
+const NOTE_WORDS: Readonly<Record<string, string>> = {
+  'flaky-network': 'a network error while downloading, most likely transient: re-running the job may pass',
+  'tests-failed': 'the build succeeded and tests failed',
+  'runner-out-of-disk': 'the runner ran out of disk space',
+  cancelled: 'the job was cancelled',
+  timeout: 'the job ran out of time',
+  infrastructure: 'the runner or the CI service failed, not the build',
+};
+
+/**
+ * The one line of a `not-build-note`: each job's kind of failure (not a build problem) with its evidence line
+ * number; undefined when any job's failure is unrecognised or shows no error (nothing is said then).
+ */
+export function noteLine(diagnosed: readonly Diagnosed[]): string | undefined {
+  const parts: string[] = [];
+  for (const item of diagnosed) {
+    const d = item.diagnosis;
+    if (d.found) return undefined;
+    const words = NOTE_WORDS[d.kind];
+    if (!words) return undefined;
+    const line = d.evidence ? ` (line ${d.evidence.line + item.lineOffset})` : '';
+    parts.push(`${inline(item.name)}: ${words}${line}`);
+  }
+  if (parts.length === 0) return undefined;
+  return `Not a build problem, so no fix is proposed — ${[...new Set(parts)].join('; ')}.`;
 }
 
 export function notBuildBody(run: RunInfo, reason: string): string {

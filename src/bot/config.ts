@@ -23,6 +23,8 @@ export interface BotConfig {
   defaults: { strategy?: string; model?: string; maxCost?: string; maxTurns?: number };
   /** Comment a diagnosis on pull requests whose CI fails. */
   diagnose: boolean;
+  /** When the failure is not a build problem (a flaky download, failing tests, …), say so in one line. */
+  notBuildNote: boolean;
   /** Open a pull request with the recipe after a verified build. */
   pullRequests: boolean;
   /** Build the code of a pull request from a fork when asked on it. */
@@ -35,6 +37,7 @@ export const DEFAULT_CONFIG: Readonly<BotConfig> = Object.freeze({
   permission: 'write',
   defaults: {},
   diagnose: true,
+  notBuildNote: false,
   pullRequests: true,
   forks: false,
 });
@@ -71,6 +74,7 @@ const SCHEMA = {
       },
     },
     diagnose: { type: 'boolean' },
+    'not-build-note': { type: 'boolean' },
     'pull-requests': { type: 'boolean' },
     forks: { type: 'boolean' },
   },
@@ -171,6 +175,7 @@ export function checkBotConfig(raw: unknown): ConfigResult {
     permission?: BotConfig['permission'];
     defaults?: { strategy?: string; model?: string; 'max-cost'?: string | number; 'max-turns'?: number };
     diagnose?: boolean;
+    'not-build-note'?: boolean;
     'pull-requests'?: boolean;
     forks?: boolean;
   };
@@ -202,6 +207,7 @@ export function checkBotConfig(raw: unknown): ConfigResult {
     permission: value.permission ?? DEFAULT_CONFIG.permission,
     defaults,
     diagnose: value.diagnose ?? DEFAULT_CONFIG.diagnose,
+    notBuildNote: value['not-build-note'] ?? DEFAULT_CONFIG.notBuildNote,
     pullRequests: value['pull-requests'] ?? DEFAULT_CONFIG.pullRequests,
     forks: value.forks ?? DEFAULT_CONFIG.forks,
   };

@@ -31,6 +31,7 @@ const DEFAULT_CONFIG: BotConfig = {
   permission: 'write',
   defaults: {},
   diagnose: true,
+  notBuildNote: false,
   pullRequests: true,
   forks: false,
 };
@@ -371,6 +372,48 @@ describe('onCiFailure', () => {
     expect(outcomes).toEqual([
       { action: 'silent', reason: expect.stringContaining('a network error'), updated: [] },
     ]);
+  });
+
+  it('not-build-note: true: a flaky network log gets one line saying so, and no fix', async () => {
+    let posted = '';
+    const scopes = [
+      ...runMocks(NETWORK_FLAKE),
+      listComments([]),
+      nock(API)
+        .post(`${REPO}/issues/7/comments`, (body: { body: string }) => {
+          posted = body.body;
+          return true;
+        })
+        .reply(201, { id: 903 }),
+    ];
+    await receive(
+      probot({}, { ...DEFAULT_CONFIG, notBuildNote: true }),
+      'workflow_run',
+      fixture('workflow_run.completed.failure.json'),
+    );
+    expect(pending(scopes)).toEqual([]);
+    expect(outcomes).toEqual([
+      { action: 'silent', reason: expect.stringContaining('a network error'), updated: [], noted: [7] },
+    ]);
+    expect(posted.startsWith(DIAGNOSIS_MARKER)).toBe(true);
+    const said = posted.split('\n').filter((l) => l.startsWith('Not a build problem'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/a network error while downloading, most likely transient.*\(line \d+\)\.$/);
+    expect(posted).not.toMatch(/apt-get|suggestion|```/);
+  });
+
+  it('not-build-note: true: an error nothing recognises stays silent (a note only for a classified kind)', async () => {
+    const scopes = [
+      ...runMocks('frob: the frobnicator refused to frob\n##[error]Process completed with exit code 1.\n'),
+      listComments([]),
+    ];
+    await receive(
+      probot({}, { ...DEFAULT_CONFIG, notBuildNote: true }),
+      'workflow_run',
+      fixture('workflow_run.completed.failure.json'),
+    );
+    expect(pending(scopes)).toEqual([]);
+    expect(outcomes).toEqual([{ action: 'silent', reason: expect.any(String), updated: [], noted: [] }]);
   });
 
   it('a test failure: no comment; an earlier diagnosis of the same commit is left alone', async () => {

@@ -6,6 +6,12 @@ import { checkBotConfig, DEFAULT_CONFIG, loadBotConfig } from '../../../src/bot/
 const check = (yamlText: string) => checkBotConfig(parse(yamlText) as unknown);
 
 describe('checkBotConfig', () => {
+  it('reads not-build-note (off unless set), and names the key when its value is not a boolean', () => {
+    expect(DEFAULT_CONFIG.notBuildNote).toBe(false);
+    expect(check('not-build-note: true\n')).toEqual({ config: { ...DEFAULT_CONFIG, notBuildNote: true } });
+    expect(check('not-build-note: sometimes\n')).toMatchObject({ error: { field: 'not-build-note' } });
+  });
+
   it('gives the defaults for no file and fills in what a file leaves out', () => {
     expect(checkBotConfig(null)).toEqual({ config: DEFAULT_CONFIG });
     expect(check('forks: true\ndefaults:\n  strategy: rules\n  max-turns: 5\n  max-cost: 2.5\n')).toEqual({
