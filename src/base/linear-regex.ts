@@ -41,25 +41,79 @@ function engineFlags(pattern: string, flags: string): number {
   return bits;
 }
 
+/**
+ * The names of the named groups `(?<name>` / `(?P<name>` of a pattern, in the order they open, read from its text
+ * (escapes and character classes skipped): what RE2 would report, without compiling.
+ */
+export function scanGroupNames(source: string): string[] {
+  const names: string[] = [];
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '[') {
+      inClass = true;
+      if (source[i + 1] === ']') i++; // `[]…]`: a leading ] is literal
+      continue;
+    }
+    if (c !== '(' || source[i + 1] !== '?') continue;
+    let j = i + 2;
+    if (source[j] === 'P') j++;
+    if (source[j] !== '<') continue;
+    const end = source.indexOf('>', j);
+    if (end < 0) break;
+    names.push(source.slice(j + 1, end));
+    i = end;
+  }
+  return names;
+}
+
+/** How a LinearRegex is made. */
+export interface LinearRegexOptions {
+  /**
+   * Compile on first use instead of now: for a large trusted table of patterns (a catalog whose every pattern a
+   * test compiles), of which one run uses a few. A syntax error then surfaces at first use.
+   */
+  deferred?: boolean;
+}
+
 /** A compiled linear-time pattern; stateless (no `lastIndex`), so one instance serves every caller. */
 export class LinearRegex {
-  private readonly re: RE2JS;
+  private compiled: RE2JS | undefined;
+  private readonly bits: number;
 
   constructor(
     readonly source: string,
     readonly flags = '',
+    options: LinearRegexOptions = {},
   ) {
-    const bits = engineFlags(source, flags);
+    this.bits = engineFlags(source, flags);
+    if (!options.deferred) this.compiled = this.compile();
+  }
+
+  private compile(): RE2JS {
     try {
-      this.re = RE2JS.compile(source, bits);
+      return RE2JS.compile(this.source, this.bits);
     } catch (error) {
-      throw new LinearSyntaxError(source, error instanceof Error ? error.message : String(error));
+      throw new LinearSyntaxError(this.source, error instanceof Error ? error.message : String(error));
     }
+  }
+
+  private get re(): RE2JS {
+    return (this.compiled ??= this.compile());
   }
 
   /** The names of the pattern's named groups, in the order they open. */
   get groupNames(): string[] {
-    return Object.entries(this.re.namedGroups())
+    if (!this.compiled) return scanGroupNames(this.source);
+    return Object.entries(this.compiled.namedGroups())
       .sort((a, b) => a[1] - b[1])
       .map(([name]) => name);
   }

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parseShippedYaml } from '../base/shipped-yaml.js';
 import { ConfigError } from '../base/errors.js';
 import { inDir, shq } from '../base/shell.js';
 import type { BuildSystem, BuildSystemKind, RepoInfo } from '../repo/types.js';
@@ -153,7 +153,7 @@ export function parseCatalog(text: string, source: string): RecipeCatalog {
   };
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    doc = parseShippedYaml(text, source);
   } catch (error) {
     fail('YAML', error instanceof Error ? error.message : String(error));
   }

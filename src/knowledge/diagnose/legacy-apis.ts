@@ -7,7 +7,7 @@
  * strategies. Loaded and validated here, with errors naming the file and the entry.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { parseShippedYaml } from '../../base/shipped-yaml.js';
 
 import { ConfigError } from '../../base/errors.js';
 import { LinearRegex } from '../../base/linear-regex.js';
@@ -86,7 +86,7 @@ function parsePatch(raw: unknown, where: string, source: string): LegacyPatch {
 export function parseLegacyApis(text: string, source: string): LegacyApi[] {
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    doc = parseShippedYaml(text, source);
   } catch (error) {
     fail(source, 'YAML', error instanceof Error ? error.message : String(error));
   }

@@ -10,7 +10,7 @@
  */
 import { legacySignatures } from './legacy-apis.js';
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { parseShippedYaml } from '../../base/shipped-yaml.js';
 import { ConfigError } from '../../base/errors.js';
 import { LinearRegex, LinearSyntaxError } from '../../base/linear-regex.js';
 import { FINDING_CATEGORIES, type FindingCategory } from './types.js';
@@ -222,10 +222,10 @@ function expandMacros(pattern: string, macros: Record<string, string>, where: st
   });
 }
 
-function compile(pattern: string, flags: string, where: string): LinearRegex {
+function compile(pattern: string, flags: string, where: string, deferred = false): LinearRegex {
   if (!ALLOWED_FLAGS.test(flags)) fail(where, `flags "${flags}" not allowed (use i, m, s, u)`);
   try {
-    return new LinearRegex(pattern, flags);
+    return new LinearRegex(pattern, flags, { deferred });
   } catch (error) {
     const why = error instanceof LinearSyntaxError ? error.message : String(error);
     return fail(
@@ -475,14 +475,17 @@ function compileSignature(
   macros: Record<string, string>,
   ids: ReadonlySet<string>,
   at: string,
+  deferred = false,
 ): Signature {
   const flags = s.flags ?? '';
   const pattern = expandMacros(s.pattern, macros, at);
-  const regex = compile(pattern, flags, at);
+  const regex = compile(pattern, flags, at, deferred);
   const unless =
-    s.unless === undefined ? undefined : compile(expandMacros(s.unless, macros, at), flags, `${at} unless`);
+    s.unless === undefined
+      ? undefined
+      : compile(expandMacros(s.unless, macros, at), flags, `${at} unless`, deferred);
   const lookbehind = (s.lookbehind ?? []).map((lb) => ({
-    regex: compile(expandMacros(lb.pattern, macros, at), lb.flags ?? '', `${at} lookbehind`),
+    regex: compile(expandMacros(lb.pattern, macros, at), lb.flags ?? '', `${at} lookbehind`, deferred),
     lines: lb.lines,
     pick: lb.pick ?? 'nearest',
   }));
@@ -600,8 +603,15 @@ function checkSymptomOf(s: Signature, byId: ReadonlyMap<string, Signature>, at: 
       fail(at, `symptomOf capture "${s.symptomOf.capture}" is not a capture of "${sig.id}"`);
 }
 
-/** Compiles a validated catalog into a line matcher. */
-export function compileCatalog(spec: CatalogSpec, source = 'signatures.yaml'): SignatureCatalog {
+/**
+ * Compiles a validated catalog into a line matcher. `deferred`: each pattern compiles on its first use (the
+ * shipped catalog, whose every pattern the tests compile; a run uses a few).
+ */
+export function compileCatalog(
+  spec: CatalogSpec,
+  source = 'signatures.yaml',
+  { deferred = false }: { deferred?: boolean } = {},
+): SignatureCatalog {
   const macros = spec.macros ?? {};
   const byId = new Map<string, Signature>();
   const signatures: Signature[] = [];
@@ -609,7 +619,7 @@ export function compileCatalog(spec: CatalogSpec, source = 'signatures.yaml'): S
   spec.signatures.forEach((s, index) => {
     const at = `${source}: signature "${s.id}"`;
     if (byId.has(s.id)) fail(at, 'duplicate id');
-    const signature = compileSignature(s, index, macros, ids, at);
+    const signature = compileSignature(s, index, macros, ids, at, deferred);
     byId.set(s.id, signature);
     signatures.push(signature);
   });
@@ -622,7 +632,7 @@ export function compileCatalog(spec: CatalogSpec, source = 'signatures.yaml'): S
 export function parseSignatureCatalog(text: string, source = 'signatures.yaml'): SignatureCatalog {
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    doc = parseShippedYaml(text, source);
   } catch (error) {
     fail(source, `not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -656,14 +666,16 @@ function loadDefaultCatalog(): SignatureCatalog {
   const source = DEFAULT_SIGNATURES_URL.pathname;
   let doc: unknown;
   try {
-    doc = parseYaml(readFileSync(DEFAULT_SIGNATURES_URL, 'utf8'));
+    doc = parseShippedYaml(readFileSync(DEFAULT_SIGNATURES_URL, 'utf8'), DEFAULT_SIGNATURES_URL);
   } catch (error) {
     throw new ConfigError(
       `cannot read the signature catalog ${source}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
   const spec = validateCatalogSpec(doc, source);
-  return compileCatalog({ ...spec, signatures: [...spec.signatures, ...legacySignatures()] }, source);
+  return compileCatalog({ ...spec, signatures: [...spec.signatures, ...legacySignatures()] }, source, {
+    deferred: true,
+  });
 }
 
 /**

@@ -5,7 +5,7 @@
  * names the file and the entry.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { parseShippedYaml } from '../../base/shipped-yaml.js';
 import { ConfigError } from '../../base/errors.js';
 
 /** Where the table shipped with the tool lives (ncc copies it into dist/). */
@@ -114,7 +114,7 @@ export function validateGpuTables(doc: unknown, source = 'gpu.yaml'): GpuTables 
 export function parseGpuTables(text: string, source = 'gpu.yaml'): GpuTables {
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    doc = parseShippedYaml(text, source);
   } catch (error) {
     fail(source, `not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -3,7 +3,7 @@
  * cannot answer or answers wrongly, loaded and validated on load.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { parseShippedYaml } from '../../base/shipped-yaml.js';
 import { ConfigError } from '../../base/errors.js';
 import { NEED_KINDS, PACKAGE_NAME, type Need, type NeedKind } from './needs.js';
 
@@ -61,7 +61,7 @@ function parseEntry(value: unknown, where: string): FallbackEntry {
 export function parseFallbackTable(text: string, source = 'packages-fallback.yaml'): FallbackTable {
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    doc = parseShippedYaml(text, source);
   } catch (error) {
     fallbackError(source, `not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
   }

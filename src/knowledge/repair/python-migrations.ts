@@ -5,7 +5,7 @@
  * and the entry); `migrationEdit` turns matching entries into the one command that rewrites the sources.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { parseShippedYaml } from '../../base/shipped-yaml.js';
 import { ConfigError } from '../../base/errors.js';
 import { shq } from '../../base/shell.js';
 
@@ -78,7 +78,10 @@ export function defaultPythonMigrations(): PythonMigration[] {
       `cannot read ${DEFAULT_MIGRATIONS_URL.pathname}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  return (cached = validateMigrations(parseYaml(text), DEFAULT_MIGRATIONS_URL.pathname));
+  return (cached = validateMigrations(
+    parseShippedYaml(text, DEFAULT_MIGRATIONS_URL),
+    DEFAULT_MIGRATIONS_URL.pathname,
+  ));
 }
 
 /** The migrations for a removed `name` of `module` (every form of it: attribute use and import). */

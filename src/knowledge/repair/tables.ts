@@ -5,7 +5,7 @@
  * once and validated on load like the signature catalog: every error names the file and the entry.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { parseShippedYaml } from '../../base/shipped-yaml.js';
 import { ConfigError } from '../../base/errors.js';
 import { PACKAGE_NAME } from './needs.js';
 
@@ -211,7 +211,7 @@ export function validateRepairTables(doc: unknown, source = 'repairs.yaml'): Rep
 export function parseRepairTables(text: string, source = 'repairs.yaml'): RepairTables {
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    doc = parseShippedYaml(text, source);
   } catch (error) {
     fail(source, `not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -5,7 +5,7 @@
  * Detection (old pins), the deploy setup (Debian fallback) and the repair rules read it.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { parseShippedYaml } from '../../base/shipped-yaml.js';
 import { ConfigError } from '../../base/errors.js';
 
 export const DEFAULT_PYTHON_TABLE_URL = new URL('../../../verifiers/python-packages.yaml', import.meta.url);
@@ -103,7 +103,10 @@ export function defaultPythonTable(): PythonTable {
       `cannot read the Python package table ${DEFAULT_PYTHON_TABLE_URL.pathname}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  return (cached = validatePythonTable(parseYaml(text), DEFAULT_PYTHON_TABLE_URL.pathname));
+  return (cached = validatePythonTable(
+    parseShippedYaml(text, DEFAULT_PYTHON_TABLE_URL),
+    DEFAULT_PYTHON_TABLE_URL.pathname,
+  ));
 }
 
 /** Compares dotted numeric versions (`1.23.2` vs `1.20`); non-numeric parts compare as 0. */
