@@ -7,6 +7,8 @@ import path from 'node:path';
 import { repoNameOf, resolveRunSettings, CLI_DOOR, type BuildSettings } from '../core/settings.js';
 import { ConfigError } from '../base/errors.js';
 import { runBuild } from '../core/run-build.js';
+import { checkLocalSource, isGitUrl } from '../core/source.js';
+import { loadSpec } from '../verify/spec.js';
 import { parseCliArgs, RUN_FLAGS, sandboxFromFlags } from './args.js';
 import { renderSummary, writeRunbook } from '../report/runbook.js';
 import { runWithSignals } from './engine.js';
@@ -26,7 +28,7 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
       json: { type: 'boolean' },
       spec: { type: 'string' },
     },
-    { hint: 'see buildbench --help' },
+    { hint: 'see buildbench build --help' },
   );
   const { values, positionals } = parsed;
   if (positionals.length === 0)
@@ -61,6 +63,10 @@ export async function runBuildCommand(args: string[], io: CliIo): Promise<number
     return 0;
   }
   const settings = parseBuildArgs(args, io);
+  // Usage errors are found before any output folder exists: a wrong path or spec leaves nothing behind.
+  if (!isGitUrl(settings.source))
+    await checkLocalSource(settings.source, path.resolve(io.cwd, settings.source));
+  if (settings.spec !== undefined) await loadSpec(settings.spec);
   return await runWithSignals(
     io,
     { json: settings.json, outDir: settings.outDir, what: 'build' },

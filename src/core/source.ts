@@ -134,6 +134,15 @@ export async function locateSource(source: string, signal?: AbortSignal): Promis
     return { dir, cleanup };
   }
   const dir = path.resolve(source);
+  await checkLocalSource(source, dir);
+  return { dir, cleanup: () => Promise.resolve() };
+}
+
+/**
+ * A local repository path is a directory with something in it; otherwise a ConfigError naming `source` as
+ * given. Also what the CLI checks before it creates any output folder.
+ */
+export async function checkLocalSource(source: string, dir = path.resolve(source)): Promise<void> {
   let info;
   try {
     info = await stat(dir);
@@ -156,5 +165,4 @@ export async function locateSource(source: string, signal?: AbortSignal): Promis
       'expected a directory holding the source code',
     );
   }
-  return { dir, cleanup: () => Promise.resolve() };
 }

@@ -193,7 +193,7 @@ describe('cli: an option where a value should be', () => {
       );
       const last = await oneLine(['build', '.', flag]);
       expect(last.code).toBe(2);
-      expect(last.err).toBe(`buildbench: ${flag}: missing value (see buildbench --help)\n`);
+      expect(last.err).toBe(`buildbench: ${flag}: missing value (see buildbench build --help)\n`);
     }
     const json = await oneLine(['build', '.', '--out', '--json']);
     expect(json.err).toMatch(/^buildbench: --out: expected a value, got '--json'/);
