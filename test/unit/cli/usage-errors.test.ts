@@ -60,7 +60,7 @@ describe('usage errors create no output folder', () => {
     expect({ code, out }).toEqual({ code: 2, out: '' });
     expect(err).toMatch(message);
     // one line; a task file's validation says each of its problems on a line of its own
-    if (!args.includes('--task')) expect(err.trim().split('\n')).toHaveLength(1);
+    if (!(args as readonly string[]).includes('--task')) expect(err.trim().split('\n')).toHaveLength(1);
     expect(err).toMatch(/\(.+\)\s*$|; expected /); // the hint
     expect(debris(dir)).toEqual([]);
     expect(existsSync(path.join(dir, 'buildbench-out'))).toBe(false);
