@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 
 import type { RunEvent } from '../agent/events.js';
-import { createProgressPrinter } from '../core/progress.js';
+import { createHeartbeat, createProgressPrinter, DEFAULT_PROGRESS_INTERVAL_MS } from '../core/progress.js';
 
 /** The few `@actions/core` calls the log makes (tests pass a recorder). */
 export interface StepLog {
@@ -79,6 +79,8 @@ const STAGE_OF: Record<string, { key: string; title: string }> = {
 export interface GroupedLogOptions {
   /** When the run started, for the lines' `[mm:ss]` stamps. */
   started?: number;
+  /** How often a running script's heartbeat line is printed in its turn's group (0: never; default 15 s). */
+  progressIntervalMs?: number;
   /** Texts to say otherwise in the lines: `[<runner path>, '<out-dir>']`. Longest first. */
   rename?: [string, string][];
   /** Rewords a line after the renames (the CLI's flags as the action's inputs). */
@@ -109,6 +111,17 @@ export function createGroupedLog(log: StepLog, options: GroupedLogOptions = {}):
     return options.reword ? options.reword(line) : line;
   };
   const stamp = (text: string): string => /^\[\d+:\d\d\] /.exec(text)?.[0] ?? '';
+  // Inside the turn's group, while its script runs: one line (it starts with its stamp, so a workflow command
+  // quoted from the output is shown, not obeyed) naming the log file to follow.
+  const heartbeat = createHeartbeat(
+    (l) => {
+      let text = l;
+      for (const [from, to] of renames) text = text.split(from).join(to);
+      log.info(text);
+    },
+    options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
+    options.started ?? Date.now(),
+  );
   let open: string | undefined;
   const close = (): void => {
     if (open === undefined) return;
@@ -122,6 +135,7 @@ export function createGroupedLog(log: StepLog, options: GroupedLogOptions = {}):
   };
 
   const listener = (event: RunEvent): void => {
+    heartbeat.listener(event);
     switch (event.type) {
       case 'phase': {
         const text = render(event);
@@ -179,7 +193,13 @@ export function createGroupedLog(log: StepLog, options: GroupedLogOptions = {}):
       }
     }
   };
-  return { listener, close };
+  return {
+    listener,
+    close: () => {
+      heartbeat.stop();
+      close();
+    },
+  };
 }
 
 /** Event data for a debug line, bounded. */

@@ -4,7 +4,13 @@
  * imports this module only when one of these commands runs.
  */
 import path from 'node:path';
-import { repoNameOf, resolveRunSettings, CLI_DOOR, type BuildSettings } from '../core/settings.js';
+import {
+  repoNameOf,
+  resolveRunSettings,
+  parseProgressInterval,
+  CLI_DOOR,
+  type BuildSettings,
+} from '../core/settings.js';
 import { ConfigError } from '../base/errors.js';
 import { runBuild } from '../core/run-build.js';
 import { checkLocalSource, isGitUrl } from '../core/source.js';
@@ -16,6 +22,14 @@ import { BUILD_HELP, REPORT_HELP } from './usage.js';
 import type { CliIo } from './io.js';
 
 export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): BuildSettings {
+  return parseBuildCommand(args, io).settings;
+}
+
+/** The build's settings, and how often a running script's heartbeat is printed (`--progress-interval`). */
+export function parseBuildCommand(
+  args: string[],
+  io: Pick<CliIo, 'env' | 'cwd'>,
+): { settings: BuildSettings; progressIntervalMs: number } {
   const parsed = parseCliArgs(
     args,
     {
@@ -27,6 +41,7 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
       'always-replay': { type: 'boolean' },
       json: { type: 'boolean' },
       spec: { type: 'string' },
+      'progress-interval': { type: 'string' },
     },
     { hint: 'see buildbench build --help' },
   );
@@ -43,7 +58,8 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
   }
   const source = positionals[0]!;
   const run = resolveRunSettings(values, io.env, CLI_DOOR, io.cwd);
-  return {
+  const progressIntervalMs = parseProgressInterval(values['progress-interval'], '--progress-interval');
+  const settings: BuildSettings = {
     source,
     outDir: path.resolve(io.cwd, values.out ?? path.join('buildbench-out', repoNameOf(source))),
     ...run,
@@ -54,6 +70,7 @@ export function parseBuildArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
     sandbox: sandboxFromFlags(values, io),
     ...(values.spec !== undefined ? { spec: path.resolve(io.cwd, values.spec) } : {}),
   };
+  return { settings, progressIntervalMs };
 }
 
 /** `buildbench build <path|git-url> [options]`. */
@@ -62,14 +79,14 @@ export async function runBuildCommand(args: string[], io: CliIo): Promise<number
     io.stdout(BUILD_HELP);
     return 0;
   }
-  const settings = parseBuildArgs(args, io);
+  const { settings, progressIntervalMs } = parseBuildCommand(args, io);
   // Usage errors are found before any output folder exists: a wrong path or spec leaves nothing behind.
   if (!isGitUrl(settings.source))
     await checkLocalSource(settings.source, path.resolve(io.cwd, settings.source));
   if (settings.spec !== undefined) await loadSpec(settings.spec);
   return await runWithSignals(
     io,
-    { json: settings.json, outDir: settings.outDir, what: 'build' },
+    { json: settings.json, outDir: settings.outDir, what: 'build', progressIntervalMs },
     (options) => runBuild(settings, options),
   );
 }

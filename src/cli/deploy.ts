@@ -9,7 +9,7 @@ import path from 'node:path';
 import { ConfigError } from '../base/errors.js';
 import { MIRROR_VARIABLES, registrySettingsFrom } from '../core/deploy-goal.js';
 import { runDeploy, type DeploySettings } from '../core/run-deploy.js';
-import { CLI_DOOR, repoNameOf, resolveRunSettings } from '../core/settings.js';
+import { CLI_DOOR, parseProgressInterval, repoNameOf, resolveRunSettings } from '../core/settings.js';
 import { parseCliArgs, RUN_FLAGS, sandboxFromFlags } from './args.js';
 import { runWithSignals } from './engine.js';
 
@@ -40,7 +40,8 @@ deploy options:
   --repos-dir <dir>    a folder the task's local repository may be in besides the task file's work tree
   --sandbox, --image, --strategy, --max-turns, --timeout, --turn-timeout, --model, --api-key, --base-url,
   --max-tokens, --max-cost, --prices, --build-cache, --network, --memory, --pids, --secret-env,
-  --max-log-size       as for build (see buildbench build --help)
+  --max-log-size, --idle-timeout, --progress-interval
+                       as for build (see buildbench build --help)
 
 Mirrors: these variables of this environment are passed to the setups (a value with user:password@ in it is
 left out: secrets never enter a sandbox):
@@ -63,7 +64,7 @@ export interface DeployIo {
 export function parseDeployArgs(
   args: string[],
   io: Pick<DeployIo, 'env' | 'cwd'>,
-): DeploySettings & { notes: string[] } {
+): DeploySettings & { notes: string[]; progressIntervalMs: number } {
   const { values, positionals } = parseCliArgs(
     args,
     {
@@ -74,6 +75,7 @@ export function parseDeployArgs(
       keep: { type: 'boolean' },
       json: { type: 'boolean' },
       'repos-dir': { type: 'string' },
+      'progress-interval': { type: 'string' },
     },
     { prefix: 'deploy: ', hint: 'see buildbench deploy --help' },
   );
@@ -101,6 +103,7 @@ export function parseDeployArgs(
     sandbox: sandboxFromFlags(values, io),
     registries,
     notes,
+    progressIntervalMs: parseProgressInterval(values['progress-interval'], '--progress-interval'),
   };
 }
 
@@ -110,9 +113,11 @@ export async function runDeployCommand(args: string[], io: DeployIo): Promise<nu
     io.stdout(DEPLOY_HELP);
     return 0;
   }
-  const { notes, ...settings } = parseDeployArgs(args, io);
+  const { notes, progressIntervalMs, ...settings } = parseDeployArgs(args, io);
   for (const note of notes) io.stderr(`buildbench: note: ${note}\n`);
-  return runWithSignals(io, { json: settings.json, outDir: settings.outDir, what: 'deploy' }, (options) =>
-    runDeploy(settings, options),
+  return runWithSignals(
+    io,
+    { json: settings.json, outDir: settings.outDir, what: 'deploy', progressIntervalMs },
+    (options) => runDeploy(settings, options),
   );
 }

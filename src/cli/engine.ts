@@ -3,7 +3,7 @@
  * (the first signal cancels the run and lets it clean up, a second exits at once), the progress on stderr,
  * the summary (or result.json with --json) on stdout, and the exit status of a result.
  */
-import { createProgressPrinter } from '../core/progress.js';
+import { createHeartbeat, createProgressPrinter, DEFAULT_PROGRESS_INTERVAL_MS } from '../core/progress.js';
 import type { RunBuildOptions } from '../core/run-build.js';
 import type { BuildResult } from '../report/result.js';
 import { renderSummary, reportInputFor } from '../report/runbook.js';
@@ -29,7 +29,7 @@ export function exitCodeFor(result: BuildResult): number {
 /** Runs `start` with a signal the first SIGINT/SIGTERM aborts; prints the summary or the JSON; the exit status. */
 export async function runWithSignals(
   io: EngineIo,
-  output: { json: boolean; outDir: string; what: string },
+  output: { json: boolean; outDir: string; what: string; progressIntervalMs?: number },
   start: (options: RunBuildOptions) => Promise<BuildResult>,
 ): Promise<number> {
   const controller = new AbortController();
@@ -49,7 +49,16 @@ export async function runWithSignals(
   process.on('SIGTERM', onSignal);
   try {
     const printer = createProgressPrinter((line) => io.stderr(line + '\n'));
-    const result = await start({ signal: controller.signal, listeners: [printer] });
+    const heartbeat = createHeartbeat(
+      (line) => io.stderr(line + '\n'),
+      output.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
+    );
+    let result: BuildResult;
+    try {
+      result = await start({ signal: controller.signal, listeners: [printer, heartbeat.listener] });
+    } finally {
+      heartbeat.stop();
+    }
     io.stdout(output.json ? JSON.stringify(result, null, 2) + '\n' : await summaryFor(result, output.outDir));
     return exitCodeFor(result);
   } finally {

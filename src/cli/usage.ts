@@ -15,6 +15,8 @@ export const BUILD_OPTIONS = `build options:
   --turn-timeout <t>   wall-clock cap for one script (default: 30m)
   --idle-timeout <t>   a script that prints nothing this long is ended and the run is 'stalled'
                        (default: 10m; 0 or off: never)
+  --progress-interval <t>  while a script runs, a line this often with its elapsed time, its log's size
+                       and last line, and the log file to follow (default: 15s; 0 or off: none)
   --expect <names>     comma-separated binaries that must be built, e.g. foo,libfoo.so
                        (default: inferred from the build files)
   --model <p:model>    a model for the llm/hybrid strategies: openai:<model> (any OpenAI-compatible

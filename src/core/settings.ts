@@ -251,6 +251,18 @@ export const BUILD_DEFAULTS = {
   maxLogSize: '20M',
 } as const;
 
+/** `--progress-interval`: a duration between heartbeat lines, or `0`/`off` for none; absent: 15 s. */
+export function parseProgressInterval(value: string | undefined, flag: string): number {
+  const text = (value ?? '').trim();
+  if (text === '') return 15_000;
+  if (text === '0' || text === 'off') return 0;
+  const ms = parseDuration(text, flag);
+  if (ms < 1000) {
+    throw new ConfigError(`${flag}: '${value}' is too short; expected 1s or more, or 0/off for none`);
+  }
+  return ms;
+}
+
 /** `--idle-timeout`: a duration, or `0`/`off` for none; absent: the default (10 minutes). */
 export function parseIdleTimeout(value: string | undefined, flag: string): number {
   const text = (value ?? '').trim();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 
 import type { RunEvent } from '../../../src/agent/events.js';
 import type { Observation } from '../../../src/agent/types.js';
@@ -165,5 +165,41 @@ describe('outputTail', () => {
     );
     expect(outputTail('x'.repeat(100) + '\n' + 'y'.repeat(100), 40, 150)).toBe('y'.repeat(100));
     expect(outputTail('\n\n')).toBe('');
+  });
+});
+
+describe('the heartbeat in the Action', () => {
+  it("prints inside the turn's group while its script runs, with the output folder renamed", () => {
+    jest.useFakeTimers();
+    try {
+      const { log, lines } = recorder();
+      const grouped = createGroupedLog(log, { rename: [[OUT, '<out-dir>']], progressIntervalMs: 15_000 });
+      grouped.listener({
+        type: 'run_start',
+        repo: 'hello',
+        source: '/w/hello',
+        strategy: 'rules',
+        maxTurns: 3,
+        outDir: OUT,
+      });
+      grouped.listener(run(0, 'make'));
+      jest.advanceTimersByTime(31_000);
+      grouped.listener({ type: 'turn_end', turn: 0, observation: observation('ok\n', 0), notes: [] });
+      jest.advanceTimersByTime(60_000);
+      grouped.close();
+      const s = stable(lines);
+      const open = s.indexOf('::group::turn 0: make — Makefile found');
+      const beats = s
+        .map((l, i) => [l, i] as const)
+        .filter(([l]) => l.startsWith('turn 0: still running after'));
+      expect(beats.map(([l]) => l)).toEqual([
+        'turn 0: still running after 15 s — no output yet (follow logs/turn-00.log)',
+        'turn 0: still running after 30 s — no output yet (follow logs/turn-00.log)',
+      ]);
+      const end = s.indexOf('::endgroup::', open);
+      for (const [, i] of beats) expect(i > open && i < end).toBe(true);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
