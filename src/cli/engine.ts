@@ -11,6 +11,7 @@ import { renderSummary, reportInputFor } from '../report/runbook.js';
 export interface EngineIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  stderrIsTTY?: boolean;
 }
 
 /** What `build` prints: the summary `buildbench report` prints for the same output folder. */
@@ -48,9 +49,16 @@ export async function runWithSignals(
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const printer = createProgressPrinter((line) => io.stderr(line + '\n'));
+    // On a terminal the heartbeat redraws one status line, which each event line clears first.
+    const status = io.stderrIsTTY
+      ? (await import('./status-line.js')).createStatusLine(process.stderr)
+      : undefined;
+    const printer = createProgressPrinter((line) => {
+      status?.clear();
+      io.stderr(line + '\n');
+    });
     const heartbeat = createHeartbeat(
-      (line) => io.stderr(line + '\n'),
+      (line) => (status ? status.show(line) : io.stderr(line + '\n')),
       output.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
     );
     let result: BuildResult;
@@ -58,6 +66,7 @@ export async function runWithSignals(
       result = await start({ signal: controller.signal, listeners: [printer, heartbeat.listener] });
     } finally {
       heartbeat.stop();
+      status?.clear();
     }
     io.stdout(output.json ? JSON.stringify(result, null, 2) + '\n' : await summaryFor(result, output.outDir));
     return exitCodeFor(result);

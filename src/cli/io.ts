@@ -2,6 +2,8 @@
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** stderr is a terminal: the heartbeat is then a status line redrawn in place. */
+  stderrIsTTY?: boolean;
   env: NodeJS.ProcessEnv;
   cwd: string;
 }

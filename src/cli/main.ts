@@ -19,6 +19,7 @@ export type { CliIo } from './io.js';
 const defaultIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  stderrIsTTY: process.stderr.isTTY,
   env: process.env,
   cwd: process.cwd(),
 };
