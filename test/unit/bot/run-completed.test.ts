@@ -494,13 +494,17 @@ describe('the run title and the example workflow', () => {
     expect(parseRunTitle(undefined)).toBeUndefined();
   });
 
-  it('examples/workflows/buildbench-bot.yml sets that run-name and uploads the artifact the bot reads', () => {
+  it('examples/workflows/buildbench-bot.yml sets that run-name, uploads the artifact the bot reads, and writes nothing', () => {
     const workflow = parse(
       readFileSync(new URL('../../../examples/workflows/buildbench-bot.yml', import.meta.url), 'utf8'),
     ) as {
       'run-name': string;
       on: { workflow_dispatch: { inputs: Record<string, { type?: string }> } };
-      jobs: Record<string, { steps: { uses?: string; with?: Record<string, string> }[] }>;
+      permissions: Record<string, string>;
+      jobs: Record<
+        string,
+        { permissions?: Record<string, string>; steps: { uses?: string; with?: Record<string, string> }[] }
+      >;
     };
     const title = workflow['run-name']
       .replace('${{ inputs.issue }}', '5')
@@ -512,7 +516,10 @@ describe('the run title and the example workflow', () => {
     const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
     const upload = steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
     expect(upload?.with?.name).toBe(BOT_ARTIFACT_NAME);
+    // the job that runs the repository's code holds no write token: the App writes the comment at completion
+    expect(workflow.permissions).toEqual({ contents: 'read' });
+    for (const job of Object.values(workflow.jobs)) expect(job.permissions).toBeUndefined();
     const action = steps.find((s) => s.uses === 'buildbench/agent@v1');
-    expect(action?.with?.['comment-id']).toBe('${{ inputs.comment-id }}');
+    expect(action?.with?.['comment-id']).toBeUndefined();
   });
 });
