@@ -196,10 +196,15 @@ async function buildStep(deps: ActionDeps, step: StepState): Promise<string | un
   try {
     // The log says the repository as a path in the workspace and the output folder as the output's name.
     const inWorkspace = settings.sourceInWorkspace;
-    result = await runEngine(deps, buildSettings, [
-      [outDir, '<out-dir>'],
-      ...(inWorkspace !== undefined ? [[settings.source, inWorkspace || '.'] as [string, string]] : []),
-    ]);
+    result = await runEngine(
+      deps,
+      buildSettings,
+      [
+        [outDir, '<out-dir>'],
+        ...(inWorkspace !== undefined ? [[settings.source, inWorkspace || '.'] as [string, string]] : []),
+      ],
+      settings.progressIntervalMs,
+    );
   } catch (error) {
     // The sticky comment must not keep saying "started": tell it why nothing was built, then fail.
     if (settings.commentId !== undefined && ctx.repository) {
@@ -520,6 +525,7 @@ async function runEngine(
   deps: ActionDeps,
   settings: BuildSettings,
   rename: [string, string][],
+  progressIntervalMs?: number,
 ): Promise<BuildResult> {
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -530,7 +536,11 @@ async function runEngine(
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
-  const log = createGroupedLog(core, { rename, reword: inActionTerms });
+  const log = createGroupedLog(core, {
+    rename,
+    reword: inActionTerms,
+    ...(progressIntervalMs !== undefined ? { progressIntervalMs } : {}),
+  });
   try {
     return await deps.runBuild(settings, { signal: controller.signal, listeners: [log.listener] });
   } finally {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { ConfigError } from '../base/errors.js';
 import {
   parseChoice,
+  parseProgressInterval,
   parsePositiveInt,
   parseSize,
   repoNameOf,
@@ -59,6 +60,7 @@ export const INPUT_DEFAULTS = {
   timeout: BUILD_DEFAULTS.timeout,
   'turn-timeout': BUILD_DEFAULTS.turnTimeout,
   'idle-timeout': BUILD_DEFAULTS.idleTimeout,
+  'progress-interval': '15s',
   'max-tokens': '',
   'max-cost': '',
   expect: '',
@@ -130,6 +132,8 @@ export interface ActionSettings {
   bench: BenchInputs;
   /** Which outcome fails the step (input fail-on). */
   failOn: FailOn;
+  /** How often a running script's heartbeat line is printed in its turn's group; 0: never. */
+  progressIntervalMs: number;
 }
 
 const TRUE = ['true', 'True', 'TRUE'];
@@ -275,6 +279,7 @@ export function readActionSettings(read: InputReader, env: NodeJS.ProcessEnv): A
     outDir: outDirFor(source, env),
     bench: readBenchInputs(input, mode, workspace, env),
     failOn: parseChoice(input('fail-on'), FAIL_ON, 'input fail-on'),
+    progressIntervalMs: parseProgressInterval(input('progress-interval'), 'input progress-interval'),
   };
 }
 

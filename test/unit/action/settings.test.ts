@@ -61,6 +61,7 @@ describe('action settings', () => {
       limits: { memoryBytes: defaultMemoryLimit(), pids: DEFAULT_PIDS_LIMIT },
       outDir: path.join('/runner/temp', 'buildbench-out', path.basename(ws)),
       failOn: 'partial',
+      progressIntervalMs: 15_000,
       // The benchmark modes' inputs (src/action/modes/inputs.ts; test/unit/action/modes.test.ts).
       bench: {
         run: 1,
