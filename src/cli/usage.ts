@@ -27,8 +27,9 @@ export const BUILD_OPTIONS = `build options:
   --max-cost <usd>     dollar budget for the whole run
   --prices <file>      a price table (YAML) replacing the shipped one
   --keep               keep the sandbox's build tree for inspection (its location is printed)
-  --no-preinstall      do not install the dependencies the build files declare before the first script
-                       (the repair loop then finds each missing package; for before/after measurements)
+  --no-preinstall      do nothing before the first script: neither install the dependencies the build files
+                       declare nor apply the repairs the tree predicts (an include of a header the C library
+                       removed); the repair loop then finds each after a failure (for before/after measurements)
   --always-replay      replay build.sh in a new fresh sandbox even when the first turn, the first script of
                        the run's fresh sandbox, passed and is build.sh byte for byte (default: that turn is
                        the replay; a second, independent build catches one that is not repeatable)

@@ -36,6 +36,16 @@ export function createServices(sandbox: Sandbox): StrategyServices {
       return resolvePackages(needs, runner, { cache, policy, ...(opened ? { index: opened } : {}) });
     },
     findHeaders: (header) => findHeaders(sandbox, header),
+    searchPaths: async (tails) => {
+      index ??= contentsIndexFor(sandbox);
+      const opened = await index;
+      const query = {
+        need: { kind: 'file' as const, name: tails.join('|') },
+        tails: [...tails],
+        place: () => undefined,
+      };
+      return opened ? opened.search([query]) : [];
+    },
     knownPackages: (names) => knownPackages(sandbox, names, policy),
     packageStatus: (names) => packageStatus(sandbox, names, policy),
   };

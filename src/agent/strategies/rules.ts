@@ -13,8 +13,10 @@ import {
   type StrategyServices,
 } from '../../knowledge/repair/repair.js';
 import { submodulesThatMatter } from '../../knowledge/repair/submodules.js';
+import { GENERIC_MOVES } from '../../knowledge/repair/rules/generic.js';
 import type { PreinstallPlan } from '../../knowledge/repair/declared.js';
 import { preinstallFor } from './preinstall.js';
+import { preemptiveRepairs, type PreemptiveRepair } from './preemptive.js';
 
 interface Attempt {
   recipe: Recipe;
@@ -72,6 +74,8 @@ export class RulesStrategy implements Strategy {
   private missingSubmodules: string[] = [];
   /** The declared dependencies installed before the first recipe (reported with the first turn). */
   private preinstall: PreinstallPlan | undefined;
+  /** Repairs whose failure the tree predicts, applied before every recipe's first script. */
+  private preemptive: PreemptiveRepair[] = [];
 
   constructor(
     private readonly knowledge: RepairKnowledge = NO_KNOWLEDGE,
@@ -108,8 +112,16 @@ export class RulesStrategy implements Strategy {
           reason: noRecipeReason(context),
         };
       }
-      if (this.options.preinstall !== false)
+      if (this.options.preinstall !== false) {
         this.preinstall = await preinstallFor(context.repo, this.services);
+        if (!context.goal)
+          this.preemptive = await preemptiveRepairs(
+            context.repo,
+            this.plan[0]!.recipe,
+            this.knowledge,
+            this.services,
+          );
+      }
       this.carried = (this.preinstall?.packages ?? []).map((p) => p.package);
       const roots = (this.preinstall?.includeDirs ?? []).map((d) => d.dir);
       if (roots.length > 0) this.carriedEnv = { CPATH: roots.join(':') };
@@ -202,6 +214,15 @@ export class RulesStrategy implements Strategy {
       return this.runSerial(attempt, serialCause, failure);
     }
     const built = last?.verdict.metrics.completion ?? false;
+    // Nothing is left here: every recipe was started and the serial retry is done or does not apply, and the
+    // last failure had no plan this attempt had not applied (next() asked the rules and the generic moves).
+    const claim = finishClaim({
+      built,
+      plansLeft: 0,
+      recipesLeft: recipes.filter((r) => !this.tried.has(r.id)).length,
+      serialLeft: this.serial !== undefined && this.serial !== 'done',
+    });
+    if (claim === 'continue') throw new Error('the rules strategy finished with a step left');
     const tried =
       (recipes.length === 1 ? `the only recipe (${recipes[0]!.label})` : `all ${recipes.length} recipes`) +
       (this.serial === 'done' ? ' and a serial build' : '');
@@ -214,13 +235,15 @@ export class RulesStrategy implements Strategy {
     const legacy = legacyNote(last?.rootCause, this.attempt?.applied);
     return {
       kind: 'finish',
-      claim: built ? 'partial' : 'impossible',
+      claim,
       reason:
         (built
           ? `${tried} ran${repaired}; binaries were built but not all expected ones (${last?.verdict.failures.join('; ') ?? ''})${submodules}`
           : cause
             ? `no known repair for the root cause "${cause}"${repaired ? ` (${repaired.trim()} applied)` : ''}, and ${tried} failed${submodules}`
-            : `${tried} failed${repaired} without a recognised error${submodules}`) + legacy,
+            : `${tried} failed${repaired} without a recognised error${submodules}`) +
+        legacy +
+        (claim === 'impossible' ? `; ${whatWasTried(context.history)}` : ''),
     };
   }
 
@@ -249,14 +272,30 @@ export class RulesStrategy implements Strategy {
       failure === undefined && this.carriedEnv.CPATH
         ? `; puts the declared headers' include roots on CPATH: ${this.carriedEnv.CPATH}`
         : '';
-    const why = whyPlanned(planned, failure) + packagesNote + includeNote;
-    this.attempt = { recipe, why, fixes, applied: new Set(), edits: new Set() };
+    // Repairs the tree predicts (preemptive.ts): applied as a failed turn would have them applied, each said.
+    let patched = fixes;
+    const applied = new Set<string>();
+    const edits = new Set<string>();
+    for (const { repair } of this.preemptive) {
+      patched = applyRepair(patched, repair);
+      applied.add(repair.key);
+      for (const line of repair.prelude ?? []) edits.add(line);
+    }
+    const preemptiveNote = this.preemptive
+      .map(
+        ({ repair, evidence }) => `; before the first script, ${repair.rule}: ${repair.reason} (${evidence})`,
+      )
+      .join('');
+    const why = whyPlanned(planned, failure) + packagesNote + includeNote + preemptiveNote;
+    this.attempt = { recipe, why, fixes: patched, applied, edits };
+    const patches = this.preemptive.flatMap(({ repair }) => repair.patches ?? []);
     return {
       kind: 'run',
-      script: renderScript(recipe, fixes),
+      script: renderScript(recipe, patched),
       purpose: recipe.label,
       reason: why,
-      recipe: describeScript(recipe, fixes, this.attempt.edits),
+      ...(patches.length > 0 ? { patches } : {}),
+      recipe: describeScript(recipe, patched, this.attempt.edits),
     };
   }
 
@@ -290,6 +329,36 @@ export class RulesStrategy implements Strategy {
       recipe: describeScript(recipe, attempt.fixes, this.attempt.edits),
     };
   }
+}
+
+/** What is left to try after a failed turn (the rules strategy's state when it would finish). */
+export interface FinishState {
+  /** The last turn built some of the expected binaries (a `partial` result, not `impossible`). */
+  built: boolean;
+  /** Plans for the last failure, of the repair rules and of the generic moves, that were not applied yet. */
+  plansLeft: number;
+  /** Recipes not started yet: the documented commands, the other build systems, the guess. */
+  recipesLeft: number;
+  /** The serial (-j1) retry of a recipe that failed in its parallel build step is still to come. */
+  serialLeft: boolean;
+}
+
+/**
+ * The one decision to stop: `continue` while a rule plan, a generic move, another recipe or the serial retry is
+ * left; else `partial` when some binaries were built, and `impossible` only when nothing at all remains.
+ */
+export function finishClaim(state: FinishState): 'continue' | 'partial' | 'impossible' {
+  if (state.plansLeft > 0 || state.recipesLeft > 0 || state.serialLeft) return 'continue';
+  return state.built ? 'partial' : 'impossible';
+}
+
+/** For an `impossible` reason: each script the run tried (recipe, and the rule or generic move it added). */
+export function whatWasTried(history: readonly TurnRecord[]): string {
+  const runs = history
+    .map((t) => (t.action.kind === 'run' ? t.action.purpose : undefined))
+    .filter((p): p is string => p !== undefined);
+  const list = runs.length > 0 ? `: ${runs.join('; ')}` : '';
+  return `tried ${runs.length} script${runs.length === 1 ? '' : 's'}${list}; no repair rule, generic move (${GENERIC_MOVES.map((m) => m.name).join(', ')}) or other recipe is left`;
 }
 
 /** Fetches submodules the checkout lacks; offline it warns and the build goes on without them. */

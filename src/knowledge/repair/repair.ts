@@ -64,6 +64,13 @@ export interface StrategyServices {
    * /usr/local/include and their subdirectories), for headers a package ships outside the default search path.
    */
   findHeaders?: (header: string) => Promise<string[]>;
+  /**
+   * The `{pkg, path}` entries of the package index whose file name matches one of `tails` (regexes over the last
+   * path component, built from escaped names, each starting with a literal): for look-ups by path that the
+   * per-kind needs do not make (a header in a versioned include folder, a program under a versioned name).
+   * Absent where the sandbox has no host-side Contents index.
+   */
+  searchPaths?: (tails: readonly string[]) => Promise<{ pkg: string; path: string }[]>;
   /** Those of the package names the sandbox's package index knows (names a README gives may be another distribution's). */
   knownPackages?: (names: readonly string[]) => Promise<string[]>;
   /** What apt says of package names a build doc lists: installed, available, or (absent) unknown. */

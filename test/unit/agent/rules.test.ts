@@ -57,7 +57,10 @@ describe('rules strategy', () => {
     expect(a2.kind).toBe('finish');
     if (a2.kind === 'finish') {
       expect(a2.claim).toBe('impossible');
-      expect(a2.reason).toBe('no known repair for the root cause "compile error", and all 2 recipes failed');
+      expect(a2.reason).toBe(
+        'no known repair for the root cause "compile error", and all 2 recipes failed; tried 2 scripts: cmake; make; ' +
+          'no repair rule, generic move (configure-first, versioned-file-lookup, other-compiler) or other recipe is left',
+      );
     }
   });
 

@@ -13,6 +13,7 @@ import { CMAKE_FIND_RULES } from './cmake-find.js';
 import { FLAG_RULES } from './flags.js';
 import { GLIBC_RULES } from './glibc.js';
 import { GPU_RULES } from './gpu.js';
+import { genericRepairs } from './generic.js';
 import { KERNEL_RULES } from './kernel.js';
 import { LAYOUT_RULES } from './layout.js';
 import { PARALLEL_RULES } from './parallel.js';
@@ -66,17 +67,23 @@ export class RuleKnowledge implements RepairKnowledge {
       input.rootCause,
       ...input.findings.filter((f) => f !== input.rootCause && !f.followUp),
     ].slice(0, RULE_LIMITS.findingsTried);
-    for (const finding of ordered) {
-      const rule = BY_ID.get(finding.id);
-      if (!rule) continue;
-      for (const repair of await rule(finding, input, context)) {
+    const add = (repairs: Repair[]): void => {
+      for (const repair of repairs) {
         if (!seen.has(repair.key)) {
           seen.add(repair.key);
           out.push(repair);
         }
       }
+    };
+    for (const finding of ordered) {
+      const rule = BY_ID.get(finding.id);
+      if (!rule) continue;
+      add(await rule(finding, input, context));
       if (out.length > 0 && finding === input.rootCause) break;
     }
+    // The generic moves (rules/generic.ts) for the root cause come after its rule's plans: the strategy takes
+    // the first plan it has not applied, so a move runs when the rules have none left.
+    add(await genericRepairs(input.rootCause, input, context));
     return out;
   }
 }
