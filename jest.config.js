@@ -16,4 +16,5 @@ export default {
   maxWorkers: 1,
   testTimeout: 120000,
   globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
 };

@@ -8,6 +8,8 @@ import { spawnSync } from 'node:child_process';
 
 export default function globalSetup(): void {
   process.env.BUILDBENCH_TEST = '1';
+  // global-teardown.ts checks the result.json files written from now on
+  process.env.BUILDBENCH_TEST_STARTED = String(Date.now());
   const result = spawnSync('npx', ['tsx', 'test/setup/prepare-rootfs.ts'], {
     stdio: 'inherit',
     env: process.env,

@@ -173,13 +173,16 @@ export async function runAgentLoop(
 
     if (exec.cancelled) return done({ kind: 'cancelled', reason: `cancelled during turn ${turn}` });
     if (exec.stalled && !state.verdict?.passed) return done(stalledEnd(turn, action, limits));
-    if (state.verdict?.passed) {
+    // The verifiers judge a build that ran through: a script that failed after its binaries were made
+    // (documentation, tests) is not a success, and the strategy is told so and gets another turn.
+    if (state.verdict?.passed && ranThrough(exec)) {
       return done({
         kind: 'verified',
         turn,
         reason: `the verifiers passed after turn ${turn} (${action.purpose})`,
       });
     }
+    if (state.verdict?.passed) record.notes.push(notRunThrough(exec));
     state.stuck = isStuck(state.seen, action, analysis, exec.exitCode);
   }
 }
@@ -271,7 +274,10 @@ async function gate(
   state.verdict = verdict;
   const claim: LoopClaim = { claim: action.claim, reason: action.reason, turn: record.turn };
   state.claim = claim;
-  const accepted = action.claim !== 'success' || verdict.passed;
+  // A success claim needs the verifiers and a last script that ran through (exit 0).
+  const lastRun = lastRunExec(state);
+  const ranOk = lastRun === undefined || ranThrough(lastRun);
+  const accepted = action.claim !== 'success' || (verdict.passed && ranOk);
   deps.emit({
     type: 'claim',
     turn: record.turn,
@@ -281,7 +287,11 @@ async function gate(
     failures: verdict.failures,
   });
   if (!accepted) {
-    record.notes.push(`finish(success) refused by the verifiers: ${verdict.failures.join('; ')}`);
+    record.notes.push(
+      verdict.passed && lastRun
+        ? `finish(success) refused: ${notRunThrough(lastRun)}`
+        : `finish(success) refused by the verifiers: ${verdict.failures.join('; ')}`,
+    );
     deps.emit({ type: 'step', turn: record.turn, action, notes: record.notes });
     return undefined;
   }
@@ -291,8 +301,32 @@ async function gate(
       ? { kind: 'limit', limit: 'budget', reason: stop.reason }
       : { kind: 'provider_error', reason: stop.reason };
   }
-  const { passed, metrics } = verdict;
+  const { metrics } = verdict;
+  // a claim the verifiers back is a success only when the last script ran through
+  const passed = verdict.passed && ranOk;
   return { kind: 'claim', claim, passed, completion: metrics.completion, reason: action.reason };
+}
+
+/** The script ran to its end: exit 0, within its time. */
+function ranThrough(exec: { exitCode: number | null; timedOut: boolean }): boolean {
+  return exec.exitCode === 0 && !exec.timedOut;
+}
+
+/** Why binaries that exist are not a success: the script that made them failed afterwards. */
+function notRunThrough(exec: { exitCode: number | null; timedOut: boolean }): string {
+  const how = exec.timedOut
+    ? 'was stopped at its time limit'
+    : `exited ${exec.exitCode ?? 'without a status'}`;
+  return `every expected binary exists, but the script ${how} after them: a build that did not run through is not a success`;
+}
+
+/** The last turn that ran a script, as it ended. */
+function lastRunExec(state: LoopState): { exitCode: number | null; timedOut: boolean } | undefined {
+  for (let i = state.history.length - 1; i >= 0; i--) {
+    const exec = state.history[i]!.observation?.exec;
+    if (exec) return exec;
+  }
+  return undefined;
 }
 
 /** Reads and judges a turn's outcome, records it as the turn's observation and emits `turn_end`. */

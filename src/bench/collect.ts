@@ -14,6 +14,7 @@ import path from 'node:path';
 import { errorMessage } from '../base/errors.js';
 import { readFileUnder, relComponents } from '../base/safe-fs.js';
 import { checkBuildResult, type BuildResult } from '../report/result.js';
+import { successWithoutRunThrough } from '../report/run-through.js';
 import type { RunRecord } from './types.js';
 
 export const RUN_SCHEMA = 'buildbench.run/v1';
@@ -180,6 +181,9 @@ export async function collectRuns(
       }
       const result = await readResult(root, runRel, record, (problem) => problems.push(problem), shown);
       if (result === null) continue;
+      // A success whose last script or replay did not run through is a bug of the engine: said, loudly.
+      for (const problem of result ? successWithoutRunThrough(result) : [])
+        warnings.push(`${system}: task ${record.task.id} run ${record.run} (${where}): ${problem}`);
       seen.set(key, where);
       let entry = bySystem.get(system);
       if (!entry) {

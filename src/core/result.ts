@@ -265,11 +265,20 @@ export function toBuildResult(
       snapshot: keptAt && verifier ? SNAPSHOT_FILE : undefined,
     },
     excludedArtifacts: state.copiedExcluded.length > 0 ? state.copiedExcluded : verifier?.excluded,
-    verification: verifier?.report(state.claims),
+    verification: verifier?.report(state.claims, lastScriptRanThrough(outcome?.history ?? [])),
     recipe: state.finalized?.recipe,
     patches: state.finalized?.patches,
     ...(deploy ? { deploy } : {}),
     ...(analysis ? { analysis } : {}),
     ...(failure ? { observerFailure: failure } : {}),
   };
+}
+
+/** The run's last script ran to its end (exit 0, in time); true when no script ran. */
+function lastScriptRanThrough(history: readonly TurnRecord[]): boolean {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const exec = history[i]!.observation?.exec;
+    if (exec) return exec.exitCode === 0 && !exec.timedOut;
+  }
+  return true;
 }

@@ -249,11 +249,10 @@ async function collectSourcePatches(
   }
 }
 
-/** What every replay of this run shares: the patch files it applies and whether a non-zero exit is accepted. */
+/** What every replay of this run shares: the patch files it applies. */
 interface ReplayPlan {
   input: FinalizeInput;
   patchFiles: { path: string; content: string }[];
-  allowNonZeroExit: boolean;
 }
 
 /**
@@ -274,7 +273,6 @@ async function replayedRecipe(
         content: await readFile(path.join(input.outDir, p.file), 'utf8'),
       })),
     ),
-    allowNonZeroExit: turns.find((t) => t.turn === minimal.turn)?.exitCode !== 0,
   };
   await writeRecipe(input, minimal);
   const first = await replayWritten(plan, minimal, 'replay/minimal.log');
@@ -336,7 +334,6 @@ async function replayWritten(plan: ReplayPlan, recipe: FinalRecipe, logName: str
     timeoutMs: Math.max(1000, Math.min(input.replayTimeoutMs, left)),
     logPath: path.join(input.outDir, logName),
     logName,
-    allowNonZeroExit: plan.allowNonZeroExit,
     signal: input.signal,
     onProgress: input.onProgress,
     createSandbox: input.createSandbox,

@@ -94,8 +94,6 @@ export interface ReplayRequest {
   logPath?: string;
   /** Relative form of logPath for the outcome. */
   logName?: string;
-  /** A non-zero exit is accepted when the original successful turn exited non-zero too. */
-  allowNonZeroExit?: boolean;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
   /** Injectable for tests. */
@@ -223,14 +221,14 @@ function replayVerdict(
       `build.sh exited ${exec.exitCode} and the verifiers failed: ${verdict.failures.join('; ')}`,
     );
   }
-  if (exec.exitCode !== 0 && !request.allowNonZeroExit) {
+  // A replay that did not run through confirms nothing, whatever the verifiers found (issue 31).
+  if (exec.exitCode !== 0) {
     return outcome('failed', `the verifiers passed but build.sh exited ${exec.exitCode}`);
   }
   return outcome(
     'passed',
     `build.sh built ${artifacts.length} binar${artifacts.length === 1 ? 'y' : 'ies'} in a fresh ${sandbox.kind} sandbox and the verifiers passed` +
-      (hidden ? ', the task’s hidden verifier included' : '') +
-      (exec.exitCode !== 0 ? ` (it exits ${exec.exitCode}, as the original turn did)` : ''),
+      (hidden ? ', the task’s hidden verifier included' : ''),
   );
 }
 

@@ -100,12 +100,17 @@ export function artifactChecks(
 }
 
 /** The self-stop audit from the claims the stop-gate saw and the final verdict. */
-export function auditSelfStop(claims: readonly ClaimRecord[], passed: boolean): SelfStop {
+export function auditSelfStop(
+  claims: readonly ClaimRecord[],
+  passed: boolean,
+  /** The run's last script ran through (exit 0): a PARTIAL claim after one that did not is right (issue 31). */
+  ranThrough = true,
+): SelfStop {
   const last = claims[claims.length - 1];
   const refused = claims.filter((c) => c.claim === 'success' && !c.accepted).length;
   const claimed = last?.claim ?? null;
   const wrong =
     claimed !== null &&
-    (refused > 0 || (claimed === 'success' && !passed) || (claimed !== 'success' && passed));
+    (refused > 0 || (claimed === 'success' && !passed) || (claimed !== 'success' && passed && ranThrough));
   return { claimed, verdict: passed ? 'passed' : 'failed', wrong, refused, claims: [...claims] };
 }

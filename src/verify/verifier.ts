@@ -205,14 +205,14 @@ export class BuildVerifier {
   }
 
   /** Every check so far, the verdict over the required ones, and the self-stop audit. */
-  report(claims: readonly ClaimRecord[] = []): Verification {
+  report(claims: readonly ClaimRecord[] = [], ranThrough = true): Verification {
     const checks = [...this.turnChecks, ...this.finalChecks];
     const passed = checks.length > 0 && checks.every((c) => c.passed || !c.required);
     return {
       passed,
       checks,
       ...(this.specInfo ? { spec: this.specInfo } : {}),
-      selfStop: auditSelfStop(claims, passed),
+      selfStop: auditSelfStop(claims, passed, ranThrough),
     };
   }
 

@@ -237,11 +237,13 @@ export class RulesStrategy implements Strategy {
       kind: 'finish',
       claim,
       reason:
-        (built
-          ? `${tried} ran${repaired}; binaries were built but not all expected ones (${last?.verdict.failures.join('; ') ?? ''})${submodules}`
-          : cause
-            ? `no known repair for the root cause "${cause}"${repaired ? ` (${repaired.trim()} applied)` : ''}, and ${tried} failed${submodules}`
-            : `${tried} failed${repaired} without a recognised error${submodules}`) +
+        (built && last?.verdict.passed && last.exec.exitCode !== 0
+          ? `${tried} ran${repaired}; every expected binary was built, but the script exited ${last.exec.exitCode ?? 'without a status'} after them${cause ? ` (${cause})` : ''}: a build that did not run through is not a success${submodules}`
+          : built
+            ? `${tried} ran${repaired}; binaries were built but not all expected ones (${last?.verdict.failures.join('; ') ?? ''})${submodules}`
+            : cause
+              ? `no known repair for the root cause "${cause}"${repaired ? ` (${repaired.trim()} applied)` : ''}, and ${tried} failed${submodules}`
+              : `${tried} failed${repaired} without a recognised error${submodules}`) +
         legacy +
         (claim === 'impossible' ? `; ${whatWasTried(context.history)}` : ''),
     };

@@ -305,7 +305,11 @@ describe('LlmStrategy in the agent loop', () => {
       session: openSession(provider, { secrets: [KEY] }),
       instructions: `a README quoting ${KEY}`,
     });
-    const sandbox = new FakeSandbox(() => ({ exitCode: 1, output: `token ${KEY} leaked\n` }));
+    // the first script fails, the second runs through with the binaries
+    const sandbox = new FakeSandbox((_s, n) => ({
+      exitCode: n === 0 ? 1 : 0,
+      output: `token ${KEY} leaked\n`,
+    }));
     const outcome = await runAgentLoop(
       base,
       deps(strategy, sandbox, () => sandbox.scripts.length >= 2),

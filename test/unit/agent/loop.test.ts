@@ -87,7 +87,8 @@ describe('agent loop', () => {
   });
 
   it('asks for a fresh sandbox before each later turn (never turn 0) and marks the turns that got one', async () => {
-    const sandbox = new FakeSandbox(() => ({ exitCode: 1, output: 'boom' }));
+    // two failed scripts, then one that runs through with the binaries
+    const sandbox = new FakeSandbox((_s, n) => (n < 2 ? { exitCode: 1, output: 'boom' } : { exitCode: 0 }));
     const asked: [number, string, number][] = [];
     const outcome = await runAgentLoop(
       base,
@@ -238,5 +239,49 @@ describe('agent loop', () => {
     });
     expect(sandbox.scripts).toEqual(['s0', 's1']);
     expect(outcome.end).toMatchObject({ kind: 'limit', limit: 'wall_clock' });
+  });
+});
+
+describe('a script that did not run through is never a success (issue 31)', () => {
+  const finish = (claim: 'success' | 'partial'): Action => ({
+    kind: 'finish',
+    claim,
+    reason: `claims ${claim}`,
+  });
+
+  it('binaries all there but the script exited 2 after them: no verified end, a note, and another turn', async () => {
+    // turn 0 makes every binary and then fails (docs, tests); turn 1 runs through
+    const sandbox = new FakeSandbox((_s, n) => ({
+      exitCode: n === 0 ? 2 : 0,
+      output: n === 0 ? 'doc failed' : '',
+    }));
+    const strategy = new Scripted([run('make all docs'), run('make all')]);
+    const outcome = await runAgentLoop(base, deps(strategy, sandbox, 0), limits);
+    expect(outcome.end).toEqual({
+      kind: 'verified',
+      turn: 1,
+      reason: 'the verifiers passed after turn 1 (make all)',
+    });
+    expect(outcome.history[0]!.notes.join('\n')).toContain(
+      'every expected binary exists, but the script exited 2 after them',
+    );
+  });
+
+  it('refuses a success claim after such a turn; a partial claim ends with passed false', async () => {
+    const sandbox = new FakeSandbox(() => ({ exitCode: 2, output: 'doc failed' }));
+    const strategy = new Scripted([run('make'), finish('success'), finish('partial')]);
+    const outcome = await runAgentLoop(base, deps(strategy, sandbox, 0), limits);
+    expect(outcome.history[1]!.notes.join('\n')).toContain(
+      'finish(success) refused: every expected binary exists, but the script exited 2',
+    );
+    expect(outcome.end).toMatchObject({ kind: 'claim', passed: false, completion: true });
+  });
+
+  it('a timed-out script with every binary built is no success either', async () => {
+    const sandbox = new FakeSandbox(() => ({ exitCode: 124, timedOut: true, output: '' }));
+    const strategy = new Scripted([run('make check'), finish('partial')]);
+    const outcome = await runAgentLoop(base, deps(strategy, sandbox, 0), limits);
+    expect(outcome.end?.kind).not.toBe('verified');
+    expect(outcome.history[0]!.notes.join('\n')).toContain('was stopped at its time limit after them');
   });
 });
