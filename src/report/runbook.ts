@@ -11,6 +11,7 @@
  * and for PARTIAL/FAILED runs the root cause and what a person should try next. SUCCESS is written only when
  * result.json says success AND the verifier evidence is there beside it.
  */
+import { alternativesSection } from '../deploy/alternatives.js';
 import type { IsolationReport } from '../sandbox/isolation.js';
 import { describeGpuEnvironment, type GpuEnvironment } from '../verify/gpu.js';
 import path from 'node:path';
@@ -764,6 +765,7 @@ function deployRunbook(input: ReportInput, deploy: DeployResult): string[] {
     ...deployEvidenceSection(deploy),
     ...environmentSection(input, deployEnvironmentLines(deploy)),
     ...deployInstalledSection(deploy),
+    ...alternativesSection(deploy, input.turns),
     ...deployRunSection(result, deploy),
     ...patchSection(input),
     ...historySection(input),

@@ -11,6 +11,7 @@ import type { Expected } from '../../verify/types.js';
 import { normalizeLogLine } from '../../knowledge/diagnose/log-parser.js';
 import { quoteUntrusted, renderPrompt, type RenderOptions } from '../../llm/prompts.js';
 import { describeDeployGoal, describeEcosystems } from './deploy-prompt.js';
+import { alternativesPrompt } from '../../deploy/alternatives.js';
 
 /** How much of each part a compaction level keeps. */
 interface Level {
@@ -405,7 +406,7 @@ export function buildTurnPrompt(input: TurnPromptInput, budgetChars: number): Tu
           ? describeDeployGoal(context.goal, context.workdir)
           : describeGoal(context.expected, context.repo),
         repo: context.goal
-          ? `${describeRepo(context.repo, input.tree, level.repo)}\n${describeEcosystems(context.repo, level.repo)}`
+          ? `${describeRepo(context.repo, input.tree, level.repo)}\n${describeEcosystems(context.repo, level.repo)}${alternativesPrompt(context.goal, context.repo, context.history)}`
           : describeRepo(context.repo, input.tree, level.repo),
         instructions:
           instructions === ''

@@ -2,6 +2,7 @@ import type { Action, Strategy, TurnContext, TurnRecord } from '../types.js';
 import type { RepoInfo } from '../../repo/types.js';
 import { candidateRecipes } from '../../recipe/catalog.js';
 import { deployRecipes } from '../../deploy/recipes/index.js';
+import { alternativesNote } from '../../deploy/alternatives.js';
 import { documentedPackages, documentedRecipes, type DocumentedRecipe } from '../../recipe/documented.js';
 import { emptyFixes, type Recipe, type RecipeFixes } from '../../recipe/model.js';
 import { describeScript, renderScript } from '../../recipe/render-turn.js';
@@ -233,6 +234,10 @@ export class RulesStrategy implements Strategy {
         ? `; git submodules ${this.missingSubmodules.join(', ')} are not checked out and could not be fetched`
         : '';
     const legacy = legacyNote(last?.rootCause, this.attempt?.applied);
+    // A deploy says which of its ecosystems' alternatives it tried and which it ruled out, and why.
+    const alternatives = context.goal
+      ? alternativesNote(context.goal, context.repo, context.history).note
+      : '';
     return {
       kind: 'finish',
       claim,
@@ -245,6 +250,7 @@ export class RulesStrategy implements Strategy {
               ? `no known repair for the root cause "${cause}"${repaired ? ` (${repaired.trim()} applied)` : ''}, and ${tried} failed${submodules}`
               : `${tried} failed${repaired} without a recognised error${submodules}`) +
         legacy +
+        (alternatives ? `; ${alternatives}` : '') +
         (claim === 'impossible' ? `; ${whatWasTried(context.history)}` : ''),
     };
   }

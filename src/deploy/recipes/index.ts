@@ -5,7 +5,10 @@
  * ecosystem's setup for its next one. With no setup knowledge at all, one recipe that only records the
  * environment lets the target run as it is (its own failure then tells what is missing).
  */
+import { lstatSync } from 'node:fs';
+import path from 'node:path';
 import type { Recipe } from '../../recipe/model.js';
+import { alternativeMarker } from '../alternatives.js';
 import type { RepoInfo } from '../../repo/types.js';
 import { guestRecipe } from '../guest.js';
 import type { DeployGoal } from '../types.js';
@@ -65,30 +68,85 @@ export function deployRecipes(
   goal: DeployGoal,
   setups: readonly EcosystemSetup[] = SETUPS,
 ): Recipe[] {
-  return setupRecipes(repo, goal, setups).map((recipe) => withTargetRun(withGpuCheck(recipe, goal), goal));
+  const own = ownScripts(repo.root);
+  return setupRecipes(repo, goal, setups, own).map(({ recipe, parts }) =>
+    withTargetRun(withGpuCheck(recipe, goal), goal, alternativeMarker(parts, own)),
+  );
+}
+
+/** A setup recipe and the ids of the alternatives it combines. */
+interface Combined {
+  recipe: Recipe;
+  parts: string[];
 }
 
 function setupRecipes(
   repo: RepoInfo,
   goal: DeployGoal,
-  setups: readonly EcosystemSetup[] = SETUPS,
-): Recipe[] {
+  setups: readonly EcosystemSetup[],
+  own: readonly string[],
+): Combined[] {
   const parts = (repo.ecosystems ?? [])
     .map((eco) => setups.find((s) => s.kind === eco.kind)?.recipes(eco, { repo, goal }) ?? [])
     .filter((recipes) => recipes.length > 0);
   // A guest (kernel, bare-metal image) is built and booted whatever the ecosystems: its part comes last.
   const guest = guestRecipe(goal);
   if (guest) parts.push([guest]);
-  if (parts.length === 0) return [bareRecipe()];
+  const combined = (recipes: Recipe[]): Combined => ({
+    recipe: combineRecipes(recipes),
+    parts: recipes.map((r) => r.id),
+  });
   const best = parts.map((recipes) => recipes[0]!);
-  const out = [combineRecipes(best)];
+  const out: Combined[] = [];
+  if (parts.length === 0) out.push({ recipe: bareRecipe(), parts: [] });
+  else out.push(combined(best));
   parts.forEach((recipes, i) => {
     for (const alternative of recipes.slice(1)) {
-      out.push(combineRecipes(best.map((r, j) => (j === i ? alternative : r))));
+      out.push(combined(best.map((r, j) => (j === i ? alternative : r))));
     }
   });
+  // The repository's own build scripts come after every setup's alternatives (the build tools failed).
+  for (const file of own) {
+    const recipe = ownScriptRecipe(file, best);
+    out.push({ recipe, parts: [recipe.id] });
+  }
   const ids = new Set<string>();
-  return out.filter((r) => !ids.has(r.id) && ids.add(r.id));
+  return out.filter((c) => !ids.has(c.recipe.id) && ids.add(c.recipe.id));
+}
+
+/**
+ * The build scripts a repository may have of its own at its root, in the order they are tried: what its
+ * authors run instead of (or around) the build tool. Only regular files (a link is not followed).
+ */
+export const OWN_SCRIPT_NAMES = ['build.sh', 'compile.sh', 'install.sh', 'setup.sh'] as const;
+
+export function ownScripts(root: string): string[] {
+  if (!root) return [];
+  return OWN_SCRIPT_NAMES.filter((name) => {
+    try {
+      return lstatSync(path.join(root, name)).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * The repository's own script as the setup: the tools the ecosystems' setups need (the JDK, cargo, …), then
+ * `bash <script>` from the root.
+ */
+function ownScriptRecipe(file: string, best: readonly Recipe[]): Recipe {
+  const tools = new Map<string, Recipe['tools'][number]>();
+  for (const part of best) for (const tool of part.tools) tools.set(tool.command, tool);
+  return {
+    id: `own-script:${file}`,
+    system: 'deploy',
+    label: `the repository's own ${file}`,
+    evidence: `the repository has its own ${file}: its authors' way of building it, tried after the build tools`,
+    dir: '',
+    tools: [...tools.values()],
+    steps: [{ purpose: 'build', command: `bash ./${file}` }],
+  };
 }
 
 /** No setup knowledge applies: the target runs in the environment as it is. */

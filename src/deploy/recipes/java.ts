@@ -83,11 +83,11 @@ function settingsLines(localRepo: string, offline: boolean, goal: DeployGoal): s
   ];
 }
 
-/** Bash: look up and install the Debian packages of the artifacts (and the lifecycle plugins). */
-function debianArtifactLines(eco: EcosystemInfo): string[] {
-  const wanted = [...new Set([...eco.dependencies.map((d) => d.name), ...MAVEN_LIFECYCLE_PLUGINS])].filter(
-    (c) => /^[\w.-]+:[\w.-]+$/.test(c),
-  );
+/** Bash: look up and install the Debian packages of the artifacts (and the lifecycle plugins, for Maven). */
+function debianArtifactLines(eco: EcosystemInfo, plugins = true): string[] {
+  const wanted = [
+    ...new Set([...eco.dependencies.map((d) => d.name), ...(plugins ? MAVEN_LIFECYCLE_PLUGINS : [])]),
+  ].filter((c) => /^[\w.-]+:[\w.-]+$/.test(c));
   const paths = wanted.map(mavenPath);
   return [
     DEPLOY_INSTALL_FN,
@@ -100,6 +100,7 @@ function debianArtifactLines(eco: EcosystemInfo): string[] {
     '  if [ -n "$bb_p" ]; then echo "buildbench: Maven artifact ${bb_a%%=*} -> Debian package $bb_p"; bb_pkgs="$bb_pkgs $bb_p"',
     `  else echo "buildbench: Maven artifact \${bb_a%%=*} cannot be had offline: no Debian package ships ${DEBIAN_MAVEN_REPO}/\${bb_a#*=}/"; fi`,
     'done',
+    `mkdir -p ${DEPLOY_RECORD_DIR}`,
     '# shellcheck disable=SC2086 # a list of package names',
     'if [ -n "$bb_pkgs" ]; then bb_deploy_install $(printf "%s\\n" $bb_pkgs | sort -u)',
     `  dpkg-query -W -f '\${Package} \${Version}\\n' $(printf "%s\\n" $bb_pkgs | sort -u) > ${DEPLOY_RECORD_DIR}/java-debian-packages.txt`,
@@ -177,6 +178,48 @@ function gradleRecipe(eco: EcosystemInfo, offline: boolean): Recipe {
   };
 }
 
+/** Where Debian's Java packages put their jars. */
+export const DEBIAN_JAVA_JARS = '/usr/share/java';
+
+/**
+ * Building without the build tool: the Debian packages of the declared dependencies, then `javac` over the
+ * main sources (`src/main/java` when there is one, else every .java file outside test folders) into
+ * `target/classes` — where Maven and a `java -cp target/classes` target expect them — with every jar the
+ * distribution's Java packages installed in /usr/share/java on the classpath (transitive dependencies
+ * included: Debian's packages depend on theirs), resources copied beside. What an expert does when the build
+ * tool's own plugins cannot be had offline.
+ */
+function javacRecipe(eco: EcosystemInfo): Recipe {
+  return {
+    id: 'java:javac',
+    system: 'deploy',
+    label: 'javac without the build tool (Debian jars)',
+    evidence: `${eco.manifests[0] ?? 'the build file'} declares ${eco.dependencies.length} dependency(ies)${runtimeNote(eco)}; built without the build tool: javac over the sources with the Debian jars of the dependencies (${DEBIAN_JAVA_JARS}) on the classpath`,
+    dir: '',
+    tools: [JDK],
+    steps: [
+      { purpose: 'dependencies', command: script(debianArtifactLines(eco, false)) },
+      {
+        purpose: 'build',
+        command: script([
+          SOURCE_DEPLOY_ENV,
+          'bb_src=.; [ -d src/main/java ] && bb_src=src/main/java',
+          `mkdir -p target/classes ${DEPLOY_RECORD_DIR}`,
+          // without src/main/java: every .java file but the test folders' (src/test, test, tests at the root)
+          `find "$bb_src" \\( -path ./.buildbench -o -path ./.git -o -path ./src/test -o -path ./test -o -path ./tests \\) -prune -o -name '*.java' -print > ${DEPLOY_RECORD_DIR}/javac-sources.txt`,
+          `bb_cp=$(find ${DEBIAN_JAVA_JARS} -maxdepth 1 -name '*.jar' 2>/dev/null | sort | tr '\\n' ':')`,
+          `printf '%s\\n' "$bb_cp" | tr ':' '\\n' | sed '/^$/d' > ${DEPLOY_RECORD_DIR}/classpath.txt`,
+          `echo "buildbench: javac over $(wc -l < ${DEPLOY_RECORD_DIR}/javac-sources.txt) source file(s) from $bb_src, $(wc -l < ${DEPLOY_RECORD_DIR}/classpath.txt) Debian jar(s) on the classpath"`,
+          `javac -nowarn -encoding UTF-8 -d target/classes -cp "\${bb_cp:-.}" @${DEPLOY_RECORD_DIR}/javac-sources.txt`,
+          'if [ -d src/main/resources ]; then cp -r src/main/resources/. target/classes/; fi',
+          'bb_cp="$PWD/target/classes:$bb_cp"',
+          ...exportLines('CLASSPATH', '"${bb_cp%:}"'),
+        ]),
+      },
+    ],
+  };
+}
+
 export const javaSetup: EcosystemSetup = {
   kind: 'java',
   recipes(eco, { goal }) {
@@ -184,8 +227,8 @@ export const javaSetup: EcosystemSetup = {
     const make = maven
       ? (offline: boolean): Recipe => mavenRecipe(eco, goal, offline)
       : (offline: boolean): Recipe => gradleRecipe(eco, offline);
-    if (goal.registries.mode === 'offline') return [make(true)];
+    if (goal.registries.mode === 'offline') return [make(true), javacRecipe(eco)];
     if (goal.registries.mode === 'online') return [make(false)];
-    return [make(false), make(true)];
+    return [make(false), make(true), javacRecipe(eco)];
   },
 };

@@ -15,12 +15,13 @@ import { SOURCE_DEPLOY_ENV, type DeployGoal } from '../types.js';
 export const TARGET_RUN_MARKER = '### buildbench: the target experiment: ';
 
 /** The step: from the target's cwd, with the deploy environment sourced, within the target's time limit. */
-export function targetStep(goal: DeployGoal): Recipe['steps'][number] {
+export function targetStep(goal: DeployGoal, marker?: string): Recipe['steps'][number] {
   const cwd = goal.target.cwd && goal.target.cwd !== '.' ? goal.target.cwd : '.';
   const seconds = Math.max(1, Math.ceil(goal.target.timeoutMs / 1000));
   return {
     purpose: 'build',
     command: [
+      ...(marker ? [marker] : []),
       SOURCE_DEPLOY_ENV,
       `cd ${shq(cwd)}`,
       `echo ${shq(`${TARGET_RUN_MARKER}${goal.target.command}`)}`,
@@ -29,7 +30,10 @@ export function targetStep(goal: DeployGoal): Recipe['steps'][number] {
   };
 }
 
-/** The recipe with the target's run appended (once). */
-export function withTargetRun(recipe: Recipe, goal: DeployGoal): Recipe {
-  return { ...recipe, steps: [...recipe.steps, targetStep(goal)] };
+/**
+ * The recipe with the target's run appended (once). `marker` (a shell comment, alternatives.ts) heads the
+ * step: it names the alternatives the script tries, so a trajectory alone tells them.
+ */
+export function withTargetRun(recipe: Recipe, goal: DeployGoal, marker?: string): Recipe {
+  return { ...recipe, steps: [...recipe.steps, targetStep(goal, marker)] };
 }

@@ -174,7 +174,17 @@ describe('setups of Rust, Go, Java, Haskell, Lua, Racket, Fortran', () => {
     expect(recipesOf(ECOS.java!, 'auto').map((r) => r.id)).toEqual([
       'deploy:java:maven',
       'deploy:java:maven-debian',
+      'deploy:java:javac',
     ]);
+    expect(recipesOf(ECOS.java!, 'online').map((r) => r.id)).toEqual(['deploy:java:maven']);
+    const javac = recipesOf(ECOS.java!, 'offline')[1]!;
+    expect(javac.id).toBe('deploy:java:javac');
+    const [javacDeps, javacBuild] = javac.steps.map((s) => s.command);
+    expect(javacDeps).toContain('org.apache.commons:commons-lang3=org/apache/commons/commons-lang3');
+    expect(javacDeps).not.toContain('maven-compiler-plugin');
+    expect(javacBuild).toContain('-d target/classes');
+    expect(javacBuild).toContain('/usr/share/java');
+    expect(javacBuild).not.toContain('mvn ');
     const gradle = recipesOf(ECOS.gradle!, 'offline')[0]!;
     expect(gradle.steps[0]!.command).toContain(
       'gradle --no-daemon --offline -I .buildbench/gradle/debian-repo.gradle',

@@ -106,6 +106,36 @@ function raiseJavaRelease(release: string): Repair {
   };
 }
 
+/** The flag GCC 10 added to accept Fortran-77-style argument mismatches again (gfortran's manual). */
+export const ALLOW_ARGUMENT_MISMATCH = '-fallow-argument-mismatch';
+
+/**
+ * Shell lines that add ALLOW_ARGUMENT_MISMATCH to the Fortran flags of every build file in the tree (a recorded
+ * patch): in a Makefile, each FFLAGS/FCFLAGS/F90FLAGS/F77FLAGS assignment and the FC/F77/F90 assignment (rules
+ * that call `$(FC)` without the flags see it too), or `FFLAGS +=`/`FCFLAGS +=` lines at its top when it has
+ * none (make's implicit rules read them); in a CMakeLists.txt that builds Fortran, an
+ * `add_compile_options` for Fortran sources on its first line. Files that have the flag are left alone.
+ */
+export function allowArgumentMismatchLines(): string[] {
+  const f = ALLOW_ARGUMENT_MISMATCH;
+  const flags = '(FFLAGS|FCFLAGS|F90FLAGS|F77FLAGS)[[:space:]]*[:+?]?=';
+  const compiler = '(FC|F77|F90)[[:space:]]*[:?]?=';
+  // an assignment's line, unless it continues on the next one (a trailing backslash)
+  const append = (lhs: string): string => `s/^([[:space:]]*${lhs}(.*[^\\\\])?)$/\\1 ${f}/`;
+  const skip = '\\( -name .git -o -name .buildbench \\) -prune -o';
+  return [
+    `find . ${skip} -type f \\( -name Makefile -o -name makefile -o -name GNUmakefile -o -name '*.mk' \\) -print | while IFS= read -r bb_f; do`,
+    `  if grep -q -e ${shq(f)} "$bb_f"; then continue; fi`,
+    `  if grep -Eq ${shq(`^[[:space:]]*(${flags}|${compiler})`)} "$bb_f"; then sed -i -E -e ${shq(append(flags))} -e ${shq(append(compiler))} "$bb_f"`,
+    `  else sed -i ${shq(`1i FFLAGS += ${f}\\nFCFLAGS += ${f}`)} "$bb_f"; fi`,
+    `  echo "buildbench: ${f} added to the Fortran flags of $bb_f"`,
+    'done',
+    `find . ${skip} -type f -name CMakeLists.txt -print | while IFS= read -r bb_f; do`,
+    `  if grep -qi fortran "$bb_f" && ! grep -q -e ${shq(f)} "$bb_f"; then sed -i ${shq(`1i add_compile_options("$<$<COMPILE_LANGUAGE:Fortran>:${f}>")`)} "$bb_f"; echo "buildbench: ${f} added to the Fortran flags of $bb_f"; fi`,
+    'done',
+  ];
+}
+
 export const DEPLOY_LANG_RULES: Rule[] = [
   {
     ids: ['cargo-fetch-failed', 'go-module-fetch-failed', 'go-proxy-lookup-failed', 'maven-transfer-failed'],
@@ -186,6 +216,21 @@ export const DEPLOY_LANG_RULES: Rule[] = [
     needsTree:
       "which Debian package ships a Maven artifact is looked up in the sandbox's /usr/share/maven-repo",
     propose: (f, input, { services: s }) => installArtifact(f, input, s),
+  },
+  {
+    ids: ['gfortran-argument-mismatch'],
+    propose(f) {
+      const reason = `${f.message}: GCC 10 made these errors; ${ALLOW_ARGUMENT_MISMATCH} in the build file's Fortran flags accepts the code as older gfortran did (warnings stay), the Fortran twin of -fcommon`;
+      return [
+        {
+          rule: 'fortran-allow-argument-mismatch',
+          key: 'fortran-allow-argument-mismatch',
+          reason,
+          prelude: allowArgumentMismatchLines(),
+          patches: [{ file: 'Makefile / CMakeLists.txt (Fortran flags)', reason }],
+        },
+      ];
+    },
   },
   {
     ids: ['java-release-dropped'],

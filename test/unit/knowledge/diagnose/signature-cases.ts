@@ -1127,6 +1127,16 @@ export const SIGNATURE_CASES: SignatureCase[] = [
     captures: { file: '/usr/lib/gcc/x86_64-linux-gnu/11/libstdc++.so', library: 'stdc++' },
   },
   {
+    id: 'gfortran-argument-mismatch',
+    line: 'Error: Rank mismatch between actual argument at (1) and actual argument at (2) (scalar and rank-1)',
+    captures: { kind: 'Rank', detail: 'scalar and rank-1' },
+  },
+  {
+    id: 'gfortran-argument-mismatch',
+    line: 'Error: Type mismatch between actual argument at (1) and actual argument at (2) (REAL(8)/INTEGER(4)).',
+    captures: { kind: 'Type', detail: 'REAL(8)/INTEGER(4)' },
+  },
+  {
     // latent: a root cause only when a later undefined reference names the function (log-story.test.ts)
     id: 'implicit-declaration-warning',
     line: 'u.c:1:24: warning: implicit declaration of function ‘g’ [-Wimplicit-function-declaration]',

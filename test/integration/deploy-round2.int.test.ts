@@ -1,0 +1,44 @@
+/**
+ * Issue 29's failure classes deployed end to end: `buildbench deploy` of a fixture that fails that way first on
+ * bookworm, with the rules strategy in fresh rootfs sandboxes, within its task's budget — the repair rule's turn,
+ * then the target experiment and the hidden verifier pass. (A 32-bit multilib fixture was left out: the
+ * 32-bit binary builds with gcc-multilib, but a kernel without IA-32 emulation cannot run it.)
+ */
+import { describe, expect, it } from '@jest/globals';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { run } from '../../src/cli/main.js';
+import type { BuildResult } from '../../src/report/result.js';
+import { sandboxBackendsHere } from '../helpers/sandbox.js';
+
+const { rootfsUnavailable } = await sandboxBackendsHere();
+const describeRootfs = rootfsUnavailable ? describe.skip : describe;
+const FIXTURES = path.resolve('tasks/deploy-fixtures');
+
+describeRootfs('issue 29 classes (rootfs sandbox, rules strategy)', () => {
+  it(
+    'fortran-axpy: gfortran >= 10 rejects the argument mismatch; -fallow-argument-mismatch as a patch',
+    async () => {
+      const out = path.join(mkdtempSync(path.join(tmpdir(), 'bb-int-deploy-round2-')), 'fortran');
+      const err: string[] = [];
+      const code = await run(
+        [
+          'deploy',
+          path.join(FIXTURES, 'fortran-axpy'),
+          '--task',
+          path.join(FIXTURES, 'fortran-axpy.yml'),
+          '--out',
+          out,
+        ],
+        { stdout: () => undefined, stderr: (t) => err.push(t), env: process.env, cwd: FIXTURES },
+      );
+      const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+      expect({ code, status: result.status }).toEqual({ code: 0, status: 'success' });
+      expect(result.turns[0]?.rootCause?.id).toBe('gfortran-argument-mismatch');
+      expect(result.turns.map((t) => t.purpose).at(-1)).toMatch(/\+ fortran-allow-argument-mismatch$/);
+      expect(result.patches?.length).toBeGreaterThan(0);
+    },
+    10 * 60_000,
+  );
+});
