@@ -10,19 +10,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import type { Diagnosis } from '../../src/knowledge/diagnose/diagnosis.js';
+import { NOT_BUILD_KINDS, type NotBuildKind } from '../../src/knowledge/diagnose/signatures.js';
 
 export const CORPUS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/ci-logs');
 
 /** The kinds of failure that are not a build problem (the diagnosis says so and proposes nothing). */
-export const NOT_BUILD_KINDS = [
-  'flaky-network',
-  'tests-failed',
-  'runner-out-of-disk',
-  'cancelled',
-  'timeout',
-  'infrastructure',
-] as const;
-export type ExpectedKind = (typeof NOT_BUILD_KINDS)[number];
+export { NOT_BUILD_KINDS };
+export type ExpectedKind = NotBuildKind;
 
 /** A build problem: its root cause and the fix the thread confirms. */
 export interface BuildExpectation {

@@ -16,6 +16,7 @@
  * `GENERIC_MOVES` names the signature ids each move answers beyond the rules; the catalog marks those
  * `repair: {owner: generic}` (test/unit/knowledge/repair/generic-moves.test.ts checks both ways round).
  */
+import { compareVersions } from './autotools.js';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { inDir, shq } from '../../../base/shell.js';
@@ -52,17 +53,6 @@ const VERSION = /^-?(\d+(?:\.\d+)*)$/;
 /** An include folder right under the system include directory (with the multiarch triplet or not). */
 const INCLUDE_FOLDER = /^\/usr\/include\/(?:[a-z0-9_]+-linux-[a-z0-9_]+\/)?([^/]+)$/;
 const BIN_DIR = /^\/(?:usr\/)?s?bin$/;
-
-/** Numeric comparison of dotted versions (`5.10` after `5.4`). */
-export function compareVersions(a: string, b: string): number {
-  const x = a.split('.').map(Number);
-  const y = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(x.length, y.length); i++) {
-    const d = (x[i] ?? 0) - (y[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
 
 /** The version in `name` after `stem` (`lua5.4` after `lua` → `5.4`), compared case-insensitively; else undefined. */
 function versionAfter(name: string, stem: string): string | undefined {

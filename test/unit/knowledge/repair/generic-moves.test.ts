@@ -12,11 +12,11 @@ import { analyzeLog } from '../../../../src/knowledge/diagnose/log-parser.js';
 import { defaultSignatureCatalog } from '../../../../src/knowledge/diagnose/signatures.js';
 import {
   GENERIC_MOVES,
-  compareVersions,
   configureStep,
   newestVersioned,
   type PathHit,
 } from '../../../../src/knowledge/repair/rules/generic.js';
+import { compareVersions } from '../../../../src/knowledge/repair/rules/autotools.js';
 import { RuleKnowledge, knownSignatureIds } from '../../../../src/knowledge/repair/rules/index.js';
 import type { RepairInput, StrategyServices } from '../../../../src/knowledge/repair/repair.js';
 import { recipeFor } from '../../../../src/recipe/catalog.js';
