@@ -247,10 +247,7 @@ export function recipeFor(system: BuildSystem, catalog: RecipeCatalog = loadCata
     system: system.kind,
     ...(buildDir === undefined ? {} : { buildDir }),
     label: fill(entry.label, names),
-    evidence:
-      system.details.sharedLibs === true
-        ? `${system.file} found; configured with -DBUILD_SHARED_LIBS=ON because the project ships its libraries shared`
-        : `${system.file} found`,
+    evidence: `${system.file} found`,
     dir,
     tools: entry.tools.map((t) => ({ ...t })),
     steps: stepsFor(entry, system, commandVars),

@@ -49,6 +49,8 @@ const MAX_BLOCK_CHARS = 8000;
 interface Heading {
   title: string;
   line: number;
+  /** The heading's last line (its underline for a setext title). */
+  end: number;
 }
 
 /** Strips console prompts: a block with `$ ` lines keeps only those (the rest is output). */
@@ -60,14 +62,14 @@ export function stripPrompts(text: string): string {
 }
 
 /**
- * The shell blocks of one document (Markdown fences, indented blocks after a blank line, reStructuredText
+ * The shell blocks of one document (Markdown fences, indented blocks after a blank line or a heading, reStructuredText
  * `code-block`/`::` blocks, `$ ` prompt lines in plain text), each with the heading it is under. Blocks
  * under a build heading come first; others only when they run a build command.
  */
 export function docBlocks(text: string, file: string): DocumentedBlock[] {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const found: { block: DocumentedBlock; underBuild: boolean }[] = [];
-  let heading: Heading = { title: '', line: 0 };
+  let heading: Heading = { title: '', line: 0, end: -1 };
   const push = (start: number, body: string[]): void => {
     const raw = stripPrompts(body.join('\n')).trim();
     if (raw === '' || raw.length > MAX_BLOCK_CHARS) return;
@@ -80,12 +82,12 @@ export function docBlocks(text: string, file: string): DocumentedBlock[] {
     const line = lines[i]!;
     const md = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (md) {
-      heading = { title: md[1]!, line: i };
+      heading = { title: md[1]!, line: i, end: i };
       continue;
     }
     const next = lines[i + 1] ?? '';
     if (line.trim() !== '' && /^\s*([=\-~^*#])\1{2,}\s*$/.test(next) && !/^\s/.test(line)) {
-      heading = { title: line.trim(), line: i };
+      heading = { title: line.trim(), line: i, end: i + 1 };
       i++;
       continue;
     }
@@ -107,7 +109,9 @@ export function docBlocks(text: string, file: string): DocumentedBlock[] {
       i = Math.max(i, end - 1);
       continue;
     }
-    if (/^( {4}|\t)\S/.test(line) && (lines[i - 1] ?? '').trim() === '') {
+    // An indented block starts after a blank line or right under a heading (`## Compile:` then `    make`).
+    const afterHeading = i - 1 === heading.end;
+    if (/^( {4}|\t)\S/.test(line) && ((lines[i - 1] ?? '').trim() === '' || afterHeading)) {
       const { body, end } = indentedAfter(lines, i);
       if (body.length > 0) push(i, body);
       i = Math.max(i, end - 1);

@@ -17,11 +17,12 @@ import { detectBuildSystems } from './build-systems.js';
 import { readDeclaredDependencies } from './declared-deps.js';
 import { detectEcosystems } from './ecosystems/index.js';
 import { findDocs } from './docs.js';
+import { documentedCompileTargets, mainSourceTargets } from './direct-targets.js';
 import { documentedChoice, findDocumentedBuild, preferDocumented } from './documented.js';
 import { countLanguages, findMainSources } from './languages.js';
 import { findCiFiles, findDockerfiles, readSubmodules } from './meta.js';
 import { isVendoredPath, isWithin } from './paths.js';
-import { BUILD_SHARED_ON, inferTargets } from './targets.js';
+import { inferTargets } from './targets.js';
 import type { RepoInfo } from './types.js';
 import { walkTree } from './walk.js';
 
@@ -71,9 +72,10 @@ export async function inspectRepo(root: string, options: InspectOptions = {}): P
     ...(buildSystems[0] !== undefined ? { primary: buildSystems[0].kind } : {}),
   });
 
-  if (expectedTargets.some((t) => t.buildOption === BUILD_SHARED_ON)) {
-    // The expectation names shared objects that CMake builds only with BUILD_SHARED_LIBS=ON.
-    for (const system of buildSystems) if (system.kind === 'cmake') system.details.sharedLibs = true;
+  if (!buildSystems.some((s) => s.linux)) {
+    // No build system: the documented compile lines say what is made, else every file defining main().
+    const compiled = documentedCompileTargets(documented.blocks);
+    expectedTargets.push(...(compiled.length > 0 ? compiled : mainSourceTargets(mainSources)));
   }
   const info: RepoInfo = {
     root: abs,

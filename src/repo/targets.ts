@@ -70,7 +70,7 @@ const FAMILY_OF: Partial<Record<BuildSystemKind, TargetFamily>> = {
 };
 
 const MAKEFILES = new Set(['Makefile', 'makefile', 'GNUmakefile']);
-/** A Makefile next to one of these is generated or a wrapper around that system. */
+/** A Makefile next to one of these is generated or a wrapper around that system (unless make is what runs). */
 const GENERATOR_FILES = [
   'Makefile.am',
   'Makefile.in',
@@ -83,7 +83,11 @@ const GENERATOR_FILES = [
 type BuildFileKind = 'cmake' | 'automake' | 'meson' | 'qmake' | 'make' | 'cargo';
 
 /** Which parser reads a file, or undefined for files that are not build files. */
-export function buildFileKind(file: string, files: ReadonlySet<string>): BuildFileKind | undefined {
+export function buildFileKind(
+  file: string,
+  files: ReadonlySet<string>,
+  primary?: BuildSystemKind,
+): BuildFileKind | undefined {
   const base = baseOf(file);
   const dir = dirOf(file);
   const sibling = (name: string): boolean => files.has(dir === '' ? name : `${dir}/${name}`);
@@ -92,7 +96,13 @@ export function buildFileKind(file: string, files: ReadonlySet<string>): BuildFi
   if (base === 'meson.build') return 'meson';
   if (base === 'Cargo.toml') return 'cargo';
   if (base.endsWith('.pro') && base.length > 4) return 'qmake';
-  if (MAKEFILES.has(base)) return GENERATOR_FILES.some(sibling) ? undefined : 'make';
+  if (MAKEFILES.has(base)) {
+    // A checkout's Makefile beside CMakeLists.txt or meson.build is hand-written: when plain `make` is the
+    // build that runs (the documented one), its products are what is made. Beside automake's files it is
+    // generated.
+    if (primary === 'make' && !sibling('Makefile.am') && !sibling('Makefile.in')) return 'make';
+    return GENERATOR_FILES.some(sibling) ? undefined : 'make';
+  }
   // A hand-written Makefile.in filled in by a hand-written configure.
   if (base === 'Makefile.in' && !sibling('Makefile.am') && !sibling('CMakeLists.txt')) return 'make';
   return undefined;
@@ -112,7 +122,7 @@ export async function inferTargets(
   const selected: Array<{ file: string; kind: BuildFileKind }> = [];
   for (const file of files) {
     if (isVendoredPath(dirOf(file)) || exclude.some((d) => isWithin(file, d))) continue;
-    const kind = buildFileKind(file, fileSet);
+    const kind = buildFileKind(file, fileSet, options.primary);
     if (kind) selected.push({ file, kind });
   }
   selected.sort((a, b) => depthOf(a.file) - depthOf(b.file));
@@ -185,8 +195,6 @@ export async function inferTargets(
     found.unshift(...cmakeTargets(cmakeFiles, modules));
   }
 
-  shareCMakeLibraries(found, cmakeFiles);
-
   const primary = options.primary !== undefined ? FAMILY_OF[options.primary] : undefined;
   if (primary !== undefined) {
     for (const t of found) {
@@ -199,63 +207,6 @@ export async function inferTargets(
   return dedupeTargets(found)
     .slice(0, options.limit ?? 500)
     .map(({ family: _family, ...target }) => target);
-}
-
-/** The CMake configure argument that makes `add_library()` without a type build a shared library. */
-export const BUILD_SHARED_ON = '-DBUILD_SHARED_LIBS=ON';
-
-/**
- * `libfoo` → why the project ships libfoo as a shared library by default: libtool's `lib_LTLIBRARIES`
- * (automake) or meson's `library()` (default_library=shared) name `libfoo.so`, or a CMake target has a
- * `SOVERSION` (which only a shared library has).
- */
-function sharedEvidence(
-  found: readonly InferredTarget[],
-  cmakeFiles: ReadonlyMap<string, string>,
-): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const t of found) {
-    if (
-      (t.family === 'automake' || t.family === 'meson') &&
-      t.kind === 'shared_library' &&
-      t.name.endsWith('.so')
-    )
-      out.set(
-        t.name.slice(0, -3),
-        `${t.family === 'automake' ? "libtool's lib_LTLIBRARIES" : "meson's library()"} builds ${t.name} (${t.source})`,
-      );
-  }
-  for (const [file, text] of cmakeFiles) {
-    for (const m of text.matchAll(/set_target_properties\s*\(([^)]*?)\bPROPERTIES\b([^)]*)\)/gi)) {
-      if (!/\bSOVERSION\b/.test(m[2]!)) continue;
-      for (const name of m[1]!.trim().split(/\s+/)) {
-        if (!/^[\w.+-]+$/.test(name)) continue;
-        const base = name.startsWith('lib') ? name : `lib${name}`;
-        if (!out.has(base)) out.set(base, `${file} gives ${name} a SOVERSION`);
-      }
-    }
-  }
-  return out;
-}
-
-/**
- * A CMake `add_library()` without a type builds a static archive because BUILD_SHARED_LIBS defaults to OFF;
- * when the project's own packaging ships that library shared (see sharedEvidence), the expectation names
- * the shared object and the CMake recipe is configured with -DBUILD_SHARED_LIBS=ON (the build system's
- * `sharedLibs` detail, set by inspection from `buildOption`), so the two agree on what the project ships.
- */
-function shareCMakeLibraries(found: InferredTarget[], cmakeFiles: ReadonlyMap<string, string>): void {
-  const evidence = sharedEvidence(found, cmakeFiles);
-  for (const t of found) {
-    if (t.family !== 'cmake' || t.kind !== 'static_library' || !t.name.endsWith('.a')) continue;
-    if (!t.note?.includes('static unless BUILD_SHARED_LIBS is ON')) continue;
-    const why = evidence.get(t.name.slice(0, -2));
-    if (why === undefined) continue;
-    t.name = `${t.name.slice(0, -2)}.so`;
-    t.kind = 'shared_library';
-    t.buildOption = BUILD_SHARED_ON;
-    t.note = `the project ships it shared (${why}): CMake is configured with ${BUILD_SHARED_ON}`;
-  }
 }
 
 /** An inferred main target this confident (or more) is expected of a build when no names were given. */

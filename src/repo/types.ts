@@ -80,8 +80,6 @@ export interface ExpectedTarget {
   role: 'main' | 'test' | 'example' | 'excluded';
   /** Why the name or kind is uncertain, e.g. that libtool builds `libfoo.a` next to `libfoo.so`. */
   note?: string;
-  /** A configure argument the build needs to produce this name (`-DBUILD_SHARED_LIBS=ON`). */
-  buildOption?: string;
 }
 
 export interface RepoInfo {

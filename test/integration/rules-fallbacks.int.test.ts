@@ -134,15 +134,15 @@ describe('every built binary reaches artifacts/ (rootfs sandbox)', () => {
   );
 
   it(
-    'a library the project ships shared (SOVERSION) is expected and built as libfoo.so, not a static archive',
+    'a library without a type is built and expected in the default configuration: libshout.a, even with a SOVERSION',
     async () => {
       const result = await runBuild(settings('shared-library'));
       expect(result.status).toBe('success');
-      expect(result.expected).toMatchObject({ names: ['libshout.so'], matched: ['libshout.so'] });
-      expect(result.turns[0]!.reason).toContain('-DBUILD_SHARED_LIBS=ON');
+      expect(result.expected).toMatchObject({ names: ['libshout.a'], matched: ['libshout.a'] });
+      expect(result.turns[0]!.reason).not.toContain('BUILD_SHARED_LIBS');
       const copied = result.artifacts.map((a) => a.copiedTo);
-      expect(copied).toEqual(['artifacts/build/libshout.so.1.0.0']);
-      expect(magic(result, 'shared-library', 'artifacts/build/libshout.so.1.0.0')).toBe('elf');
+      expect(copied).toEqual(['artifacts/build/libshout.a']);
+      expect(magic(result, 'shared-library', 'artifacts/build/libshout.a')).toBe('!<arch>\n');
     },
     BUILD_TIMEOUT_MS + 30_000,
   );

@@ -196,6 +196,7 @@ export function automakeTargets(text: string, file: string): InferredTarget[] {
       let kind: TargetKind = 'executable';
       let produced = name;
       let note = rule.note;
+      let unresolvedRelease = false;
       if (primary === 'LTLIBRARIES') {
         if (!name.endsWith('.la')) continue;
         const stem = name.slice(0, -3);
@@ -212,6 +213,19 @@ export function automakeTargets(text: string, file: string): InferredTarget[] {
           produced = `${stem}.so`;
           note = joinNotes(note, `libtool also builds ${stem}.a unless configured with --disable-static`);
         }
+        // libtool's `-release R` puts the release in the name (libfoo-R.so, libfoo-R.so.N with -version-info);
+        // -version-info alone only adds the .so.N suffix that scoring drops.
+        const release = releaseOf(expandMake(ldflags, vars));
+        if (release !== undefined) {
+          produced = `${stem}-${release}.so`;
+          if (release.includes('$') || release.includes('@')) {
+            unresolvedRelease = true;
+            note = joinNotes(
+              note,
+              `libtool -release ${release} could not be expanded: the name is uncertain`,
+            );
+          } else note = joinNotes(note, `libtool -release ${release} names it ${produced}`);
+        }
       } else if (primary === 'LIBRARIES') {
         if (!name.endsWith('.a')) continue;
         kind = 'static_library';
@@ -223,7 +237,7 @@ export function automakeTargets(text: string, file: string): InferredTarget[] {
           kind,
           file,
           line: a.line,
-          confidence: rule.confidence * (conditional ? 0.7 : 1),
+          confidence: rule.confidence * (conditional ? 0.7 : 1) * (unresolvedRelease ? 0.4 : 1),
           ...(rule.role !== undefined ? { role: roleFor(rule.role, name, file) } : {}),
           ...(conditional
             ? { note: joinNotes(note, 'inside an automake conditional') }
@@ -235,6 +249,14 @@ export function automakeTargets(text: string, file: string): InferredTarget[] {
     }
   }
   return out;
+}
+
+/** The argument of libtool's `-release` in LDFLAGS, if any. */
+function releaseOf(ldflags: string): string | undefined {
+  const words = ldflags.split(/\s+/);
+  const at = words.indexOf('-release');
+  const value = at >= 0 ? words[at + 1] : undefined;
+  return value === undefined || value === '' || value.startsWith('-') ? undefined : value;
 }
 
 /** EXTRA_ stays excluded; check_/noinst_ become `test` unless the name or directory says example. */

@@ -164,6 +164,20 @@ function producedName(word: string): string | undefined {
   return name;
 }
 
+/**
+ * A name with a part make computes when it runs (`$(PROG)-$(VERSION)-$(ARCH)` with `ARCH := $(shell
+ * uname -m)`): the unresolved part shown as `$(?)`. Undefined for a name with no such part, or with only a
+ * trailing suffix variable (`prog$(EXEEXT)`, empty on Linux).
+ */
+function computedName(word: string): string | undefined {
+  const at = word.indexOf('$(_)');
+  if (at < 0 || /[%*?]/.test(word) || /\$[<^*?+|@]/.test(word)) return undefined;
+  const trailing = /^[^$]*[A-Za-z0-9](?:\$\(_\))+$/.test(word);
+  if (trailing) return undefined;
+  const name = plainBase(word).split('$(_)').join('$(?)');
+  return name.replace(/\$\(\?\)/g, '').length >= 2 ? name : undefined;
+}
+
 function kindOf(name: string, recipeLine: string): TargetKind {
   if (/\.a$/.test(name)) return 'static_library';
   if (/\.so(?:\.\d+)*$/.test(name) || /(?:^|\s)-shared\b/.test(recipeLine)) return 'shared_library';
@@ -277,7 +291,8 @@ function targetAdder(
   out: InferredTarget[],
 ): AddTarget {
   return (word, kind, line, recipeLine, confidenceInDefault, confidenceElse) => {
-    const name = producedName(word);
+    const computed = computedName(word);
+    const name = computed ?? producedName(word);
     if (name === undefined || phony.has(word) || phony.has(name)) return;
     const isDefault = inDefault(goals, word) || inDefault(goals, name);
     const k = kind ?? kindOf(name, recipeLine);
@@ -288,9 +303,15 @@ function targetAdder(
         kind: k,
         file,
         line,
-        confidence: isDefault ? confidenceInDefault : confidenceElse,
+        confidence: Math.min(isDefault ? confidenceInDefault : confidenceElse, computed ? 0.3 : 1),
         ...(onlyForTests ? { role: 'test' as const } : {}),
-        ...(isDefault ? {} : { note: 'not reached from the default goal' }),
+        ...(computed
+          ? {
+              note: 'part of the name is computed when make runs ($(shell …) or an unset variable) and could not be expanded',
+            }
+          : isDefault
+            ? {}
+            : { note: 'not reached from the default goal' }),
       }),
     );
   };
@@ -387,5 +408,41 @@ export function makefileTargets(
   fromRecipes(rules, vars, add);
   fromDefaultGoal(rules, goals, phony, add);
   fromVariables(lines, vars, rules, goals, add);
+  const helpers = buildHelpers(rules, vars);
+  for (const t of out) {
+    if (helpers.has(t.name)) {
+      t.role = 'excluded';
+      t.confidence = Math.min(t.confidence, 0.3);
+      t.note =
+        'a recipe runs it during the build (it generates a file another rule needs): a build helper, not a product';
+    }
+  }
   return dedupeTargets(out);
+}
+
+/**
+ * Programs this Makefile builds and then runs in a recipe of a rule that makes a file (`crctable.h:
+ * mktable` / `./mktable > crctable.h`): generators, not the products. Read by splitting words.
+ */
+function buildHelpers(rules: readonly Rule[], vars: ReadonlyMap<string, string>): Set<string> {
+  const built = new Set(rules.flatMap((r) => r.targets).map((t) => plainBase(t)));
+  const helpers = new Set<string>();
+  for (const rule of rules) {
+    if (rule.targets.every((t) => t.startsWith('.') || ACTION_GOALS.has(t.toLowerCase()))) continue;
+    for (const recipe of rule.recipe) {
+      const cmd = expandMake(recipe.text, vars);
+      for (const part of cmd.split(/&&|\|\||;|\|/)) {
+        const first =
+          part
+            .trim()
+            .replace(/^[@+-]+/, '')
+            .trim()
+            .split(/\s+/)[0] ?? '';
+        if (!first.includes('/') || first.includes('$')) continue;
+        const name = plainBase(first);
+        if (built.has(name) && !rule.targets.some((t) => plainBase(t) === name)) helpers.add(name);
+      }
+    }
+  }
+  return helpers;
 }

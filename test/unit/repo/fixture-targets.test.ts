@@ -27,10 +27,18 @@ const PRODUCED: Record<string, string[]> = {
   'removed-sysctl-header': ['uptime'],
   'undefined-libm': ['roots'],
   'header-in-subdir': ['norm'],
-  // a hand-written configure, a build.sh and no build system: nothing to read targets from
+  // a hand-written configure and a build.sh: nothing to read targets from
   'configure-hello': [],
   'script-hello': [],
-  'nobuild-c': [],
+  // no build system: every file defining main() (direct compilation names it after the file)
+  'nobuild-c': ['main'],
+  // issue 31: the default configuration, the system that runs, the documented build
+  'cmake-default-static': ['libticker.a', 'tickdemo'],
+  'shared-library': ['libshout.a'],
+  'autotools-cmake-release': ['libtally-0.so'],
+  'readme-indented-make': ['libringbuf.so'],
+  'readme-two-programs': ['linecount', 'wordcount'],
+  'make-generator-helper': ['crcsum-1.4'],
 };
 
 describe('inferred targets of the fixture repositories', () => {

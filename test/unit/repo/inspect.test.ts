@@ -135,7 +135,12 @@ describe('inspectRepo', () => {
     expect((await inspectRepo(fixture('setup-py-pure'))).buildSystems).toEqual([]);
     const info = await inspectRepo(fixture('no-build'));
     expect(info.buildSystems).toEqual([]);
-    expect(info.expectedTargets).toEqual([]);
+    // No build system and no documented compile line: every file defining main() is an expected program.
+    expect(info.expectedTargets.map((t) => [t.name, t.source, t.role])).toEqual([
+      ['app', 'app.cpp', 'main'],
+      ['hello', 'hello.c', 'main'],
+      ['knr', 'knr.c', 'main'],
+    ]);
     expect(info.mainSources).toEqual(['app.cpp', 'hello.c', 'knr.c']);
     expect(info.languages).toEqual({ c: 3, cpp: 1 });
   });

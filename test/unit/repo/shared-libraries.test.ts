@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import path from 'node:path';
 
 import { inspectRepo } from '../../../src/repo/inspect.js';
 import { candidateRecipes } from '../../../src/recipe/catalog.js';
@@ -7,46 +8,82 @@ import type { Artifact } from '../../../src/verify/types.js';
 import { removeTree, tempTree } from './fixtures.js';
 
 const CMAKE = 'cmake_minimum_required(VERSION 3.10)\nproject(foo C)\nadd_library(foo foo.c)\n';
+const FOO = { 'foo.c': 'int foo(void) { return 1; }\n' };
 
-describe('shared libraries: the expectation and the CMake recipe agree', () => {
+/** The expected names and the first recipe's commands of a tree. */
+async function expectation(root: string): Promise<{ names: string[]; commands: string }> {
+  const repo = await inspectRepo(root);
+  const [recipe] = candidateRecipes(repo);
+  return {
+    names: expectedFrom({ expect: [] }, repo).names,
+    commands: (recipe?.steps ?? []).map((s) => s.command).join('\n'),
+  };
+}
+
+/**
+ * CMake is built in its default configuration, and the expectation names what that configuration makes:
+ * an add_library() without a type is static unless the project itself turns BUILD_SHARED_LIBS on. The
+ * recipe never flips the default, whatever the packaging (libtool, SOVERSION, a .pc file) suggests.
+ */
+describe('CMake default configurations: expect what the default build makes', () => {
   let root = '';
   afterEach(() => removeTree(root));
 
-  it('expects libfoo.so and configures -DBUILD_SHARED_LIBS=ON when libtool ships it shared', async () => {
+  it('BUILD_SHARED_LIBS unset: libfoo.a, even when libtool packaging ships libfoo shared', async () => {
     root = tempTree({
       'CMakeLists.txt': CMAKE,
       'configure.ac': 'AC_INIT([foo], [1])\nAM_INIT_AUTOMAKE\nLT_INIT\nAC_OUTPUT\n',
       'Makefile.am': 'lib_LTLIBRARIES = libfoo.la\nlibfoo_la_SOURCES = foo.c\n',
-      'foo.c': 'int foo(void) { return 1; }\n',
+      ...FOO,
     });
     const repo = await inspectRepo(root);
     expect(repo.buildSystems[0]!.kind).toBe('cmake');
-    const foo = repo.expectedTargets.find((t) => t.name.startsWith('libfoo'));
-    expect(foo).toMatchObject({
-      name: 'libfoo.so',
-      kind: 'shared_library',
-      buildOption: '-DBUILD_SHARED_LIBS=ON',
-    });
-    expect(foo?.note).toContain("libtool's lib_LTLIBRARIES");
-    expect(expectedFrom({ expect: [] }, repo).names).toEqual(['libfoo.so']);
-    const [recipe] = candidateRecipes(repo);
-    expect(recipe?.steps[0]?.command).toContain('-DBUILD_SHARED_LIBS=ON');
+    const { names, commands } = await expectation(root);
+    expect(names).toEqual(['libfoo.a']);
+    expect(commands).toContain('cmake -S . -B build');
+    expect(commands).not.toContain('BUILD_SHARED_LIBS');
   });
 
-  it('takes a SOVERSION as the same evidence', async () => {
+  it('BUILD_SHARED_LIBS unset with a SOVERSION: still the static archive', async () => {
     root = tempTree({
       'CMakeLists.txt': `${CMAKE}set_target_properties(foo PROPERTIES VERSION 1.2.0 SOVERSION 1)\n`,
-      'foo.c': 'int foo(void) { return 1; }\n',
+      ...FOO,
     });
-    const repo = await inspectRepo(root);
-    expect(repo.expectedTargets.find((t) => t.name.startsWith('libfoo'))?.name).toBe('libfoo.so');
+    const { names, commands } = await expectation(root);
+    expect(names).toEqual(['libfoo.a']);
+    expect(commands).not.toContain('BUILD_SHARED_LIBS');
   });
 
-  it('keeps a static default without such evidence', async () => {
-    root = tempTree({ 'CMakeLists.txt': CMAKE, 'foo.c': 'int foo(void) { return 1; }\n' });
-    const repo = await inspectRepo(root);
-    expect(repo.expectedTargets.find((t) => t.name.startsWith('libfoo'))?.name).toBe('libfoo.a');
-    expect(candidateRecipes(repo)[0]?.steps[0]?.command).not.toContain('BUILD_SHARED_LIBS');
+  it('BUILD_SHARED_LIBS OFF set by the project: libfoo.a', async () => {
+    root = tempTree({
+      'CMakeLists.txt': CMAKE.replace('add_library', 'set(BUILD_SHARED_LIBS OFF)\nadd_library'),
+      ...FOO,
+    });
+    expect((await expectation(root)).names).toEqual(['libfoo.a']);
+  });
+
+  it('BUILD_SHARED_LIBS ON set by the project (set or option default ON): libfoo.so, no -D needed', async () => {
+    root = tempTree({
+      'CMakeLists.txt': CMAKE.replace('add_library', 'set(BUILD_SHARED_LIBS ON)\nadd_library'),
+      ...FOO,
+    });
+    const byset = await expectation(root);
+    expect(byset.names).toEqual(['libfoo.so']);
+    expect(byset.commands).not.toContain('BUILD_SHARED_LIBS');
+    removeTree(root);
+    root = tempTree({
+      'CMakeLists.txt': CMAKE.replace('add_library', 'option(BUILD_SHARED_LIBS "shared" ON)\nadd_library'),
+      ...FOO,
+    });
+    expect((await expectation(root)).names).toEqual(['libfoo.so']);
+  });
+
+  it('the committed fixtures: cmake-default-static and shared-library expect their static archives', async () => {
+    const ticker = await expectation(path.resolve('test/fixtures/repos/cmake-default-static'));
+    expect(ticker.names.sort()).toEqual(['libticker.a', 'tickdemo']);
+    expect(ticker.commands).not.toContain('BUILD_SHARED_LIBS');
+    const shout = await expectation(path.resolve('test/fixtures/repos/shared-library'));
+    expect(shout.names).toEqual(['libshout.a']);
   });
 
   it('never counts a static archive for an expected shared object', () => {
