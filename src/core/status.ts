@@ -1,15 +1,18 @@
 /**
  * The one place that decides a run's final status (`RunStatus`, base/status.ts) and the reason recorded
  * with it, from facts the stages gathered: how the agent loop ended (`LoopEnd`), what the final checks said
- * (hidden spec, probes), the stop-gate's claims, and an error caught on the way. The loop reports why it
- * stopped, the verifiers report what passed; neither decides the status. Finalize and the report never change
- * it (the runbook's SUCCESS/PARTIAL/FAILED label is a display of it beside the evidence).
+ * (hidden spec, probes), how the last script ended, the stop-gate's claims, and an error caught on the way;
+ * then once more after finalize, from the recipe's replay (`decideAfterReplay`). The loop reports why it stopped,
+ * the verifiers report what passed; neither decides the status. A script that did not run through — the run's
+ * last one or the recipe's replay — is never SUCCESS (issue 31). The report never changes the status (the
+ * runbook's SUCCESS/PARTIAL/FAILED label is a display of it beside the evidence).
  *
  * A deploy run (facts.deploy) is judged DeployBench's way: SUCCESS only when the target experiment and the
  * task's verifier both passed; PARTIAL when the setup ran through but one of them failed; FAILED when the setup
  * never ran through. A weaker check passing (a package imports, `--help` answers) is never a SUCCESS.
  */
 import type { LoopEnd } from '../agent/loop.js';
+import type { TurnRecord } from '../agent/types.js';
 import { ConfigError, SandboxError, errorMessage } from '../base/errors.js';
 import type { RunStatus } from '../base/status.js';
 import type { ClaimRecord } from '../verify/verification.js';
@@ -28,6 +31,52 @@ export interface StatusFacts {
   caught?: { error: unknown; aborted: boolean; beforeSandbox?: boolean };
   /** A deploy run's facts; absent for a build. */
   deploy?: DeployFacts;
+  /** How the run's last script ended (`lastScriptOf`); undefined when no script ran. */
+  lastScript?: LastScript;
+}
+
+/** How the last script of a run ended, with the evidence of its failure (the root cause layer 1 found). */
+export interface LastScript {
+  turn: number;
+  exitCode: number | null;
+  timedOut: boolean;
+  /** The root cause's line for a person and where the log says it, when the script failed and one was found. */
+  evidence?: string;
+}
+
+/** The run's last script as it ended: the last turn of `history` that ran one. */
+export function lastScriptOf(history: readonly TurnRecord[]): LastScript | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const record = history[i]!;
+    const o = record.observation;
+    if (!o) continue;
+    const { exitCode, timedOut } = o.exec;
+    const failed = exitCode !== 0 || timedOut;
+    return {
+      turn: record.turn,
+      exitCode,
+      timedOut,
+      ...(failed && o.rootCause ? { evidence: `${o.rootCause.message} (log line ${o.rootCause.line})` } : {}),
+    };
+  }
+  return undefined;
+}
+
+/** The script ran to its end: exit 0 within its time. */
+function ranThrough(script: LastScript): boolean {
+  return script.exitCode === 0 && !script.timedOut;
+}
+
+/** Why binaries that all exist are not a success: the script that made them did not run through. */
+function notRunThroughReason(script: LastScript): string {
+  const how = script.timedOut
+    ? 'was stopped at its time limit'
+    : `exited ${script.exitCode ?? 'without a status'}`;
+  return (
+    `every expected binary exists, but the script of turn ${script.turn} ${how} after them` +
+    (script.evidence ? ` (${script.evidence})` : '') +
+    ': a build that did not run through is not a success'
+  );
 }
 
 /** One check of a deploy run as the status and result.json record it. */
@@ -79,8 +128,13 @@ export function finalChecksRun(end: LoopEnd): boolean {
  *   `failed`, with the error's message (and hint);
  * - else the loop's end: `verified` is success, an accepted claim is success/partial/failed by the verdict at
  *   that moment, a limit is `limits_exceeded`, and provider_error, stuck, stalled, sandbox_error, cancelled as named;
+ * - a script that did not run through is never a success: a success whose last script exited non-zero or
+ *   was stopped at its time limit is `partial`, with that reason and the root cause as evidence (the loop
+ *   never ends `verified` after one; this holds whatever ended the loop);
  * - then the final checks (when they ran): a success whose final verification fails (a hidden spec) is
- *   `partial`; a run whose strategy's last word was a SUCCESS claim the verifiers refused ends `partial` (some
+ *   `partial`; a run whose turn or stuck limit ended it after a script that made every expected binary and
+ *   failed after them (the final verification passes) is `partial` with that reason, not `limits_exceeded` or
+ *   `stuck`; a run whose strategy's last word was a SUCCESS claim the verifiers refused ends `partial` (some
  *   new binaries) or `failed` (none) instead of `limits_exceeded`/`stuck`: the strategy believed it was done,
  *   and the verifiers disagreed. Cancelled and sandbox_error are never changed by them.
  */
@@ -97,11 +151,18 @@ export function decideStatus(facts: StatusFacts): StatusDecision {
   }
   if (!facts.end) return { status: 'failed', reason: 'the run ended before the agent loop did' };
   if (facts.deploy) return decideDeploy(facts.end, facts.deploy);
-  const status = statusOfEnd(facts.end);
+  const ended = statusOfEnd(facts.end);
+  const script = facts.lastScript;
+  const failedAfter = script !== undefined && !ranThrough(script);
+  if (ended === 'success' && failedAfter) return { status: 'partial', reason: notRunThroughReason(script) };
+  const status = ended;
   const reason = facts.end.reason;
   const final = facts.final;
   if (!final || !finalChecksRun(facts.end)) return { status, reason };
   const failing = final.failures.slice(0, 3).join('; ');
+  if (failedAfter && final.passed && (status === 'limits_exceeded' || status === 'stuck')) {
+    return { status: 'partial', reason: `${notRunThroughReason(script)}; the run ended: ${reason}` };
+  }
   if (status === 'success' && !final.passed) {
     return {
       status: 'partial',
@@ -116,6 +177,32 @@ export function decideStatus(facts: StatusFacts): StatusDecision {
     };
   }
   return { status, reason };
+}
+
+/** The parts of a recipe's replay (finalize's `ReplayOutcome`) the status reads. */
+export interface ReplayFacts {
+  status: string;
+  reason: string;
+  exitCode?: number | null;
+  timedOut?: boolean;
+}
+
+/**
+ * The status once the recipe was replayed (finalize replays only a success's): a replay that ran build.sh to an
+ * exit other than 0 in a fresh sandbox makes the success `partial`, with the replay's own reason — the recipe does
+ * not run through, so the build is not reproduced. A replay that was skipped, could not start or was stopped at its
+ * time limit (the run's wall clock may have cut it) leaves the status as it was: its recipe is simply not verified.
+ */
+export function decideAfterReplay(decision: StatusDecision, replay: ReplayFacts | undefined): StatusDecision {
+  if (decision.status !== 'success' || !replay || replay.timedOut) return decision;
+  const code = replay.exitCode;
+  if (code === undefined || code === 0) return decision;
+  return {
+    status: 'partial',
+    reason:
+      `the build ran through in the run's sandbox, but the replay of its recipe in a fresh sandbox exited ` +
+      `${code ?? 'without a status'} (${replay.reason}): a recipe that does not run through is not a success`,
+  };
 }
 
 /** Ends that are about the run, not the deployment: they keep their own status. */

@@ -3,7 +3,13 @@ import type { LoopOutcome } from '../../agent/loop.js';
 import type { TurnRecord } from '../../agent/types.js';
 import { TARGET_CHECK } from '../../deploy/target.js';
 import type { Verification, VerificationCheck } from '../../verify/verification.js';
-import { decideStatus, finalChecksRun, type DeployCheckFact, type DeployFacts } from '../status.js';
+import {
+  decideStatus,
+  finalChecksRun,
+  lastScriptOf,
+  type DeployCheckFact,
+  type DeployFacts,
+} from '../status.js';
 import type { Opened, RunState } from './state.js';
 
 /**
@@ -32,6 +38,7 @@ export async function finishChecks(
     final: state.final,
     claims: state.claims,
     ...(state.deployFacts ? { deploy: state.deployFacts } : {}),
+    lastScript: lastScriptOf(outcome.history),
   });
 }
 

@@ -4,14 +4,16 @@ import path from 'node:path';
 import type { LoopOutcome } from '../../agent/loop.js';
 import { errorMessage } from '../../base/errors.js';
 import { BUILD_SH, DOCKERFILE, finalizeRun, type FinalizeOutput } from '../../finalize/finalize.js';
+import { decideAfterReplay } from '../status.js';
 import { VERSION } from '../version.js';
 import { requestedDevices } from './open-sandbox.js';
 import { say, type Opened, type Prepared, type RunState } from './state.js';
 
 /**
  * Stage 6 (src/finalize/): patches, the minimal recipe, its replay in a fresh sandbox (made by
- * `deps.createSandbox`, judged by the run's own verifier). It adds evidence next to the status and never
- * changes it; its own failures are warnings.
+ * `deps.createSandbox`, judged by the run's own verifier). It adds evidence next to the status; the one way it
+ * changes it is status.ts's: a success whose recipe replay exited non-zero is PARTIAL. Its own failures are
+ * warnings.
  */
 export async function finalize(
   state: RunState,
@@ -59,6 +61,8 @@ export async function finalize(
       hiddenVerified: state.spec.hiddenFile !== undefined && state.final?.passed === true,
     });
     state.finalized = finalized;
+    // A recipe whose replay exited non-zero does not reproduce the build: the status says so (core/status.ts).
+    state.decision = decideAfterReplay(state.decision, finalized.recipe?.replay);
     for (const warning of finalized.warnings) warn(`warning: ${warning}`);
     // A build that copied a secret into a tracked file (a developer's untracked .env, say) must not carry
     // it into a patch the Action may publish: known secret values are replaced in what finalize wrote.

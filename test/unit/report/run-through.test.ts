@@ -18,13 +18,21 @@ describe('successWithoutRunThrough', () => {
         turns: turns(0),
         recipe: { replay: { status: 'passed', exitCode: 1 } },
       }),
-    ).toEqual(['status success, but the replay that verified its recipe exited 1']);
-    // a failed replay verifies nothing; a partial run may end on a failed script
+    ).toEqual(['status success, but the replay of its recipe (passed) exited 1']);
+    // a replay that ran and exited non-zero confirms nothing, whatever its status says; one that never started
+    // has no exit and says nothing
     expect(
       successWithoutRunThrough({
         status: 'success',
         turns: turns(0),
         recipe: { replay: { status: 'failed', exitCode: 1 } },
+      }),
+    ).toEqual(['status success, but the replay of its recipe (failed) exited 1']);
+    expect(
+      successWithoutRunThrough({
+        status: 'success',
+        turns: turns(0),
+        recipe: { replay: { status: 'skipped' } },
       }),
     ).toEqual([]);
     expect(successWithoutRunThrough({ status: 'partial', turns: turns(2) })).toEqual([]);
