@@ -29,7 +29,8 @@ nothing build-related and why (a clean log, a network flake, failing tests, an e
 No sandbox, no model, no network: package names come from the offline tables in verifiers/.
   <log file|->         the log; - reads standard input
   --file <path>        a build file (the workflow that ran, a Makefile, CMakeLists.txt) for a suggestion
-                       on the line the fix concerns (repeatable)
+                       on the line the fix concerns, or a source file a patch would change, to see the
+                       change as a diff (repeatable)
   --json               print the diagnosis as JSON (the shape in src/knowledge/diagnose/diagnosis.ts)
 
 Secrets in the environment (tokens, *_KEY, *_SECRET, …) and well-known token formats are redacted from

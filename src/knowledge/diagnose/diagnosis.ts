@@ -20,6 +20,7 @@ import { defaultFallbackTable, loadFallbackTable, type FallbackTable } from '../
 import type { Need } from '../repair/needs.js';
 import { plansForLog, treeNeedOf } from '../repair/offline.js';
 import type { Repair } from '../repair/repair.js';
+import { applyEdits, editsDiff, type EditedFile } from '../repair/source-edits.js';
 import type { RepairTables } from '../repair/tables.js';
 import { LogAnalyzer, type LogAnalysisDetail } from './log-parser.js';
 import { defaultSignatureCatalog, type NotBuildKind, type SignatureCatalog } from './signatures.js';
@@ -53,7 +54,7 @@ export interface SuggestedFix {
   packages?: string[];
   /** Shell commands to run (e.g. the install line). */
   commands?: string[];
-  /** A unified diff. */
+  /** A unified diff: a line of a build file (`suggestion`), or a source edit applied to the files given with --file. */
   patch?: string;
   /** Where the fix belongs in a build file the caller supplied, when one applies. */
   suggestion?: LineSuggestion;
@@ -417,6 +418,9 @@ function planCommands(repair: Repair): string[] {
   return commands;
 }
 
+/** A rendered plan, with the files its source edits changed (their diff is rendered asynchronously, by fixFor). */
+export type RenderedFix = SuggestedFix & { changed?: EditedFile[] };
+
 /**
  * A plan of the repair rules, as a person applies it: the packages to install (Debian/Ubuntu names; for a log
  * from another distribution, the files to look up instead), the flags to add (and where, in a build file given
@@ -427,7 +431,7 @@ export function renderPlan(
   finding: Finding,
   files: readonly DiagnoseFile[],
   otherDistro: boolean,
-): SuggestedFix | undefined {
+): RenderedFix | undefined {
   const rule = repair.rule;
   const lookups = (repair.lookups ?? []).map(describeNeed);
   if (lookups.length > 0 || (otherDistro && repair.packages?.length)) {
@@ -475,11 +479,18 @@ export function renderPlan(
     return withSuggestion(fix, installSuggestion(packages, files));
   }
   if (repair.patches?.length) {
+    const changed = applyEdits(repair.edits ?? [], files);
+    const shown = changed.length > 0 ? changed.map((f) => f.path) : repair.patches.map((p) => p.file);
     return {
       kind: 'patch',
       rule,
-      summary: `${repair.reason} (changes ${repair.patches.map((p) => p.file).join(', ')})`,
+      summary:
+        `${repair.reason} (changes ${shown.join(', ')})` +
+        (changed.length === 0 && repair.edits?.length
+          ? '; give the sources with --file to see the change as a diff'
+          : ''),
       commands,
+      ...(changed.length > 0 ? { changed } : {}),
     };
   }
   if (commands.length > 0) return { kind: 'commands', rule, summary: repair.reason, commands };
@@ -501,7 +512,10 @@ async function fixFor(
   const plans = await plansForLog(root, findings, output, tables, options.repairTables);
   for (const plan of plans) {
     const fix = renderPlan(plan, root, options.files ?? [], otherDistro);
-    if (fix) return fix;
+    if (!fix) continue;
+    // A source edit applied to the files given with --file, shown as the diff a person applies.
+    const { changed, ...rendered } = fix;
+    return changed ? { ...rendered, patch: await editsDiff(changed) } : rendered;
   }
   // A rule that decides only with the repository in hand says so, and what it would read.
   const need = treeNeedOf(root.id);

@@ -10,6 +10,7 @@ import type { Finding } from '../diagnose/types.js';
 import type { RepoInfo } from '../../repo/types.js';
 import type { DeployGoal } from '../../deploy/types.js';
 import type { Need, Resolution } from './needs.js';
+import type { SourceEdit } from './source-edits.js';
 import { addFixes, type Recipe, type RecipeFixes } from '../../recipe/model.js';
 
 /** What the repair knowledge sees: the failure and the recipe that produced it. */
@@ -41,6 +42,11 @@ export interface Repair {
   recipe?: Recipe;
   /** Source files the prelude edits, recorded as patches with this repair's reason. */
   patches?: { file: string; reason: string }[];
+  /**
+   * The prelude's source edits as data (source-edits.ts), where they are mechanical: the diagnosis of a log applies
+   * them to the files given with `--file` and shows the diff; the engine runs the prelude.
+   */
+  edits?: SourceEdit[];
   /**
    * What the package index would be asked before this repair could name a package: only in a plan made with
    * offline services (`StrategyServices.offline`, the diagnosis of a log), where no table row answers. The

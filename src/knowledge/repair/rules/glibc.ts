@@ -3,19 +3,22 @@
  * includes are rewritten in the sources, recorded as patches) and Sun RPC (libtirpc takes its place).
  */
 import type { Repair } from '../repair.js';
+import { C_FAMILY, C_FAMILY_EXTENSIONS } from './legacy-apis.js';
 import { flags, withFreshDir, type Rule } from './rule.js';
 
 /** glibc ≥ 2.32 removed <sys/sysctl.h>; ≥ 2.26 removed <xlocale.h>; <stropts.h> is gone too. */
 function guardHeader(header: string, replacement: string, why: string): Repair {
   const re = header.replace(/[./]/g, (c) => `\\${c}`);
+  const pattern = `^[[:space:]]*#[[:space:]]*include[[:space:]]*<${re}>`;
   return {
     rule: 'guard-removed-glibc-header',
     key: `header:${header}`,
     reason: why,
     prelude: [
-      `{ grep -rlE --include='*.[ch]' --include='*.cc' --include='*.cpp' --include='*.cxx' --include='*.hpp' --include='*.hh' '^[[:space:]]*#[[:space:]]*include[[:space:]]*<${re}>' . || true; } | while read -r f; do sed -i -E 's|^[[:space:]]*#[[:space:]]*include[[:space:]]*<${re}>|${replacement}|' "$f"; done`,
+      `{ grep -rlE ${C_FAMILY} '${pattern}' . || true; } | while read -r f; do sed -i -E 's|${pattern}|${replacement}|' "$f"; done`,
     ],
     patches: [{ file: `files including <${header}>`, reason: why }],
+    edits: [{ extensions: C_FAMILY_EXTENSIONS, pattern, replacement, style: 'sed' }],
   };
 }
 

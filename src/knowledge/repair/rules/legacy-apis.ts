@@ -12,11 +12,16 @@ import {
 } from '../../diagnose/legacy-apis.js';
 import type { Finding } from '../../diagnose/types.js';
 import type { Repair } from '../repair.js';
+import type { SourceEdit } from '../source-edits.js';
 import type { Rule } from './rule.js';
 
-const C_FAMILY = ['*.[ch]', '*.cc', '*.cpp', '*.cxx', '*.c++', '*.hpp', '*.hh', '*.hxx', '*.ipp']
+/** grep's --include options for the C and C++ sources a source edit reads. */
+export const C_FAMILY = ['*.[ch]', '*.cc', '*.cpp', '*.cxx', '*.c++', '*.hpp', '*.hh', '*.hxx', '*.ipp']
   .map((g) => `--include='${g}'`)
   .join(' ');
+
+/** The endings of the files C_FAMILY's globs select, for the edit as data. */
+export const C_FAMILY_EXTENSIONS = ['.c', '.h', '.cc', '.cpp', '.cxx', '.c++', '.hpp', '.hh', '.hxx', '.ipp'];
 
 /** The shell line that applies an entry's patch: every C/C++ file using the API, edited in place. */
 export function migrationLine(api: LegacyApi): string {
@@ -56,6 +61,20 @@ export function migrationRepair(api: LegacyApi, files: readonly string[] = []): 
     reason,
     prelude: [migrationLine(api)],
     patches: [{ file: named, reason }],
+    edits: [migrationEdit(api, files)],
+  };
+}
+
+/** The edit `migrationLine` makes, as data: the diagnosis applies it to the files given with --file. */
+export function migrationEdit(api: LegacyApi, files: readonly string[] = []): SourceEdit {
+  const patch = api.patch!;
+  return {
+    extensions: C_FAMILY_EXTENSIONS,
+    ...(files.length > 0 ? { names: [...files] } : {}),
+    pattern: patch.replace,
+    replacement: patch.with,
+    style: 'sed',
+    ...(patch.include ? { include: patch.include } : {}),
   };
 }
 

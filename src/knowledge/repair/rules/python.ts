@@ -28,6 +28,13 @@ export function migrationRepair(module: string, name: string, table: readonly Py
       reason,
       prelude: [migrationEdit(found)],
       patches: [{ file: `*.py files using removed ${module} names`, reason }],
+      edits: found.map((m) => ({
+        extensions: ['.py'],
+        pattern: m.pattern,
+        replacement: m.replacement,
+        style: 'python' as const,
+        renames: m.names,
+      })),
     },
   ];
 }
