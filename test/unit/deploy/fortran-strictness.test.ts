@@ -71,7 +71,11 @@ describe('gfortran >= 10 argument mismatches', () => {
     );
     const script = (repair?.prelude ?? []).join('\n');
     for (let i = 0; i < 2; i++) {
-      const run = spawnSync('bash', ['-euo', 'pipefail', '-c', script], { cwd: root, encoding: 'utf8' });
+      // --norc: a bash whose stdin is a socket (a test worker's) would read /etc/bash.bashrc, which fails under -u
+      const run = spawnSync('bash', ['--norc', '-euo', 'pipefail', '-c', script], {
+        cwd: root,
+        encoding: 'utf8',
+      });
       expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     }
     // each file once, however many turns apply it

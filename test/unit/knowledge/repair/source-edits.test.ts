@@ -58,7 +58,8 @@ function runPrelude(commands: readonly string[], name: string, content: string):
   const dir = mkdtempSync(path.join(tmpdir(), 'bb-edits-'));
   try {
     writeFileSync(path.join(dir, name), content);
-    for (const command of commands) execFileSync('bash', ['-c', command], { cwd: dir, stdio: 'pipe' });
+    for (const command of commands)
+      execFileSync('bash', ['--norc', '-c', command], { cwd: dir, stdio: 'pipe' });
     return readFileSync(path.join(dir, name), 'utf8');
   } finally {
     rmSync(dir, { recursive: true, force: true });
