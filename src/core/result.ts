@@ -245,6 +245,7 @@ export function toBuildResult(
       matched: verdict?.metrics.matched ?? [],
       missing: verdict?.metrics.missing ?? expected.names,
       ignored: expected.ignored,
+      ...(expected.uncertain?.length ? { uncertain: expected.uncertain } : {}),
     },
     artifacts: state.copied.length > 0 ? state.copied : (outcome?.artifacts ?? []),
     claim: outcome?.claim,

@@ -33,6 +33,11 @@ export interface StatusFacts {
   deploy?: DeployFacts;
   /** How the run's last script ended (`lastScriptOf`); undefined when no script ran. */
   lastScript?: LastScript;
+  /**
+   * Why the inferred expectation may miss the default build's product (`Expected.uncertain`); a build judged by
+   * it is never SUCCESS. Absent when names were given or a hidden spec judged the run.
+   */
+  uncertainExpectation?: readonly string[];
 }
 
 /** How the last script of a run ended, with the evidence of its failure (the root cause layer 1 found). */
@@ -136,7 +141,9 @@ export function finalChecksRun(end: LoopEnd): boolean {
  *   failed after them (the final verification passes) is `partial` with that reason, not `limits_exceeded` or
  *   `stuck`; a run whose strategy's last word was a SUCCESS claim the verifiers refused ends `partial` (some
  *   new binaries) or `failed` (none) instead of `limits_exceeded`/`stuck`: the strategy believed it was done,
- *   and the verifiers disagreed. Cancelled and sandbox_error are never changed by them.
+ *   and the verifiers disagreed. Cancelled and sandbox_error are never changed by them;
+ * - last, a build success judged by an uncertain expectation (a product of the default build whose name is
+ *   computed when the build runs) is `partial`, with the reason: the verifiers cannot tell whether it was made.
  */
 export function decideStatus(facts: StatusFacts): StatusDecision {
   if (facts.caught) {
@@ -151,14 +158,27 @@ export function decideStatus(facts: StatusFacts): StatusDecision {
   }
   if (!facts.end) return { status: 'failed', reason: 'the run ended before the agent loop did' };
   if (facts.deploy) return decideDeploy(facts.end, facts.deploy);
-  const ended = statusOfEnd(facts.end);
+  const decided = decideBuild(facts, facts.end);
+  const doubts = facts.uncertainExpectation ?? [];
+  if (decided.status !== 'success' || doubts.length === 0) return decided;
+  return {
+    status: 'partial',
+    reason:
+      `${decided.reason}; but the expectation is uncertain (${doubts.slice(0, 3).join('; ')}): the verifiers ` +
+      `cannot tell whether the default build's product was made, so this is not a success`,
+  };
+}
+
+/** A build run's status from how its loop ended, its last script, its final checks and its claims. */
+function decideBuild(facts: StatusFacts, end: LoopEnd): StatusDecision {
+  const ended = statusOfEnd(end);
   const script = facts.lastScript;
   const failedAfter = script !== undefined && !ranThrough(script);
   if (ended === 'success' && failedAfter) return { status: 'partial', reason: notRunThroughReason(script) };
   const status = ended;
-  const reason = facts.end.reason;
+  const reason = end.reason;
   const final = facts.final;
-  if (!final || !finalChecksRun(facts.end)) return { status, reason };
+  if (!final || !finalChecksRun(end)) return { status, reason };
   const failing = final.failures.slice(0, 3).join('; ');
   if (failedAfter && final.passed && (status === 'limits_exceeded' || status === 'stuck')) {
     return { status: 'partial', reason: `${notRunThroughReason(script)}; the run ended: ${reason}` };

@@ -200,6 +200,7 @@ export async function inferTargets(
     for (const t of found) {
       if (t.family === primary) continue;
       t.confidence = round2(t.confidence * 0.6);
+      delete t.uncertain; // not a product of the build that runs, so it leaves the expectation as it is
       const note = `read from ${t.family} files, but the build system to run is ${options.primary}`;
       t.note = t.note ? `${t.note}; ${note}` : note;
     }

@@ -80,6 +80,13 @@ export interface ExpectedTarget {
   role: 'main' | 'test' | 'example' | 'excluded';
   /** Why the name or kind is uncertain, e.g. that libtool builds `libfoo.a` next to `libfoo.so`. */
   note?: string;
+  /**
+   * Set when the produced name cannot be known before the build runs (a part make computes with `$(shell …)`, a
+   * libtool release from a configure substitution): why. Such a product of the default build makes the
+   * expectation uncertain (verify/scoring.ts `expectedFrom`), and a run judged by an uncertain expectation is
+   * never SUCCESS (core/status.ts).
+   */
+  uncertain?: string;
 }
 
 export interface RepoInfo {

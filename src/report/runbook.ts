@@ -266,6 +266,9 @@ function evidenceSection(input: ReportInput): string[] {
   if (result.expected.missing.length > 0 && names.length > 0) {
     out.push(`**Not built:** ${result.expected.missing.map((n) => codeSpan(n)).join(', ')}.`);
   }
+  for (const doubt of result.expected.uncertain ?? []) {
+    out.push(`**Uncertain:** ${inline(doubt)} — a SUCCESS needs the name, given with \`--expect\`.`);
+  }
   for (const ignored of result.expected.ignored ?? []) {
     out.push(`Not counted: ${codeSpan(ignored.name)} — ${inline(ignored.why)}.`);
   }

@@ -177,7 +177,8 @@ export function scoreArtifacts(artifacts: Artifact[], expected: Expected): Metri
 
 /**
  * What a build is expected to produce: the names given (`--expect`), else the main targets inferred from the
- * build files with enough confidence (repo/targets.ts), else nothing (any new binary).
+ * build files with enough confidence (repo/targets.ts), else nothing (any new binary). An inferred expectation
+ * says why it is uncertain when a main product's name is computed when the build runs.
  */
 export function expectedFrom(
   given: { expect: readonly string[] },
@@ -187,10 +188,18 @@ export function expectedFrom(
     const { names, ignored } = normalizeExpected([...given.expect]);
     return { names, source: 'cli', ignored };
   }
+  const uncertain = [
+    ...new Set(
+      repo.expectedTargets
+        .filter((t) => t.role === 'main' && t.uncertain !== undefined)
+        .map((t) => `${t.uncertain} (${t.source})`),
+    ),
+  ];
+  const doubt = uncertain.length > 0 ? { uncertain } : {};
   const inferred = inferredMainTargets(repo.expectedTargets);
   if (inferred.length > 0) {
     const { names, ignored } = normalizeExpected(inferred);
-    return { names, source: 'inferred', ignored };
+    return { names, source: 'inferred', ignored, ...doubt };
   }
-  return { names: [], source: 'none', ignored: [] };
+  return { names: [], source: 'none', ignored: [], ...doubt };
 }

@@ -38,6 +38,12 @@ export type ExpectedSource = 'cli' | 'task' | 'inferred' | 'none';
 export interface Expected {
   names: string[];
   source: ExpectedSource;
+  /**
+   * Inferred expectations only: why they may miss a product of the default build (a main target whose name is
+   * computed when the build runs, repo/types.ts `ExpectedTarget.uncertain`), each with the build file and line. A
+   * run judged by an uncertain expectation is PARTIAL at best (core/status.ts).
+   */
+  uncertain?: string[];
 }
 
 export interface Metrics {

@@ -39,6 +39,9 @@ export async function finishChecks(
     claims: state.claims,
     ...(state.deployFacts ? { deploy: state.deployFacts } : {}),
     lastScript: lastScriptOf(outcome.history),
+    ...(state.expected.uncertain?.length && state.spec.hiddenFile === undefined
+      ? { uncertainExpectation: state.expected.uncertain }
+      : {}),
   });
 }
 

@@ -53,7 +53,8 @@ export async function prepare(state: RunState): Promise<Prepared> {
     phase: 'inspect',
     message:
       `build systems: ${systems || 'none'}; ` +
-      `expected: ${expected.names.join(', ') || 'any new binary'} (${expected.source})`,
+      `expected: ${expected.names.join(', ') || 'any new binary'} (${expected.source})` +
+      (expected.uncertain?.length ? `; uncertain: ${expected.uncertain.join('; ')}` : ''),
     data: { buildSystems: info.buildSystems, expected, docs: info.docs.slice(0, 5) },
   });
   if (!state.session) await retrieve(state, undefined);

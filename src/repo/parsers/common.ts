@@ -23,6 +23,8 @@ export interface TargetInput {
   /** The target's name in the build file when it differs from the produced file name. */
   logicalName?: string;
   note?: string;
+  /** Why the produced name cannot be known before the build runs (ExpectedTarget.uncertain). */
+  uncertain?: string;
 }
 
 export function makeTarget(family: TargetFamily, input: TargetInput): InferredTarget {
@@ -42,6 +44,7 @@ export function makeTarget(family: TargetFamily, input: TargetInput): InferredTa
     family,
   };
   if (input.note !== undefined) target.note = input.note;
+  if (input.uncertain !== undefined) target.uncertain = input.uncertain;
   return target;
 }
 

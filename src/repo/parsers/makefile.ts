@@ -178,6 +178,9 @@ function computedName(word: string): string | undefined {
   return name.replace(/\$\(\?\)/g, '').length >= 2 ? name : undefined;
 }
 
+const COMPUTED_NOTE =
+  'part of the name is computed when make runs ($(shell …) or an unset variable) and could not be expanded';
+
 function kindOf(name: string, recipeLine: string): TargetKind {
   if (/\.a$/.test(name)) return 'static_library';
   if (/\.so(?:\.\d+)*$/.test(name) || /(?:^|\s)-shared\b/.test(recipeLine)) return 'shared_library';
@@ -307,7 +310,9 @@ function targetAdder(
         ...(onlyForTests ? { role: 'test' as const } : {}),
         ...(computed
           ? {
-              note: 'part of the name is computed when make runs ($(shell …) or an unset variable) and could not be expanded',
+              note: COMPUTED_NOTE,
+              // a product of the default goal whose name is not known: the expectation is uncertain
+              ...(isDefault ? { uncertain: `${name}: ${COMPUTED_NOTE}` } : {}),
             }
           : isDefault
             ? {}

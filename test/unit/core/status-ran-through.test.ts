@@ -182,3 +182,33 @@ describe('decideAfterReplay', () => {
     expect(decideAfterReplay(partial, { status: 'failed', reason: 'x', exitCode: 2 })).toBe(partial);
   });
 });
+
+describe('decideStatus with an uncertain expectation (issue 31)', () => {
+  const doubt = ['tally-1.3-$(?): part of the name is computed when make runs (Makefile:11)'];
+
+  it('makes a success PARTIAL, with the reason and where the name comes from', () => {
+    const decided = decideStatus({ end: verified, final: passing, claims: [], uncertainExpectation: doubt });
+    expect(decided.status).toBe('partial');
+    expect(decided.reason).toContain(verified.reason);
+    expect(decided.reason).toContain(`the expectation is uncertain (${doubt[0]!})`);
+  });
+
+  it('changes nothing else: a partial stays partial, a limit stays a limit, a deploy is judged its own way', () => {
+    const partial = decideStatus({
+      end: verified,
+      final: passing,
+      claims: [],
+      lastScript: { turn: 0, exitCode: 2, timedOut: false },
+      uncertainExpectation: doubt,
+    });
+    expect(partial.reason).toContain('did not run through');
+    expect(partial.reason).not.toContain('uncertain');
+    expect(decideStatus({ end: turnsOut, final: failing, claims: [], uncertainExpectation: doubt })).toEqual({
+      status: 'limits_exceeded',
+      reason: turnsOut.reason,
+    });
+    expect(decideStatus({ end: verified, final: passing, claims: [], uncertainExpectation: [] }).status).toBe(
+      'success',
+    );
+  });
+});

@@ -201,3 +201,39 @@ describe('the documented build wins: an indented block under a heading with trai
     expect(blocks.map((b) => b.text)).toEqual(['./configure\nmake']);
   });
 });
+
+describe('an expectation that cannot know a product says it is uncertain (issue 31)', () => {
+  let root = '';
+  afterEach(() => removeTree(root));
+
+  it("a default goal's name computed with $(shell …): uncertain, with the Makefile line", async () => {
+    const expected = expectedFrom({ expect: [] }, await inspectRepo(repoFixture('computed-program-name')));
+    expect(expected.uncertain).toEqual([
+      expect.stringMatching(/^tally-1\.3-\$\(\?\): part of the name is computed .* \(Makefile:\d+\)$/),
+    ]);
+    const generator = expectedFrom(
+      { expect: [] },
+      await inspectRepo(repoFixture('generator-then-missing-header')),
+    );
+    expect(generator.uncertain).toEqual([expect.stringContaining('sieve-2.1-$(?)')]);
+  });
+
+  it('a computed name outside the default goal, or a plain one, leaves the expectation certain', async () => {
+    root = tempTree({
+      Makefile: [
+        'ARCH := $(shell uname -m)',
+        'all: tool',
+        'tool: tool.c',
+        '\t$(CC) -o $@ tool.c',
+        'dist: tool-$(ARCH)',
+        'tool-$(ARCH): tool.c',
+        '\t$(CC) -o $@ tool.c',
+        '',
+      ].join('\n'),
+      'tool.c': 'int main(void) { return 0; }\n',
+    });
+    const expected = expectedFrom({ expect: [] }, await inspectRepo(root));
+    expect(expected.names).toEqual(['tool']);
+    expect(expected.uncertain).toBeUndefined();
+  });
+});

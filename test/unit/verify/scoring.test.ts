@@ -1,6 +1,12 @@
 import { describe, it, expect } from '@jest/globals';
 
-import { artifactBaseName, normalizeExpected, scoreArtifacts } from '../../../src/verify/scoring.js';
+import {
+  artifactBaseName,
+  expectedFrom,
+  normalizeExpected,
+  scoreArtifacts,
+} from '../../../src/verify/scoring.js';
+import type { ExpectedTarget } from '../../../src/repo/types.js';
 import type { Artifact, Expected } from '../../../src/verify/types.js';
 
 function artifact(path: string, kind: Artifact['kind'] = 'executable'): Artifact {
@@ -210,5 +216,40 @@ describe('scoreArtifacts', () => {
   it('several artifacts with one name are all evidence', () => {
     const metrics = scoreArtifacts([artifact('b/foo'), artifact('a/foo')], expected('foo'));
     expect(metrics.matches).toEqual({ foo: ['a/foo', 'b/foo'] });
+  });
+});
+
+describe('expectedFrom: an uncertain expectation (issue 31)', () => {
+  const target = (name: string, extra: Partial<ExpectedTarget> = {}): ExpectedTarget => ({
+    name,
+    kind: 'executable',
+    source: 'Makefile:4',
+    confidence: 0.9,
+    role: 'main',
+    ...extra,
+  });
+
+  it('says why, with the build file and line, when a main product is named when the build runs', () => {
+    const computed = target('tally-1.3-$(?)', {
+      confidence: 0.3,
+      source: 'Makefile:11',
+      uncertain: 'tally-1.3-$(?): computed when make runs',
+    });
+    expect(expectedFrom({ expect: [] }, { expectedTargets: [computed] })).toEqual({
+      names: [],
+      source: 'none',
+      ignored: [],
+      uncertain: ['tally-1.3-$(?): computed when make runs (Makefile:11)'],
+    });
+    const both = expectedFrom({ expect: [] }, { expectedTargets: [target('gen'), computed] });
+    expect(both.names).toEqual(['gen']);
+    expect(both.uncertain).toHaveLength(1);
+  });
+
+  it('is certain when the names are given, or the uncertain target is not a main product', () => {
+    const computed = target('x-$(?)', { uncertain: 'x-$(?): computed' });
+    expect(expectedFrom({ expect: ['x-1'] }, { expectedTargets: [computed] }).uncertain).toBeUndefined();
+    const helper = { ...computed, role: 'excluded' as const };
+    expect(expectedFrom({ expect: [] }, { expectedTargets: [helper] }).uncertain).toBeUndefined();
   });
 });
