@@ -240,7 +240,9 @@ export function automakeTargets(text: string, file: string): InferredTarget[] {
           confidence: rule.confidence * (conditional ? 0.7 : 1) * (unresolvedRelease ? 0.4 : 1),
           ...(rule.role !== undefined ? { role: roleFor(rule.role, name, file) } : {}),
           ...(unresolvedRelease && !conditional
-            ? { uncertain: `${produced}: libtool's -release could not be expanded, so the file name is not known` }
+            ? {
+                uncertain: `${produced}: libtool's -release could not be expanded, so the file name is not known`,
+              }
             : {}),
           ...(conditional
             ? { note: joinNotes(note, 'inside an automake conditional') }
