@@ -297,8 +297,10 @@ describeRootfs("the advisory run probe on the last turn's command", () => {
     const s = buildSettings(repo, { maxTurns: 1 });
     const strategy = new Scripted([runScript('cc -o hello src/hello.c; exit 3')]);
     const result = await runBuild(s, { strategy }, { createSandbox: countingSandboxes(commands) });
-    // the binary is there, but a script that exited 3 is no success (issue 31): the one turn was the last
-    expect(result.status).toBe('limits_exceeded');
+    // the binary is there, but a script that exited 3 is no success (issue 31): the one turn was the last, and
+    // the turn limit that ended the run after it is said as PARTIAL with that reason
+    expect(result.status).toBe('partial');
+    expect(result.reason).toContain('exited 3 after them');
     const probes = result.verification?.checks.filter((c) => c.source === 'probe');
     expect(probes?.map((c) => [c.name, c.passed])).toEqual([['probe run hello', true]]);
     expect(commands.filter((c) => c.first === 'cc -o hello src/hello.c; exit 3')).toEqual([
