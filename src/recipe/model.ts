@@ -104,6 +104,8 @@ function mergeEnv(a: Record<string, string>, b: Record<string, string>): Record<
 
 /** The parts of a self-contained turn script (see renderScript), structured for finalize. */
 export interface ScriptRecipe {
+  /** The build system the recipe drives (Recipe.system): the expectation follows it (issue 31). */
+  system?: Recipe['system'];
   /** Commands the script makes sure exist, with the package providing each (installed only when missing). */
   tools: ToolNeed[];
   /** Packages installed before anything else (repairs). */

@@ -48,6 +48,7 @@ export function renderScript(recipe: Recipe, fixes: RecipeFixes): string {
 export function describeScript(recipe: Recipe, fixes: RecipeFixes, edits: ReadonlySet<string>): ScriptRecipe {
   const configureArgs = configureArgsOf(fixes);
   return {
+    system: recipe.system,
     tools: recipe.tools.map((t) => ({ command: t.command, pkg: t.pkg })),
     packages: [...fixes.packages],
     prelude: fixes.prelude.filter((line) => !edits.has(line)),

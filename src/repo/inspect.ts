@@ -23,7 +23,7 @@ import { countLanguages, findMainSources } from './languages.js';
 import { findCiFiles, findDockerfiles, readSubmodules } from './meta.js';
 import { isVendoredPath, isWithin } from './paths.js';
 import { inferTargets } from './targets.js';
-import type { RepoInfo } from './types.js';
+import type { BuildSystemKind, ExpectedTarget, RepoInfo } from './types.js';
 import { walkTree } from './walk.js';
 
 export interface InspectOptions {
@@ -96,4 +96,18 @@ export async function inspectRepo(root: string, options: InspectOptions = {}): P
   if (choice) info.buildSystemChoice = choice;
   if (tree.truncated) info.truncated = true;
   return info;
+}
+
+/**
+ * The targets a build driven by `system` makes, read from the checkout at `root` the way inspectRepo reads them
+ * for its first build system: when a run falls back to another build system, its expectation comes from the
+ * system that ran (issue 31). `root` is the untouched checkout, never a tree a build has written into.
+ */
+export async function targetsForSystem(
+  root: string,
+  system: BuildSystemKind,
+  submodules: readonly string[],
+): Promise<ExpectedTarget[]> {
+  const tree = await walkTree(root);
+  return inferTargets(root, tree.files, { exclude: [...submodules], primary: system });
 }

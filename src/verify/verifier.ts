@@ -85,7 +85,12 @@ export class BuildVerifier {
   /** The run probe the last turn's command carried (`turnEpilogue`), until `finish()` reads it. */
   private epilogue: ProbeEpilogue | undefined;
 
-  constructor(private readonly options: VerifierOptions) {
+  /** The expectation changes when a run falls back to another build system (core/stages/expectation.ts). */
+  reexpect(expected: Expected): void {
+    this.options = { ...this.options, expected };
+  }
+
+  constructor(private options: VerifierOptions) {
     const spec = options.spec;
     if (spec) this.specInfo = describeSpec(spec);
   }

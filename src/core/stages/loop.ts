@@ -4,6 +4,7 @@ import { runAgentLoop, type LoopOutcome } from '../../agent/loop.js';
 import { createKnowledge, createServices } from '../../knowledge/index.js';
 import { analyzeLog, analyzeLogFile } from '../../knowledge/diagnose/log-parser.js';
 import { splitScriptSoon } from '../../trajectory/shell-split.js';
+import { followExpectation } from './expectation.js';
 import { freshTurns } from './fresh-turn.js';
 import { retrieve } from './prepare.js';
 import { say, type Opened, type Prepared, type RunState } from './state.js';
@@ -28,21 +29,39 @@ export async function runLoop(state: RunState, { repo }: Prepared, opened: Opene
       signal: options.signal,
     });
   say(state, 'build', `strategy ${strategy.name}`);
+  const base = {
+    maxTurns: settings.maxTurns,
+    repo,
+    expected: state.expected,
+    workdir: box.workdir,
+    ...(settings.deploy ? { goal: settings.deploy } : {}),
+  };
+  // A fallback to another build system is judged by what that system makes (expectation.ts): the verifier, the
+  // strategy's next context and result.json get the expectation read for it.
+  const expectation = followExpectation(state, repo, (expected, system) => {
+    const was = state.expected.names.join(', ') || 'any new binary';
+    state.expected = expected;
+    base.expected = state.expected;
+    opened.verifier.reexpect(state.expected);
+    say(
+      state,
+      'build',
+      `expectation read again for ${system}, the build system that ran: ${expected.names.join(', ')} (was ${was})`,
+    );
+  });
   const outcome = await runAgentLoop(
-    {
-      maxTurns: settings.maxTurns,
-      repo,
-      expected: state.expected,
-      workdir: box.workdir,
-      ...(settings.deploy ? { goal: settings.deploy } : {}),
-    },
+    base,
     {
       strategy,
       sandbox: box,
       analyze: (output, logPath) => (logPath ? analyzeLogFile(logPath) : Promise.resolve(analyzeLog(output))),
       // The current sandbox's verifier: a repair turn may get a fresh sandbox (fresh-turn.ts).
-      verify: () => opened.verifier.verify(),
+      verify: async () => {
+        await expectation.current();
+        return opened.verifier.verify();
+      },
       emit: (event) => {
+        if (event.type === 'turn_start') expectation.turnStarts(event.action);
         // While a turn's script runs this process only waits: the trajectory analysis's split of the script
         // is done then, a moment after the command started (not before it, which would delay it).
         if (event.type === 'turn_start' && event.action.kind === 'run') {

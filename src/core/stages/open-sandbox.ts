@@ -52,12 +52,13 @@ export async function openSandbox(state: RunState, { source, repo }: Prepared): 
   const before = await snapshotTree(box.hostWorkdir, { exclude: excludeBuildScratch });
   if (settings.keep) await saveSnapshot(path.join(state.outDir, SNAPSHOT_FILE), before);
   const policy = scoringPolicyFor(repo, state.expected);
-  const { expected, spec } = state;
+  const { spec } = state;
   const verifierFor = (sandbox: Sandbox, tree: TreeSnapshot): BuildVerifier =>
     new BuildVerifier({
       root: sandbox.hostWorkdir,
       before: tree,
-      expected,
+      // read when the verifier is made: a fresh sandbox's gets the expectation as the run now has it
+      expected: state.expected,
       policy,
       sandbox,
       spec: spec.visible,

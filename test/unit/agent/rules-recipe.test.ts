@@ -75,6 +75,7 @@ describe('rules strategy: the structured recipe on each action', () => {
     const a0 = await s.next(context(history));
     if (a0.kind !== 'run') throw new Error('expected a run');
     expect(a0.recipe).toEqual({
+      system: 'cmake',
       tools: [
         { command: 'cc', pkg: 'build-essential' },
         { command: 'make', pkg: 'make' },
