@@ -41,4 +41,31 @@ describeRootfs('issue 29 classes (rootfs sandbox, rules strategy)', () => {
     },
     10 * 60_000,
   );
+
+  it(
+    "node-private-lock: the lockfile's URLs point at a private registry; its host rewritten to the configured one",
+    async () => {
+      const out = path.join(mkdtempSync(path.join(tmpdir(), 'bb-int-deploy-round2-')), 'npm');
+      const code = await run(
+        [
+          'deploy',
+          path.join(FIXTURES, 'node-private-lock'),
+          '--task',
+          path.join(FIXTURES, 'node-private-lock.yml'),
+          '--out',
+          out,
+        ],
+        { stdout: () => undefined, stderr: () => undefined, env: process.env, cwd: FIXTURES },
+      );
+      const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+      const first = readFileSync(path.join(out, 'logs', 'turn-00.log'), 'utf8');
+      if (/npm registry .* is not reachable/.test(first)) return; // no registry here: the class cannot show
+      expect({ code, status: result.status }).toEqual({ code: 0, status: 'success' });
+      expect(result.turns[0]?.rootCause?.id).toBe('npm-lockfile-host-unreachable');
+      expect(result.turns.map((t) => t.purpose).at(-1)).toMatch(/\+ npm-lockfile-registry-host$/);
+      // the locked version, from the configured registry: the private host was never reached
+      expect(readFileSync(path.join(out, 'RUNBOOK.md'), 'utf8')).toContain('replace-registry-host');
+    },
+    12 * 60_000,
+  );
 });

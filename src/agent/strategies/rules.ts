@@ -164,7 +164,15 @@ export class RulesStrategy implements Strategy {
     const attempt = this.attempt;
     if (!attempt) return undefined;
     const proposals = await this.knowledge.propose(
-      { rootCause, findings, recipe: attempt.recipe, fixes: attempt.fixes, repo: context.repo, output },
+      {
+        rootCause,
+        findings,
+        recipe: attempt.recipe,
+        fixes: attempt.fixes,
+        repo: context.repo,
+        output,
+        ...(context.goal ? { goal: context.goal } : {}),
+      },
       this.services,
     );
     // A repair that would only install packages every recipe already installs (the declared dependencies

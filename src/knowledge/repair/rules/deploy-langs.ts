@@ -19,6 +19,9 @@ import type { Finding } from '../../diagnose/types.js';
 import type { Repair, RepairInput, StrategyServices } from '../repair.js';
 import { cap, installFor, type Rule } from './rule.js';
 
+/** npm's default registry: what a lockfile's URLs are fetched from when no mirror is configured. */
+const NPM_REGISTRY = 'https://registry.npmjs.org/';
+
 /**
  * The Java release raised to when the JDK dropped the asked one: 8 is the oldest release every JDK from 9 to
  * 21 still compiles for (JDK 9 dropped 1.5 — JEP 182; JDK 12 dropped 6 — JDK-8028563; JDK 20 dropped 7 —
@@ -155,6 +158,36 @@ export const DEPLOY_LANG_RULES: Rule[] = [
         `${f.message}; Debian's librust-${crate.toLowerCase().replaceAll('_', '-')}-dev puts it in /usr/share/cargo/registry`,
         s,
       );
+    },
+  },
+  {
+    ids: ['npm-lockfile-host-unreachable'],
+    needsTree: 'the lockfile and the configured npm registry are read from the repository and the deploy settings',
+    propose(f, input) {
+      const host = cap(f, 'host') ?? cap(f, 'gethost');
+      const lock = (input.repo.ecosystems ?? [])
+        .find((e) => e.kind === 'javascript')
+        ?.manifests.find((m) => /(?:^|\/)(?:package-lock|npm-shrinkwrap)\.json$/.test(m));
+      if (!host || !lock || !input.goal) return [];
+      const mirrors = input.goal.registries.mirrors;
+      const registry = mirrors.npm_config_registry ?? mirrors.NPM_CONFIG_REGISTRY ?? NPM_REGISTRY;
+      let registryHost: string;
+      try {
+        registryHost = new URL(registry).hostname;
+      } catch {
+        return [];
+      }
+      // The configured registry itself unreachable is the network's problem (the setups' offline way answers it).
+      if (host.toLowerCase() === registryHost.toLowerCase()) return [];
+      const reason = `${f.message}: ${lock}'s resolved URLs point at ${host}, not at the configured registry ${registryHost} (a private or retired registry); the locked versions and integrity hashes are kept and fetched from ${registryHost} (npm's replace-registry-host=always)`;
+      return [
+        {
+          rule: 'npm-lockfile-registry-host',
+          key: `npm-registry-host:${lock}`,
+          reason,
+          env: { npm_config_replace_registry_host: 'always' },
+        },
+      ];
     },
   },
   {

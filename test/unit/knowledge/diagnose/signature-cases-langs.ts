@@ -12,6 +12,24 @@ export const LANGUAGE_SIGNATURE_CASES: SignatureCase[] = [
     captures: { crate: 'serde_json' },
   },
   {
+    id: 'npm-lockfile-host-unreachable',
+    line: 'npm ERR! 403 403 Forbidden - GET https://npm.corp.example/simple-statistics/-/simple-statistics-7.8.3.tgz',
+    captures: {
+      status: '403',
+      geturl: 'https://npm.corp.example/simple-statistics/-/simple-statistics-7.8.3.tgz',
+      gethost: 'npm.corp.example',
+    },
+  },
+  {
+    id: 'npm-lockfile-host-unreachable',
+    line: 'npm error network request to https://npm.corp.example/ms/-/ms-2.1.3.tgz failed, reason: getaddrinfo ENOTFOUND npm.corp.example',
+    captures: {
+      url: 'https://npm.corp.example/ms/-/ms-2.1.3.tgz',
+      host: 'npm.corp.example',
+      reason: 'ENOTFOUND',
+    },
+  },
+  {
     id: 'cargo-version-not-selected',
     line: 'error: failed to select a version for the requirement `itoa = "^1.0.9"`',
     captures: { crate: 'itoa', requirement: '^1.0.9' },

@@ -192,3 +192,50 @@ describe('deploy repair rules for cargo, go, Maven and javac', () => {
     expect(await knowledge.propose(input(log, JAVA, 'offline'), services())).toEqual([]);
   });
 });
+
+describe('npm: a lockfile whose resolved URLs point at another registry (issue 29)', () => {
+  const JS: EcosystemInfo = {
+    kind: 'javascript',
+    manifests: ['package.json', 'package-lock.json'],
+    dependencies: [{ name: 'simple-statistics', constraint: '7.8.3', manifest: 'package.json' }],
+    notes: [],
+  };
+  const forbidden =
+    'npm ERR! 403 403 Forbidden - GET https://npm.corp.example/simple-statistics/-/simple-statistics-7.8.3.tgz';
+
+  it('keeps the lock and fetches from the configured registry (replace-registry-host=always)', async () => {
+    const [repair] = await knowledge.propose(input(forbidden, JS, 'auto'), services());
+    expect(repair).toMatchObject({
+      rule: 'npm-lockfile-registry-host',
+      env: { npm_config_replace_registry_host: 'always' },
+    });
+    expect(repair?.reason).toContain(
+      'point at npm.corp.example, not at the configured registry registry.npmjs.org',
+    );
+    const refused =
+      'npm error network request to https://npm.corp.example/ms/-/ms-2.1.3.tgz failed, reason: getaddrinfo ENOTFOUND npm.corp.example';
+    expect((await knowledge.propose(input(refused, JS, 'online'), services()))[0]?.rule).toBe(
+      'npm-lockfile-registry-host',
+    );
+  });
+
+  it('proposes nothing when the failing host is the configured registry, or there is no lockfile', async () => {
+    const registryDown =
+      'npm ERR! network request to https://registry.npmjs.org/ms failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org';
+    const down = await knowledge.propose(input(registryDown, JS, 'online'), services());
+    expect(down.map((r) => r.rule)).not.toContain('npm-lockfile-registry-host');
+    const noLock = { ...JS, manifests: ['package.json'] };
+    const none = await knowledge.propose(input(forbidden, noLock, 'online'), services());
+    expect(none.map((r) => r.rule)).not.toContain('npm-lockfile-registry-host');
+  });
+
+  it('a mirror the user configured is the registry: its host is the one kept', async () => {
+    const withMirror = input(forbidden.replace('npm.corp.example', 'npm.mirror.example'), JS, 'online');
+    withMirror.goal = {
+      ...withMirror.goal!,
+      registries: { mode: 'online', mirrors: { npm_config_registry: 'https://npm.mirror.example/' } },
+    };
+    const mirrored = await knowledge.propose(withMirror, services());
+    expect(mirrored.map((r) => r.rule)).not.toContain('npm-lockfile-registry-host');
+  });
+});
