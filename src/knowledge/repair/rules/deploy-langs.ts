@@ -162,7 +162,8 @@ export const DEPLOY_LANG_RULES: Rule[] = [
   },
   {
     ids: ['npm-lockfile-host-unreachable'],
-    needsTree: 'the lockfile and the configured npm registry are read from the repository and the deploy settings',
+    needsTree:
+      'the lockfile and the configured npm registry are read from the repository and the deploy settings',
     propose(f, input) {
       const host = cap(f, 'host') ?? cap(f, 'gethost');
       const lock = (input.repo.ecosystems ?? [])
