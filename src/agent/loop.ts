@@ -307,26 +307,36 @@ async function gate(
   return { kind: 'claim', claim, passed, completion: metrics.completion, reason: action.reason };
 }
 
-/** The script ran to its end: exit 0, within its time. */
-function ranThrough(exec: { exitCode: number | null; timedOut: boolean }): boolean {
+/** How a script ended, as the run-through rule reads it. */
+export interface ScriptEnd {
+  exitCode: number | null;
+  timedOut: boolean;
+}
+
+/** The script ran to its end: exit 0, within its time (issue 31; core/status.ts reads it too). */
+export function ranThrough(exec: ScriptEnd): boolean {
   return exec.exitCode === 0 && !exec.timedOut;
 }
 
+/** How a script that did not run through ended, in words: `exited 2`, `was stopped at its time limit`. */
+export function howScriptEnded(exec: ScriptEnd): string {
+  return exec.timedOut ? 'was stopped at its time limit' : `exited ${exec.exitCode ?? 'without a status'}`;
+}
+
 /** Why binaries that exist are not a success: the script that made them failed afterwards. */
-function notRunThrough(exec: { exitCode: number | null; timedOut: boolean }): string {
-  const how = exec.timedOut
-    ? 'was stopped at its time limit'
-    : `exited ${exec.exitCode ?? 'without a status'}`;
-  return `every expected binary exists, but the script ${how} after them: a build that did not run through is not a success`;
+function notRunThrough(exec: ScriptEnd): string {
+  return `every expected binary exists, but the script ${howScriptEnded(exec)} after them: a build that did not run through is not a success`;
+}
+
+/** The last turn of `history` that ran a script (a finish turn has no observation). */
+export function lastScriptTurn(history: readonly TurnRecord[]): TurnRecord | undefined {
+  for (let i = history.length - 1; i >= 0; i--) if (history[i]!.observation) return history[i];
+  return undefined;
 }
 
 /** The last turn that ran a script, as it ended. */
-function lastRunExec(state: LoopState): { exitCode: number | null; timedOut: boolean } | undefined {
-  for (let i = state.history.length - 1; i >= 0; i--) {
-    const exec = state.history[i]!.observation?.exec;
-    if (exec) return exec;
-  }
-  return undefined;
+function lastRunExec(state: LoopState): ScriptEnd | undefined {
+  return lastScriptTurn(state.history)?.observation?.exec;
 }
 
 /** Reads and judges a turn's outcome, records it as the turn's observation and emits `turn_end`. */

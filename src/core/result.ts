@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 
-import type { LoopOutcome } from '../agent/loop.js';
+import { lastScriptTurn, ranThrough, type LoopOutcome } from '../agent/loop.js';
 import type { TurnRecord } from '../agent/types.js';
 import { DEPLOY_ENV_FILE } from '../deploy/types.js';
 import {
@@ -277,9 +277,6 @@ export function toBuildResult(
 
 /** The run's last script ran to its end (exit 0, in time); true when no script ran. */
 function lastScriptRanThrough(history: readonly TurnRecord[]): boolean {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const exec = history[i]!.observation?.exec;
-    if (exec) return exec.exitCode === 0 && !exec.timedOut;
-  }
-  return true;
+  const exec = lastScriptTurn(history)?.observation?.exec;
+  return exec === undefined || ranThrough(exec);
 }

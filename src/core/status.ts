@@ -11,7 +11,7 @@
  * task's verifier both passed; PARTIAL when the setup ran through but one of them failed; FAILED when the setup
  * never ran through. A weaker check passing (a package imports, `--help` answers) is never a SUCCESS.
  */
-import type { LoopEnd } from '../agent/loop.js';
+import { howScriptEnded, lastScriptTurn, ranThrough, type LoopEnd } from '../agent/loop.js';
 import type { TurnRecord } from '../agent/types.js';
 import { ConfigError, SandboxError, errorMessage } from '../base/errors.js';
 import type { RunStatus } from '../base/status.js';
@@ -51,34 +51,24 @@ export interface LastScript {
 
 /** The run's last script as it ended: the last turn of `history` that ran one. */
 export function lastScriptOf(history: readonly TurnRecord[]): LastScript | undefined {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const record = history[i]!;
-    const o = record.observation;
-    if (!o) continue;
-    const { exitCode, timedOut } = o.exec;
-    const failed = exitCode !== 0 || timedOut;
-    return {
-      turn: record.turn,
-      exitCode,
-      timedOut,
-      ...(failed && o.rootCause ? { evidence: `${o.rootCause.message} (log line ${o.rootCause.line})` } : {}),
-    };
-  }
-  return undefined;
-}
-
-/** The script ran to its end: exit 0 within its time. */
-function ranThrough(script: LastScript): boolean {
-  return script.exitCode === 0 && !script.timedOut;
+  const record = lastScriptTurn(history);
+  const o = record?.observation;
+  if (!record || !o) return undefined;
+  const { exitCode, timedOut } = o.exec;
+  return {
+    turn: record.turn,
+    exitCode,
+    timedOut,
+    ...(!ranThrough(o.exec) && o.rootCause
+      ? { evidence: `${o.rootCause.message} (log line ${o.rootCause.line})` }
+      : {}),
+  };
 }
 
 /** Why binaries that all exist are not a success: the script that made them did not run through. */
 function notRunThroughReason(script: LastScript): string {
-  const how = script.timedOut
-    ? 'was stopped at its time limit'
-    : `exited ${script.exitCode ?? 'without a status'}`;
   return (
-    `every expected binary exists, but the script of turn ${script.turn} ${how} after them` +
+    `every expected binary exists, but the script of turn ${script.turn} ${howScriptEnded(script)} after them` +
     (script.evidence ? ` (${script.evidence})` : '') +
     ': a build that did not run through is not a success'
   );
@@ -171,11 +161,10 @@ export function decideStatus(facts: StatusFacts): StatusDecision {
 
 /** A build run's status from how its loop ended, its last script, its final checks and its claims. */
 function decideBuild(facts: StatusFacts, end: LoopEnd): StatusDecision {
-  const ended = statusOfEnd(end);
+  const status = statusOfEnd(end);
   const script = facts.lastScript;
   const failedAfter = script !== undefined && !ranThrough(script);
-  if (ended === 'success' && failedAfter) return { status: 'partial', reason: notRunThroughReason(script) };
-  const status = ended;
+  if (status === 'success' && failedAfter) return { status: 'partial', reason: notRunThroughReason(script) };
   const reason = end.reason;
   const final = facts.final;
   if (!final || !finalChecksRun(end)) return { status, reason };
