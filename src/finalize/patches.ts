@@ -20,6 +20,7 @@ import {
   UnsafePathError,
 } from '../base/safe-fs.js';
 import { errorMessage, SandboxError } from '../base/errors.js';
+import { escapeRegex } from '../base/escape-regex.js';
 import { runProcess } from '../base/process.js';
 import { snapshotTree } from '../verify/artifacts.js';
 import { answeredFinding, type ReportTurn } from './turns.js';
@@ -321,10 +322,6 @@ function editRecords(turns: readonly ReportTurn[]): EditRecord[] {
   return turns.flatMap((turn) => (turn.patches ?? []).map((p) => ({ turn, file: p.file, reason: p.reason })));
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** Whether an Action.patches `file` description (free text) names `rel`, given its original content. */
 export function describesFile(description: string, rel: string, originalText: string): boolean {
   const base = path.posix.basename(rel);
@@ -341,14 +338,14 @@ export function describesFile(description: string, rel: string, originalText: st
   }
   for (const match of description.matchAll(/<([^<>\s]+)>/g)) {
     const header = match[1]!;
-    if (new RegExp(`^[ \\t]*#[ \\t]*include[ \\t]*[<"]${escapeRegExp(header)}[>"]`, 'm').test(originalText))
+    if (new RegExp(`^[ \\t]*#[ \\t]*include[ \\t]*[<"]${escapeRegex(header)}[>"]`, 'm').test(originalText))
       return true;
   }
   return false;
 }
 
 function globMatches(glob: string, rel: string): boolean {
-  const re = new RegExp(`(^|/)${glob.split('*').map(escapeRegExp).join('[^/]*')}$`);
+  const re = new RegExp(`(^|/)${glob.split('*').map(escapeRegex).join('[^/]*')}$`);
   return re.test(rel);
 }
 

@@ -6,6 +6,7 @@
  * authorization headers; and patterns of well-known token formats, for secrets the harness was never told
  * about (a key pasted into a README the model quotes back).
  */
+import { escapeRegex } from '../base/escape-regex.js';
 
 export const REDACTED = '[REDACTED]';
 
@@ -53,10 +54,6 @@ const PATTERNS: { re: RegExp; literal?: string }[] = [
     re: /(?<keep>(?:api[_-]?key|token|secret|passwd|password)["']?[ \t]*(?:=(?!=)|:(?!:))[ \t]*)(?!\[REDACTED\])[^\s,;]+/gi,
   },
 ];
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** A redactor: a function over text that can learn more secret values while a run goes on. */
 export interface Redactor {
@@ -108,7 +105,7 @@ export function createRedactor(secrets: readonly string[]): Redactor {
     exact = new RegExp(
       [...values]
         .sort((a, b) => b.length - a.length)
-        .map(escapeRegExp)
+        .map(escapeRegex)
         .join('|'),
       'g',
     );

@@ -19,7 +19,8 @@ import { existsSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 import { runProcess } from '../../base/process.js';
-import { escapeRegex, type AptFileHit, type NeedQuery } from './package-index.js';
+import { escapeRegex } from '../../base/escape-regex.js';
+import { type AptFileHit, type NeedQuery } from './package-index.js';
 import { SortedLines } from './sorted-lines.js';
 
 /** Bump when the line format or the filter changes: an index of another version is rebuilt. */

@@ -3,16 +3,12 @@
  * the batch pattern, the look-up script (apt-file, then apt-cache policy), the parsers of its output, and the
  * ranking of the packages whose files serve a need.
  */
+import { escapeRegex } from '../../base/escape-regex.js';
 import { shellQuote } from '../../base/shell.js';
 import { PACKAGE_NAME, type Need, type NeedKind } from './needs.js';
 
 /** Multiarch directory (`x86_64-linux-gnu`, `aarch64-linux-gnu`, ...). */
 const TRIPLET = '[a-z0-9_]+-linux-gnu\\w*';
-
-/** Escapes text for a regular expression that Perl (apt-file) and JavaScript read alike. */
-export function escapeRegex(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
-}
 
 /** How good a hit's location is: lower tier is better (0 = where the toolchain looks by default). */
 export interface Placement {

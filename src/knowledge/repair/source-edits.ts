@@ -11,6 +11,7 @@
  */
 import path from 'node:path';
 import { RE2JS } from 're2js';
+import { escapeRegex } from '../../base/escape-regex.js';
 
 /** One edit a repair makes to the sources. */
 export interface SourceEdit {
@@ -44,10 +45,6 @@ export function editApplies(edit: SourceEdit, file: string): boolean {
   const base = path.posix.basename(file.replace(/\\/g, '/'));
   if (!edit.extensions.some((ext) => base.endsWith(ext))) return false;
   return !edit.names?.length || edit.names.includes(base);
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|]/g, (c) => `\\${c}`);
 }
 
 /** The pattern with `{names}` expanded (the longest names first, as the migration program orders them). */

@@ -21,7 +21,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { inDir, shq } from '../../../base/shell.js';
 import type { Finding } from '../../diagnose/types.js';
-import { escapeRegex } from '../package-index.js';
+import { escapeRegex } from '../../../base/escape-regex.js';
 import type { Repair, RepairInput } from '../repair.js';
 import { AUTORECONF_PACKAGES, cap, withFreshDir, type RuleContext } from './rule.js';
 
