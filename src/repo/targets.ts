@@ -59,6 +59,11 @@ function reachableMakeTargets(results: readonly MakeFileResult[]): InferredTarge
   });
 }
 
+/** Whether inspection reads the products of a build driven by `system` from that system's own files. */
+export function readsOwnTargets(system: string): system is BuildSystemKind {
+  return Object.hasOwn(FAMILY_OF, system);
+}
+
 const FAMILY_OF: Partial<Record<BuildSystemKind, TargetFamily>> = {
   cmake: 'cmake',
   autotools: 'automake',

@@ -7,27 +7,18 @@
 import type { Action } from '../../agent/types.js';
 import { errorMessage } from '../../base/errors.js';
 import { targetsForSystem } from '../../repo/inspect.js';
-import type { BuildSystemKind, RepoInfo } from '../../repo/types.js';
+import { readsOwnTargets } from '../../repo/targets.js';
+import type { RepoInfo } from '../../repo/types.js';
 import { expectedFrom, type IgnoredName } from '../../verify/scoring.js';
 import type { Expected } from '../../verify/types.js';
 import { say, type RunState } from './state.js';
-
-/** Build systems whose products inspection reads from their own files. */
-const READ_SYSTEMS: ReadonlySet<string> = new Set<BuildSystemKind>([
-  'cmake',
-  'autotools',
-  'configure',
-  'make',
-  'meson',
-  'qmake',
-]);
 
 /** What the expectation was read for, and how to read it again for the system a turn runs. */
 export interface ExpectationFollower {
   /** Records the build system of a turn's script (from its recipe), before the script runs. */
   turnStarts(action: Action): void;
-  /** Before the verifiers judge a turn: the expectation for the system that ran, when it changed. */
-  current(): Promise<Expected | undefined>;
+  /** Before the verifiers judge a turn: reads the expectation for the system that ran, and tells `changed` if it differs. */
+  current(): Promise<void>;
 }
 
 function sameNames(a: Expected, b: Expected): boolean {
@@ -55,28 +46,27 @@ export function followExpectation(
     },
     async current() {
       const system = pending;
-      if (fixed || system === undefined || system === readFor || !READ_SYSTEMS.has(system)) return undefined;
+      if (fixed || system === undefined || system === readFor || !readsOwnTargets(system)) return;
       readFor = system;
       const dir = state.source?.dir ?? repo.root;
       let next: Expected & { ignored: IgnoredName[] };
       try {
         const targets = await targetsForSystem(
           dir,
-          system as BuildSystemKind,
+          system,
           repo.submodules.map((s) => s.path),
         );
         next = expectedFrom({ expect: [] }, { expectedTargets: targets });
       } catch (error) {
         say(state, 'build', `the expectation could not be read again for ${system}: ${errorMessage(error)}`);
-        return undefined;
+        return;
       }
       if (
         next.names.length === 0 ||
         (sameNames(next, state.expected) && !next.uncertain === !state.expected.uncertain)
       )
-        return undefined;
+        return;
       changed(next, system);
-      return next;
     },
   };
 }

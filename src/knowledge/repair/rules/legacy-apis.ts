@@ -15,13 +15,11 @@ import type { Repair } from '../repair.js';
 import type { SourceEdit } from '../source-edits.js';
 import type { Rule } from './rule.js';
 
-/** grep's --include options for the C and C++ sources a source edit reads. */
-export const C_FAMILY = ['*.[ch]', '*.cc', '*.cpp', '*.cxx', '*.c++', '*.hpp', '*.hh', '*.hxx', '*.ipp']
-  .map((g) => `--include='${g}'`)
-  .join(' ');
-
-/** The endings of the files C_FAMILY's globs select, for the edit as data. */
+/** The endings of the C and C++ sources a source edit reads (the edit as data applies to these). */
 export const C_FAMILY_EXTENSIONS = ['.c', '.h', '.cc', '.cpp', '.cxx', '.c++', '.hpp', '.hh', '.hxx', '.ipp'];
+
+/** grep's --include options for the same files: the shell line edits what the data edit would. */
+export const C_FAMILY = C_FAMILY_EXTENSIONS.map((ext) => `--include='*${ext}'`).join(' ');
 
 /** The shell line that applies an entry's patch: every C/C++ file using the API, edited in place. */
 export function migrationLine(api: LegacyApi): string {
