@@ -153,9 +153,25 @@ export function linearRegex(source: string, flags = ''): LinearRegex {
   return new LinearRegex(source, flags);
 }
 
+/** Every pattern written with `linear` (module constants of the sources), for the test that compiles them all. */
+const written: LinearRegex[] = [];
+
+/** The patterns written with `linear` in the modules loaded so far. */
+export function writtenPatterns(): readonly LinearRegex[] {
+  return written;
+}
+
+function writtenPattern(source: string, flags = ''): LinearRegex {
+  const regex = new LinearRegex(source, flags, { deferred: true });
+  written.push(regex);
+  return regex;
+}
+
 /**
  * A linear-time pattern written as a template (`linear\`^\d+\``): the raw text is the pattern, so it is spelled
- * as a JavaScript regex literal would be. A flags string may follow via `linear('i')\`…\``.
+ * as a JavaScript regex literal would be. A flags string may follow via `linear('i')\`…\``. Meant for a module's
+ * constants: each compiles on first use (a command that never reaches a pattern does not pay for it; issue 32),
+ * and test/unit/base/linear-regex.test.ts compiles every one the sources write.
  */
 export function linear(strings: TemplateStringsArray, ...values: string[]): LinearRegex;
 export function linear(flags: string): (strings: TemplateStringsArray, ...values: string[]) => LinearRegex;
@@ -164,7 +180,7 @@ export function linear(
   ...values: string[]
 ): LinearRegex | ((strings: TemplateStringsArray, ...values: string[]) => LinearRegex) {
   if (typeof first === 'string') {
-    return (strings, ...rest) => new LinearRegex(String.raw(strings, ...rest), first);
+    return (strings, ...rest) => writtenPattern(String.raw(strings, ...rest), first);
   }
-  return new LinearRegex(String.raw(first, ...values));
+  return writtenPattern(String.raw(first, ...values));
 }

@@ -8,7 +8,25 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
+
+/**
+ * The YAML parser, loaded on first use: with the build's JSON at hand a command never needs it, and loading the
+ * package costs more than reading all the JSON (issue 32: a `diagnose` starts in under 150 ms beyond node). A
+ * bundle, which has no JSON and cannot follow `createRequire`, hands the parser in once (`useYamlParser`).
+ */
+let yamlParse: ((text: string) => unknown) | undefined;
+
+/** Sets the parser a bundle imported (src/action/index.ts): ncc keeps a static import, not a `createRequire`. */
+export function useYamlParser(parse: (text: string) => unknown): void {
+  yamlParse = parse;
+}
+
+/** YAML text parsed by the `yaml` package (a parse error is thrown as it throws it). */
+export function parseYamlText(text: string): unknown {
+  yamlParse ??= (createRequire(import.meta.url)('yaml') as { parse: (text: string) => unknown }).parse;
+  return yamlParse(text);
+}
 
 /** Where the build writes the JSON: `lib/data/` beside `lib/base/`. */
 export const SHIPPED_DATA_DIR = new URL('../data/', import.meta.url);
@@ -46,5 +64,5 @@ export function parseShippedYaml(
   } catch {
     // no JSON (the sources, the bundle) or an unreadable one: the YAML decides
   }
-  return parseYaml(text) as unknown;
+  return parseYamlText(text);
 }

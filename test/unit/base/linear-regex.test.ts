@@ -1,7 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { performance } from 'node:perf_hooks';
 
-import { linear, linearRegex, LinearRegex, LinearSyntaxError } from '../../../src/base/linear-regex.js';
+import {
+  linear,
+  linearRegex,
+  LinearRegex,
+  LinearSyntaxError,
+  writtenPatterns,
+} from '../../../src/base/linear-regex.js';
 
 describe('linearRegex (RE2JS)', () => {
   it('refuses what needs backtracking: lookahead, lookbehind, backreferences', () => {
@@ -60,5 +66,16 @@ describe('linearRegex (RE2JS)', () => {
     time(1000);
     // Exponential for V8's backtracking engine at 30 characters; here 64 Ki is a few milliseconds.
     expect(time(64 * 1024)).toBeLessThan(2000);
+  });
+
+  it('every pattern the sources write with linear`…` compiles (each compiles on first use in a run)', async () => {
+    // The modules that write patterns with the template (grep: linear`): loading them registers their constants.
+    await import('../../../src/knowledge/diagnose/diagnosis.js');
+    const sources = writtenPatterns().map((r) => r.source);
+    expect(sources.length).toBeGreaterThanOrEqual(20);
+    for (const regex of writtenPatterns()) expect(() => regex.test('')).not.toThrow();
+    // a pattern the engine refuses surfaces at its first use, as a LinearSyntaxError naming it
+    const bad = linear`(?=x)`;
+    expect(() => bad.test('x')).toThrow(LinearSyntaxError);
   });
 });
