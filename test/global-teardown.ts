@@ -12,7 +12,7 @@ export default function globalTeardown(): void {
   });
   if (result.status !== 0) {
     throw new Error(
-      `global teardown: a run ended SUCCESS without running through (exit ${result.status ?? result.signal}); see above`,
+      `global teardown: a run ended SUCCESS without running through, or claimed impossible too early (exit ${result.status ?? result.signal}); see above`,
     );
   }
 }

@@ -76,6 +76,12 @@ export interface LoopDeps {
    * output is not the turn's.
    */
   epilogue?: (timeoutMs: number) => Promise<string | undefined>;
+  /**
+   * Asked of a finish request other than SUCCESS (the verifiers judge that one): a reason to refuse it for now
+   * (a deploy's `impossible` while alternatives are open), which the strategy reads on the turn's record, or
+   * undefined when the claim stands. The composition root decides what a run's rules are.
+   */
+  refuseClaim?: (claim: FinishAction['claim'], history: readonly TurnRecord[]) => string | undefined;
 }
 
 export interface LoopLimits {
@@ -261,7 +267,7 @@ function budgetStop(budget: BudgetCheck | undefined): FinishAction | undefined {
 /**
  * The stop-gate: a finish request is judged against the verifiers (judging the tree once if no turn did).
  * A SUCCESS claim they do not back is refused, noted on the turn's record for the strategy to see, and the
- * loop goes on (undefined). Any other request ends the loop: with the strategy's stop when it carries one
+ * loop goes on (undefined); so is another claim the run's `refuseClaim` refuses (verifiers not passing). Any other request ends the loop: with the strategy's stop when it carries one
  * and the verifiers do not pass, else as an accepted claim.
  */
 async function gate(
@@ -277,7 +283,11 @@ async function gate(
   // A success claim needs the verifiers and a last script that ran through (exit 0).
   const lastRun = lastRunExec(state);
   const ranOk = lastRun === undefined || ranThrough(lastRun);
-  const accepted = action.claim !== 'success' || (verdict.passed && ranOk);
+  const refusal =
+    action.claim === 'success' || verdict.passed
+      ? undefined
+      : deps.refuseClaim?.(action.claim, state.history);
+  const accepted = action.claim === 'success' ? verdict.passed && ranOk : refusal === undefined;
   deps.emit({
     type: 'claim',
     turn: record.turn,
@@ -288,9 +298,11 @@ async function gate(
   });
   if (!accepted) {
     record.notes.push(
-      verdict.passed && lastRun
-        ? `finish(success) refused: ${notRunThrough(lastRun)}`
-        : `finish(success) refused by the verifiers: ${verdict.failures.join('; ')}`,
+      refusal !== undefined
+        ? refusal
+        : verdict.passed && lastRun
+          ? `finish(success) refused: ${notRunThrough(lastRun)}`
+          : `finish(success) refused by the verifiers: ${verdict.failures.join('; ')}`,
     );
     deps.emit({ type: 'step', turn: record.turn, action, notes: record.notes });
     return undefined;

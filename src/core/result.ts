@@ -103,8 +103,13 @@ export function deployInstalls(history: readonly TurnRecord[], upTo?: number): D
     const { action } = record;
     if (action.kind !== 'run' || !action.recipe || !record.observation) continue;
     const { recipe } = action;
-    for (const pkg of recipe.packages)
-      add({ kind: 'package', what: pkg, why: action.reason, turn: record.turn });
+    // A package installed up front answers declarations (a build file's line, the target's program): those say why.
+    const declared = new Map((action.preinstall?.packages ?? []).map((p) => [p.package, p.declarations]));
+    for (const pkg of recipe.packages) {
+      const because = declared.get(pkg);
+      const why = because?.length ? `installed up front: ${because.join('; ')}` : action.reason;
+      add({ kind: 'package', what: pkg, why, turn: record.turn });
+    }
     for (const tool of recipe.tools) {
       add({
         kind: 'tool',

@@ -8,8 +8,8 @@
  * ecosystems — so the same evaluation serves the strategy, the RUNBOOK and the test that reads a trajectory.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../base/errors.js';
+import { parseShippedYaml } from '../base/shipped-yaml.js';
 import { linearRegex } from '../base/linear-regex.js';
 import type { EcosystemKind, RepoInfo } from '../repo/types.js';
 import type { DeployGoal, RegistrySettings } from './types.js';
@@ -170,10 +170,14 @@ export function validateAlternatives(doc: unknown, source = 'deploy-alternatives
 }
 
 /** Parses and validates the table's YAML text. */
-export function parseAlternatives(text: string, source = 'deploy-alternatives.yaml'): AlternativesTable {
+export function parseAlternatives(
+  text: string,
+  source = 'deploy-alternatives.yaml',
+  location: URL | string = source,
+): AlternativesTable {
   let doc: unknown;
   try {
-    doc = parseYaml(text) as unknown;
+    doc = parseShippedYaml(text, location);
   } catch (error) {
     fail(source, `not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -194,7 +198,7 @@ export function loadAlternatives(location?: URL | string): AlternativesTable {
       `cannot read the deploy alternatives ${String(where)}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  const table = parseAlternatives(text, String(where).replace(/^file:\/\/.*\//, ''));
+  const table = parseAlternatives(text, String(where).replace(/^file:\/\/.*\//, ''), where);
   if (location === undefined) shipped = table;
   return table;
 }
@@ -463,6 +467,129 @@ export function alternativesNote(
   if (open.length > 0)
     parts.push(`no way to try here: ${open.map((s) => `${s.kind} ${s.row.id} (${s.row.label})`).join('; ')}`);
   return { open, note: parts.join('; ') };
+}
+
+/**
+ * What the evaluation needs of a deploy run, as its trajectory records it when the run starts (the inspect
+ * phase's data, `deploy`): each ecosystem's kind, manifests and declared runtime version, the registry mode and
+ * the names of the mirror variables passed (their values, which may carry credentials, stay out).
+ */
+export interface AlternativesFacts {
+  ecosystems: AlternativesEcosystem[];
+  registries: RegistrySettings;
+}
+
+/** The facts of a deploy run with `goal` in `repo` (for the trajectory). */
+export function alternativesFacts(goal: { registries: RegistrySettings }, repo: RepoInfo): AlternativesFacts {
+  return {
+    ecosystems: (repo.ecosystems ?? []).map((e) => ({
+      kind: e.kind,
+      manifests: [...e.manifests],
+      ...(e.runtime?.version ? { runtime: { version: e.runtime.version } } : {}),
+    })),
+    registries: {
+      mode: goal.registries.mode,
+      mirrors: Object.fromEntries(Object.keys(goal.registries.mirrors).map((name) => [name, ''])),
+    },
+  };
+}
+
+/** One line of trajectory.jsonl as the check reads it (anything else on the line is ignored). */
+export interface AlternativesTrajectoryLine {
+  type?: unknown;
+  data?: unknown;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function factsOf(value: unknown): AlternativesFacts | undefined {
+  if (!isRecord(value) || !Array.isArray(value.ecosystems) || !isRecord(value.registries)) return undefined;
+  const mode = value.registries.mode;
+  if (mode !== 'auto' && mode !== 'online' && mode !== 'offline') return undefined;
+  const mirrors = isRecord(value.registries.mirrors) ? value.registries.mirrors : {};
+  const ecosystems: AlternativesEcosystem[] = [];
+  for (const e of value.ecosystems) {
+    if (!isRecord(e) || typeof e.kind !== 'string' || !Array.isArray(e.manifests)) return undefined;
+    const version = isRecord(e.runtime) ? str(e.runtime.version) : undefined;
+    ecosystems.push({
+      kind: e.kind as EcosystemKind,
+      manifests: e.manifests.filter((m): m is string => typeof m === 'string'),
+      ...(version ? { runtime: { version } } : {}),
+    });
+  }
+  return {
+    ecosystems,
+    registries: { mode, mirrors: Object.fromEntries(Object.keys(mirrors).map((k) => [k, ''])) },
+  };
+}
+
+/**
+ * Why the last run of a trajectory claimed `impossible` before every row of its ecosystems' alternatives was
+ * tried or ruled out; empty otherwise (no deploy facts, no accepted `impossible` claim, or nothing open). Read
+ * from the trajectory alone: the inspect phase's `deploy` facts, each turn's script (its marker) and purpose,
+ * the root cause its end recorded, and the last claim.
+ */
+export function trajectoryPrematureImpossible(
+  lines: readonly AlternativesTrajectoryLine[],
+  table?: AlternativesTable,
+): string[] {
+  let facts: AlternativesFacts | undefined;
+  let turns = new Map<number, AlternativesTurn>();
+  let claim: { claim?: string; accepted?: unknown; turn?: unknown } | undefined;
+  for (const line of lines) {
+    const data = isRecord(line.data) ? line.data : {};
+    if (line.type === 'run_start') {
+      facts = undefined;
+      turns = new Map();
+      claim = undefined;
+    } else if (line.type === 'phase' && isRecord(data.data) && data.data.deploy !== undefined) {
+      facts = factsOf(data.data.deploy) ?? facts;
+    } else if (line.type === 'turn_start' && typeof data.turn === 'number' && isRecord(data.action)) {
+      const script = str(data.action.script);
+      if (data.action.kind === 'run' && script !== undefined)
+        turns.set(data.turn, { turn: data.turn, purpose: str(data.action.purpose) ?? '', script });
+    } else if (line.type === 'turn_end' && typeof data.turn === 'number' && isRecord(data.observation)) {
+      const cause = data.observation.rootCause;
+      const turn = turns.get(data.turn);
+      if (turn && isRecord(cause) && typeof cause.id === 'string') turn.rootCause = { id: cause.id };
+    } else if (line.type === 'claim') {
+      claim = { claim: str(data.claim), accepted: data.accepted, turn: data.turn };
+    }
+  }
+  if (!facts || claim?.claim !== 'impossible' || claim.accepted === false) return [];
+  const statuses = evaluateAlternatives({ ...facts, turns: [...turns.values()] }, table);
+  const open = openAlternatives(statuses);
+  if (open.length === 0) return [];
+  return [
+    `trajectory: claimed impossible at turn ${String(claim.turn)} with alternatives neither tried nor ruled out: ` +
+      open.map((s) => `${s.kind} ${s.row.id} (${s.row.label})`).join('; '),
+  ];
+}
+
+/**
+ * The stop-gate's question for a deploy run's `impossible` claim: the rows still open, as a refusal the
+ * strategy reads (it may try them or rule them out), or undefined when the claim may stand. A claim made again
+ * with the same rows open stands (the strategy had no way to try them; the trajectory check still names them).
+ */
+export function impossibleGate(
+  goal: DeployGoal,
+  repo: RepoInfo,
+  table?: AlternativesTable,
+): (claim: string, history: readonly HistoryRecord[]) => string | undefined {
+  const refused = new Set<string>();
+  return (claim, history) => {
+    if (claim !== 'impossible') return undefined;
+    const { open } = alternativesNote(goal, repo, history, table);
+    if (open.length === 0) return undefined;
+    const key = open.map((s) => `${s.kind}:${s.row.id}`).join(',');
+    if (refused.has(key)) return undefined;
+    refused.add(key);
+    return `finish(impossible) refused: alternatives not tried yet, each worth a turn before giving up: ${open
+      .map((s) => `${s.kind} ${s.row.axis}: ${s.row.label}`)
+      .join('; ')}`;
+  };
 }
 
 /**

@@ -163,7 +163,8 @@ export interface EcosystemInfo {
  * `m4-macro`: a macro configure.ac calls that the tree does not define, when configure is generated from it
  * (no committed `configure`): autoreconf fails on it unless a package ships it (AX_* in autoconf-archive).
  */
-export type DeclarationKind = 'pkgconfig' | 'cmake' | 'header' | 'library' | 'package' | 'm4-macro';
+export type DeclarationKind =
+  'pkgconfig' | 'cmake' | 'header' | 'library' | 'package' | 'm4-macro' | 'command';
 
 export interface BuildDeclaration {
   kind: DeclarationKind;

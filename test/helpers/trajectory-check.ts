@@ -1,13 +1,15 @@
 /**
  * The run-through check over run folders on disk (issue 31: "a script that did not run through is never
  * SUCCESS"): a folder's result.json and trajectory.jsonl are read, and a success whose last turn or recipe replay
- * exited non-zero is a problem, named with the file. Used by the test suite's global teardown
+ * exited non-zero is a problem, named with the file; so is a deploy whose trajectory claims `impossible` before
+ * every row of its ecosystems' alternatives was tried or ruled out (issue 29). Used by the test suite's global teardown
  * (test/setup/check-run-through.ts), and by tests that run builds.
  */
 import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { trajectoryPrematureImpossible } from '../../src/deploy/alternatives.js';
 import {
   successWithoutRunThrough,
   trajectorySuccessWithoutRunThrough,
@@ -52,6 +54,10 @@ export function checkRunDir(dir: string): string[] {
       }
     }
     for (const problem of trajectorySuccessWithoutRunThrough(lines))
+      problems.push(`${trajectoryFile}: ${problem}`);
+    // Issue 29: a deploy claims `impossible` only after every row of its ecosystems' alternatives was tried
+    // or ruled out with a reason.
+    for (const problem of trajectoryPrematureImpossible(lines))
       problems.push(`${trajectoryFile}: ${problem}`);
   }
   return problems;

@@ -1,9 +1,12 @@
 /**
- * The rules strategy's first-turn packages: what the build files declare (`RepoInfo.declaredDeps`),
- * resolved in one batched look-up (`knowledge/repair/declared.ts`). A look-up that fails is not fatal:
- * the first recipe then runs without pre-installed packages and the repair loop finds what is missing.
+ * The rules strategy's first-turn packages: what the build files declare (`RepoInfo.declaredDeps`) and, for a
+ * deploy, the programs its target command runs, resolved in one batched look-up (`knowledge/repair/declared.ts`).
+ * A look-up that fails is not fatal: the first recipe then runs without pre-installed packages and the repair
+ * loop finds what is missing.
  */
-import type { RepoInfo } from '../../repo/types.js';
+import { targetPrograms } from '../../deploy/target-programs.js';
+import type { DeployGoal } from '../../deploy/types.js';
+import type { BuildDeclaration, RepoInfo } from '../../repo/types.js';
 import { planPreinstall, type PreinstallPlan } from '../../knowledge/repair/declared.js';
 import type { StrategyServices } from '../../knowledge/repair/repair.js';
 
@@ -11,8 +14,14 @@ import type { StrategyServices } from '../../knowledge/repair/repair.js';
 export async function preinstallFor(
   repo: RepoInfo,
   services: StrategyServices,
+  goal?: DeployGoal,
 ): Promise<PreinstallPlan | undefined> {
-  const declared = repo.declaredDeps ?? [];
+  // A deploy's target runs programs too: those it and its scripts run are declared like the build files' needs
+  // (deploy/target-programs.ts), so one a package ships and the sandbox lacks is there before the first script.
+  const programs: BuildDeclaration[] = goal
+    ? await targetPrograms(repo.root, goal.target.command, goal.target.cwd)
+    : [];
+  const declared = [...(repo.declaredDeps ?? []), ...programs];
   if (declared.length === 0 || !services.resolvePackages) return undefined;
   try {
     return await planPreinstall(declared, services);

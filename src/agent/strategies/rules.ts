@@ -114,7 +114,7 @@ export class RulesStrategy implements Strategy {
         };
       }
       if (this.options.preinstall !== false) {
-        this.preinstall = await preinstallFor(context.repo, this.services);
+        this.preinstall = await preinstallFor(context.repo, this.services, context.goal);
         if (!context.goal)
           this.preemptive = await preemptiveRepairs(
             context.repo,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 
 import { runAgentLoop, type LoopOutcome } from '../../agent/loop.js';
+import { impossibleGate } from '../../deploy/alternatives.js';
 import { createKnowledge, createServices } from '../../knowledge/index.js';
 import { analyzeLog, analyzeLogFile } from '../../knowledge/diagnose/log-parser.js';
 import { splitScriptSoon } from '../../trajectory/shell-split.js';
@@ -71,6 +72,9 @@ export async function runLoop(state: RunState, { repo }: Prepared, opened: Opene
         state.events.emit(event);
       },
       freshSandbox: freshTurns(state, opened),
+      // A deploy claims `impossible` only after its ecosystems' alternatives were tried or ruled out: the first
+      // such claim with rows open is refused, naming them (deploy/alternatives.ts).
+      ...(settings.deploy ? { refuseClaim: impossibleGate(settings.deploy, repo) } : {}),
       // The advisory run probe rides on each build turn's command (a deploy run has none): when the last turn
       // exited 0 and started what the probe would, the final checks need no command of their own. The clock is
       // the real one: the probe looks for files the command changed, by their modification time.

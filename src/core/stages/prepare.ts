@@ -1,4 +1,5 @@
 import { errorMessage } from '../../base/errors.js';
+import { alternativesFacts } from '../../deploy/alternatives.js';
 import { deployVisibleSpec } from '../../deploy/target.js';
 import type { DeployGoal } from '../../deploy/types.js';
 import type { LlmProvider } from '../../llm/types.js';
@@ -41,11 +42,13 @@ export async function prepare(state: RunState): Promise<Prepared> {
   state.spec = goal ? deploySpec(goal, spec) : spec;
   if (goal) {
     const ecosystems = (info.ecosystems ?? []).map((e) => e.kind).join(', ');
-    say(
-      state,
-      'inspect',
-      `deploy target: ${goal.target.command}; ecosystems: ${ecosystems || 'none detected'}`,
-    );
+    // What the alternatives check reads back from the trajectory (the mirrors by name only).
+    state.events.emit({
+      type: 'phase',
+      phase: 'inspect',
+      message: `deploy target: ${goal.target.command}; ecosystems: ${ecosystems || 'none detected'}`,
+      data: { deploy: alternativesFacts(goal, info) },
+    });
   }
   const systems = info.buildSystems.map((b) => `${b.kind}${b.dir ? ` (${b.dir}/)` : ''}`).join(', ');
   state.events.emit({

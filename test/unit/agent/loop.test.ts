@@ -136,6 +136,58 @@ describe('agent loop', () => {
     expect(outcome.claim).toEqual({ claim: 'impossible', reason: 'giving up', turn: 1 });
   });
 
+  it("refuses a claim the run's refuseClaim refuses (never a backed one), feeds the reason back, then accepts", async () => {
+    const sandbox = new FakeSandbox(() => ({ exitCode: 1, output: 'boom' }));
+    const strategy = new Scripted([
+      run('a'),
+      { kind: 'finish', claim: 'impossible', reason: 'nothing left' },
+      run('b'),
+      { kind: 'finish', claim: 'impossible', reason: 'nothing left' },
+    ]);
+    const asked: [string, number][] = [];
+    const events: RunEvent[] = [];
+    const bus = new EventBus();
+    bus.on((e) => events.push(e));
+    const outcome = await runAgentLoop(
+      base,
+      {
+        ...deps(strategy, sandbox, 99, bus),
+        refuseClaim: (claim, history) => {
+          asked.push([claim, history.length]);
+          return asked.length === 1 ? 'finish(impossible) refused: try b first' : undefined;
+        },
+      },
+      limits,
+    );
+    expect(sandbox.scripts).toEqual(['a', 'b']);
+    expect(asked).toEqual([
+      ['impossible', 2],
+      ['impossible', 4],
+    ]);
+    expect(outcome.history[1]!.notes).toEqual(['finish(impossible) refused: try b first']);
+    expect(strategy.seen[2]!.history[1]!.notes).toEqual(['finish(impossible) refused: try b first']);
+    expect(
+      events.filter((e) => e.type === 'claim').map((e) => (e as { accepted: boolean }).accepted),
+    ).toEqual([false, true]);
+    expect(outcome.end).toMatchObject({ kind: 'claim', claim: { claim: 'impossible', turn: 3 } });
+    // A claim the verifiers back is never asked about.
+    const passing = new FakeSandbox(() => ({ exitCode: 0 }));
+    let askedWhenPassed = 0;
+    const end = await runAgentLoop(
+      base,
+      {
+        ...deps(new Scripted([{ kind: 'finish', claim: 'partial', reason: 'done' }]), passing, -1),
+        refuseClaim: () => {
+          askedWhenPassed++;
+          return 'no';
+        },
+      },
+      limits,
+    );
+    expect(askedWhenPassed).toBe(0);
+    expect(end.end).toMatchObject({ kind: 'claim', passed: true });
+  });
+
   it('stops a strategy that repeats the same failing script', async () => {
     const sandbox = new FakeSandbox(() => ({ exitCode: 1, output: 'same error' }));
     const outcome = await runAgentLoop(base, deps(new Scripted([run('again')]), sandbox, 99), limits);

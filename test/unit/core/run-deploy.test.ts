@@ -250,4 +250,19 @@ describe('deployInstalls', () => {
     ]);
     expect(deployInstalls(history).map((i) => i.what)).toContain('later');
   });
+
+  it('says why a package installed up front was: the declarations it answers (the target runs bc)', () => {
+    const first = run(0, recipe(['bc'], []), 'no manifest of a known ecosystem was found');
+    (first.action as { preinstall?: unknown }).preinstall = {
+      packages: [{ package: 'bc', declarations: ['series.sh:6: sum=$(printf … | bc)'] }],
+      skipped: [],
+      lookupMs: 1,
+    };
+    expect(deployInstalls([first])).toContainEqual({
+      kind: 'package',
+      what: 'bc',
+      why: 'installed up front: series.sh:6: sum=$(printf … | bc)',
+      turn: 0,
+    });
+  });
 });

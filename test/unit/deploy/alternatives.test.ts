@@ -10,12 +10,16 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  alternativesFacts,
   alternativesSection,
   evaluateAlternatives,
+  impossibleGate,
   loadAlternatives,
   openAlternatives,
   parseAlternatives,
   readMarker,
+  trajectoryPrematureImpossible,
+  type AlternativesTrajectoryLine,
   type AlternativesTurn,
 } from '../../../src/deploy/alternatives.js';
 import { deployRecipes, OWN_SCRIPT_NAMES, ownScripts } from '../../../src/deploy/recipes/index.js';
@@ -241,5 +245,131 @@ describe('a claim of impossible, read from the trajectory', () => {
     expect(lines.join('\n')).toMatch(
       /rust registry: the registry mirror passed .* — ruled out: no mirror was passed/,
     );
+  });
+});
+
+/** The trajectory lines a deploy run with `turns` that claims `claim` at the end writes (as the loop emits them). */
+function trajectory(
+  eco: EcosystemInfo,
+  mode: DeployGoal['registries']['mode'],
+  turns: AlternativesTurn[],
+  claim: { claim: string; accepted: boolean }[],
+  mirrors: Record<string, string> = {},
+): AlternativesTrajectoryLine[] {
+  const lines: AlternativesTrajectoryLine[] = [
+    { type: 'header', data: { pid: 1 } },
+    { type: 'run_start', data: { type: 'run_start', repo: 'r' } },
+    {
+      type: 'phase',
+      data: {
+        type: 'phase',
+        phase: 'inspect',
+        message: 'deploy target: ./run',
+        data: { deploy: alternativesFacts(goal(mode, mirrors), repoInfo({ ecosystems: [eco] })) },
+      },
+    },
+  ];
+  for (const t of turns) {
+    lines.push({
+      type: 'turn_start',
+      data: { turn: t.turn, action: { kind: 'run', purpose: t.purpose, script: t.script, reason: 'x' } },
+    });
+    lines.push({
+      type: 'turn_end',
+      data: {
+        turn: t.turn,
+        observation: { exec: { exitCode: 1 }, ...(t.rootCause ? { rootCause: t.rootCause } : {}) },
+      },
+    });
+  }
+  const last = turns.length;
+  claim.forEach((c, i) =>
+    lines.push({ type: 'claim', data: { turn: last + i, claim: c.claim, accepted: c.accepted } }),
+  );
+  return lines;
+}
+
+describe('the trajectory check over what a deploy run wrote (issue 29)', () => {
+  it('names a claim of impossible with rows open, from the trajectory alone', () => {
+    const once = turnsOf(JAVA, 'offline', [{ index: 0 }]);
+    const problems = trajectoryPrematureImpossible(
+      trajectory(JAVA, 'offline', once, [{ claim: 'impossible', accepted: true }]),
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^trajectory: claimed impossible at turn 1 with alternatives neither tried nor ruled out: java without-build-tool \(javac/,
+      ),
+    ]);
+    // every row tried or ruled out: the claim stands
+    const both = turnsOf(JAVA, 'offline', [{ index: 0 }, { index: 1 }]);
+    expect(
+      trajectoryPrematureImpossible(
+        trajectory(JAVA, 'offline', both, [{ claim: 'impossible', accepted: true }]),
+      ),
+    ).toEqual([]);
+  });
+
+  it('reads the root causes the turns ended with (a failure opens its row) and ignores what is not a claim of impossible', () => {
+    const failed = turnsOf(RUST, 'auto', [
+      { index: 0 },
+      { index: 1, rootCause: 'cargo-version-not-selected' },
+    ]);
+    expect(
+      trajectoryPrematureImpossible(
+        trajectory(RUST, 'auto', failed, [{ claim: 'impossible', accepted: true }]),
+      ).join(''),
+    ).toContain('rust lock-re-resolved');
+    // a refused claim (the gate sent the strategy on) and a partial claim are not premature impossibles
+    expect(
+      trajectoryPrematureImpossible(
+        trajectory(RUST, 'auto', failed, [{ claim: 'impossible', accepted: false }]),
+      ),
+    ).toEqual([]);
+    expect(
+      trajectoryPrematureImpossible(trajectory(RUST, 'auto', failed, [{ claim: 'partial', accepted: true }])),
+    ).toEqual([]);
+    // a build run (no deploy facts) has no alternatives to exhaust
+    const build = trajectory(RUST, 'auto', failed, [{ claim: 'impossible', accepted: true }]).filter(
+      (l) => l.type !== 'phase',
+    );
+    expect(trajectoryPrematureImpossible(build)).toEqual([]);
+  });
+
+  it('a resumed file counts only its last run; mirrors are recorded by name only', () => {
+    const failed = trajectory(JAVA, 'offline', turnsOf(JAVA, 'offline', [{ index: 0 }]), [
+      { claim: 'impossible', accepted: true },
+    ]);
+    const fine = trajectory(JAVA, 'offline', turnsOf(JAVA, 'offline', [{ index: 0 }, { index: 1 }]), [
+      { claim: 'impossible', accepted: true },
+    ]);
+    expect(trajectoryPrematureImpossible([...failed, ...fine.slice(1)])).toEqual([]);
+    expect(trajectoryPrematureImpossible([...fine, ...failed.slice(1)])).toHaveLength(1);
+    const facts = alternativesFacts(
+      goal('auto', { PIP_INDEX_URL: 'https://user:secret@pypi.example/simple' }),
+      repoInfo({ ecosystems: [PY] }),
+    );
+    expect(JSON.stringify(facts)).not.toContain('secret');
+    expect(facts.registries.mirrors).toEqual({ PIP_INDEX_URL: '' });
+  });
+});
+
+describe("the stop-gate's question for a deploy's claim of impossible", () => {
+  it('refuses the first claim with rows open, naming them; the same claim again stands; other claims pass', () => {
+    const repo = repoInfo({ ecosystems: [JAVA] });
+    const gate = impossibleGate(goal('offline'), repo);
+    const history = (turns: AlternativesTurn[]) =>
+      turns.map((t) => ({
+        turn: t.turn,
+        action: { kind: 'run' as const, purpose: t.purpose, script: t.script },
+        observation: {},
+      }));
+    const once = history(turnsOf(JAVA, 'offline', [{ index: 0 }]));
+    expect(gate('partial', once)).toBeUndefined();
+    expect(gate('impossible', once)).toMatch(
+      /^finish\(impossible\) refused: alternatives not tried yet, .*java build-tool: javac over the sources/,
+    );
+    expect(gate('impossible', once)).toBeUndefined();
+    const both = history(turnsOf(JAVA, 'offline', [{ index: 0 }, { index: 1 }]));
+    expect(impossibleGate(goal('offline'), repo)('impossible', both)).toBeUndefined();
   });
 });
