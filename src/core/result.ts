@@ -211,6 +211,7 @@ function timingsPart(state: RunState, finishedAt: number): BuildResult['timings'
   const replayMs = (recipe?.replay.scriptMs ?? 0) + (recipe?.minimalReplay?.scriptMs ?? 0);
   const scriptsMs = Math.min(totalMs, turnsMs + replayMs);
   const harnessMs = totalMs - scriptsMs;
+  const early = beforeFirstScript(state.early);
   return {
     startedAt: new Date(state.startedAt).toISOString(),
     finishedAt: new Date(finishedAt).toISOString(),
@@ -219,7 +220,23 @@ function timingsPart(state: RunState, finishedAt: number): BuildResult['timings'
     scriptsMs,
     harnessMs,
     harnessShare: totalMs > 0 ? Math.round((harnessMs / totalMs) * 1000) / 1000 : 0,
+    ...(early ? { beforeFirstScript: early } : {}),
   };
+}
+
+/** The time up to the first script, phase by phase; undefined when no script ran. */
+export function beforeFirstScript(
+  early: RunState['early'],
+): NonNullable<BuildResult['timings']['beforeFirstScript']> | undefined {
+  const end = early.firstScriptMs;
+  if (end === undefined) return undefined;
+  const starts = Object.entries(early.phases).sort((a, b) => a[1]! - b[1]!);
+  const phases: Record<string, number> = {};
+  starts.forEach(([phase, at], i) => {
+    phases[phase] = Math.max(0, (starts[i + 1]?.[1] ?? end) - at!);
+  });
+  const sandboxMs = Math.min(end, early.sandboxMs);
+  return { totalMs: end, sandboxMs, harnessMs: end - sandboxMs, phases };
 }
 
 /** The run's result.json, as of `finishedAt` (ms since epoch), with its trajectory analysis when there is one. */

@@ -172,6 +172,18 @@ export interface BuildResult {
     scriptsMs?: number;
     harnessMs?: number;
     harnessShare?: number;
+    /**
+     * Up to the first script (absent when none ran): `totalMs` from the start, `sandboxMs` of it inside sandbox
+     * commands (the image's package state, look-ups run in the sandbox), `harnessMs` the rest (issue 32's bar:
+     * 300 ms for a model-less build), and `phases`: how long each phase lasted (from its first event to the
+     * next phase's, the last to the first script), in the order they ran.
+     */
+    beforeFirstScript?: {
+      totalMs: number;
+      sandboxMs: number;
+      harnessMs: number;
+      phases: Record<string, number>;
+    };
   };
   /** `snapshot`: the tree before the build (`--keep` only), for `buildbench verify`. */
   files: { trajectory: string; logs: string; artifacts: string; snapshot?: string };

@@ -30,6 +30,8 @@ export function requestedDevices(
 export async function openSandbox(state: RunState, { source, repo }: Prepared): Promise<Opened> {
   const { settings, options } = state;
   const started = state.deps.now();
+  // The sandbox phase begins here, whatever its first progress line says later ("ready" for rootfs).
+  state.early.phases.sandbox ??= started - state.startedAt;
   const request: CreateSandboxRequest = {
     repoDir: source.dir,
     name: state.name,
@@ -38,7 +40,7 @@ export async function openSandbox(state: RunState, { source, repo }: Prepared): 
     ...requestedDevices(settings),
     onProgress: (message: string) => say(state, 'sandbox', message),
   };
-  const first = await state.deps.createSandbox(state.sandboxSettings, request);
+  const first = timedBeforeFirstScript(state, await state.deps.createSandbox(state.sandboxSettings, request));
   // Before any command of the repository runs in it: the image's package state, for package look-ups answered
   // on this machine (dumped once per stack of layers; a sandbox without package lists here has none).
   await ensurePackageState(first, options.signal);
@@ -69,4 +71,27 @@ export async function openSandbox(state: RunState, { source, repo }: Prepared): 
   const verifier = verifierFor(box, before);
   state.verifier = verifier;
   return { box, verifier, verifierFor, before, handle, request };
+}
+
+/**
+ * `box`, with the time its commands take before the run's first script added to `state.early.sandboxMs` (the
+ * harness's time before the first script is the rest). Every other member is the box's own.
+ */
+function timedBeforeFirstScript(state: RunState, box: Sandbox): Sandbox {
+  const exec: Sandbox['exec'] = async (script, execOptions) => {
+    const counted = state.early.firstScriptMs === undefined;
+    const started = state.deps.now();
+    try {
+      return await box.exec(script, execOptions);
+    } finally {
+      if (counted) state.early.sandboxMs += state.deps.now() - started;
+    }
+  };
+  return new Proxy(box, {
+    get(target, property) {
+      if (property === 'exec') return exec;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

@@ -108,6 +108,12 @@ export interface RunState {
   retrieval?: RetrievalResult;
   sandbox?: Sandbox;
   prepareMs: number;
+  /**
+   * Up to the first script: when each phase began (ms after the start; the first event of each), when the first
+   * script started, and the time spent inside sandbox commands before it (the image's package state, the
+   * look-ups the strategy ran in the sandbox), for result.json's `timings.beforeFirstScript`.
+   */
+  early: { phases: Partial<Record<RunPhase, number>>; firstScriptMs?: number; sandboxMs: number };
   verifier?: BuildVerifier;
   outcome?: LoopOutcome;
   copied: CopiedArtifact[];
@@ -129,6 +135,9 @@ export interface RunState {
   /** A GPU task's environment as the sandbox showed it after the loop (stages/environment.ts). */
   gpu?: GpuEnvironment;
 }
+
+/** The phases a run's progress names (fetch, inspect, retrieve, sandbox, build, …). */
+export type RunPhase = Extract<RunEvent, { type: 'phase' }>['phase'];
 
 /**
  * The run's sandbox settings: every command's output, in every sandbox of the run (the replays too), is
@@ -172,6 +181,14 @@ export async function startRun(
     if (e.type === 'claim')
       claims.push({ turn: e.turn, claim: e.claim, reason: e.reason, accepted: e.accepted });
   });
+  // The harness's time before the first script, phase by phase (issue 32: the bar is 300 ms outside sandbox
+  // commands for a model-less build).
+  events.on((e) => {
+    const early = state.early;
+    if (early.firstScriptMs !== undefined) return;
+    if (e.type === 'phase') early.phases[e.phase] ??= deps.now() - startedAt;
+    else if (e.type === 'turn_start') early.firstScriptMs = deps.now() - startedAt;
+  });
   const state: RunState = {
     settings,
     options,
@@ -189,6 +206,7 @@ export async function startRun(
     expected: { names: [], source: 'none', ignored: [] },
     spec: {},
     prepareMs: 0,
+    early: { phases: {}, sandboxMs: 0 },
     copied: [],
     copiedExcluded: [],
     decision: { status: 'failed', reason: '' },

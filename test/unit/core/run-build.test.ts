@@ -19,6 +19,7 @@ import path from 'node:path';
 
 import type { Action, Strategy, TurnContext } from '../../../src/agent/types.js';
 import { ConfigError, SandboxError } from '../../../src/base/errors.js';
+import { beforeFirstScript } from '../../../src/core/result.js';
 import { runBuild, type RunBuildDeps, type RunBuildOptions } from '../../../src/core/run-build.js';
 import type { BuildSettings } from '../../../src/core/settings.js';
 import { defaultSandboxSettings } from '../../../src/sandbox/factory.js';
@@ -276,6 +277,11 @@ describe('runBuild', () => {
     expect(scriptsMs).toBe(3);
     expect(harnessMs).toBe(totalMs - 3);
     expect(harnessShare).toBeCloseTo((totalMs - 3) / totalMs, 3);
+    // Up to the first script: each phase's time, in the order they ran, and the sandbox commands' share.
+    const early = written.timings.beforeFirstScript!;
+    expect(Object.keys(early.phases)).toEqual(['fetch', 'inspect', 'retrieve', 'sandbox', 'build']);
+    expect(Object.values(early.phases).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(early.totalMs);
+    expect(early.harnessMs).toBe(early.totalMs - early.sandboxMs);
     const runbook = readFileSync(path.join(out, 'RUNBOOK.md'), 'utf8');
     expect(runbook).toContain('## Trajectory');
     expect(runbook).toMatch(/1 script failed; after it the run changed the commands once \(turn 0: adapt\)/);
@@ -358,6 +364,9 @@ describe('runBuild', () => {
     expect(result).toMatchObject({ status: 'limits_exceeded', reason: 'the wall-clock budget ran out' });
     expect(result.timings.startedAt).toBe('2026-01-01T00:00:20.000Z');
     expect(result.timings.prepareMs).toBe(20_000);
+    // the clock ran out before any script: no time before a first script to report
+    expect(result.turns).toEqual([]);
+    expect(result.timings.beforeFirstScript).toBeUndefined();
   });
 
   it('limits_exceeded: a strategy whose model budget is spent (StrategyStop budget)', async () => {
@@ -479,5 +488,23 @@ describe('runBuild', () => {
     const written = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
     expect(written.status).toBe('failed');
     expect(written.reason).toMatch(/repository path '.*no-such-repo' does not exist$/);
+  });
+});
+
+describe('the time before the first script (result.json timings.beforeFirstScript)', () => {
+  it('splits it into phases, each to the next one (the last to the script), and the sandbox commands', () => {
+    expect(
+      beforeFirstScript({
+        phases: { fetch: 0, inspect: 40, retrieve: 100, sandbox: 130, build: 900 },
+        firstScriptMs: 1_000,
+        sandboxMs: 600,
+      }),
+    ).toEqual({
+      totalMs: 1_000,
+      sandboxMs: 600,
+      harnessMs: 400,
+      phases: { fetch: 40, inspect: 60, retrieve: 30, sandbox: 770, build: 100 },
+    });
+    expect(beforeFirstScript({ phases: { fetch: 0 }, sandboxMs: 5 })).toBeUndefined();
   });
 });
