@@ -230,10 +230,10 @@ export function beforeFirstScript(
 ): NonNullable<BuildResult['timings']['beforeFirstScript']> | undefined {
   const end = early.firstScriptMs;
   if (end === undefined) return undefined;
-  const starts = Object.entries(early.phases).sort((a, b) => a[1]! - b[1]!);
+  const starts = Object.entries(early.phases).sort((a, b) => a[1] - b[1]);
   const phases: Record<string, number> = {};
   starts.forEach(([phase, at], i) => {
-    phases[phase] = Math.max(0, (starts[i + 1]?.[1] ?? end) - at!);
+    phases[phase] = Math.max(0, (starts[i + 1]?.[1] ?? end) - at);
   });
   const sandboxMs = Math.min(end, early.sandboxMs);
   return { totalMs: end, sandboxMs, harnessMs: end - sandboxMs, phases };
