@@ -68,4 +68,62 @@ describeRootfs('issue 29 classes (rootfs sandbox, rules strategy)', () => {
     },
     12 * 60_000,
   );
+
+  it(
+    'py-scipy-moved: SciPy 1.3 removed scipy.misc.comb; the documented move to scipy.special as a patch',
+    async () => {
+      const out = path.join(mkdtempSync(path.join(tmpdir(), 'bb-int-deploy-round2-')), 'scipy');
+      const code = await run(
+        [
+          'deploy',
+          path.join(FIXTURES, 'py-scipy-moved'),
+          '--task',
+          path.join(FIXTURES, 'py-scipy-moved.yml'),
+          '--out',
+          out,
+        ],
+        { stdout: () => undefined, stderr: () => undefined, env: process.env, cwd: FIXTURES },
+      );
+      const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+      expect({ code, status: result.status }).toEqual({ code: 0, status: 'success' });
+      expect(result.turns[0]?.rootCause).toMatchObject({
+        id: 'python-cannot-import-name',
+        message: 'cannot import comb from scipy.misc (removed or moved in a newer version?)',
+      });
+      expect(result.turns.map((t) => t.purpose).at(-1)).toMatch(/\+ migrate-removed-python-api$/);
+      const patch = result.patches?.find((p) => p.paths.includes('tail.py'));
+      expect(patch?.reason).toMatch(/SciPy 1\.3 removed the aliases in scipy\.misc/);
+      const diff = readFileSync(path.join(out, patch?.file ?? 'missing'), 'utf8');
+      expect(diff).toMatch(/^\+from scipy\.special import comb, logsumexp$/m);
+      expect(diff).toMatch(/^\+.*scipy\.special\.factorial\(j\)/m);
+    },
+    12 * 60_000,
+  );
+
+  it(
+    'r-bioc-limma: library(limma) is no r-cran-* package; the package that ships its DESCRIPTION (r-bioc-limma)',
+    async () => {
+      const out = path.join(mkdtempSync(path.join(tmpdir(), 'bb-int-deploy-round2-')), 'limma');
+      const code = await run(
+        [
+          'deploy',
+          path.join(FIXTURES, 'r-bioc-limma'),
+          '--task',
+          path.join(FIXTURES, 'r-bioc-limma.yml'),
+          '--out',
+          out,
+        ],
+        { stdout: () => undefined, stderr: () => undefined, env: process.env, cwd: FIXTURES },
+      );
+      const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+      expect({ code, status: result.status }).toEqual({ code: 0, status: 'success' });
+      expect(result.turns[0]?.rootCause).toMatchObject({
+        id: 'r-package-missing',
+        message: 'R package limma is not installed',
+      });
+      expect(result.turns.map((t) => t.purpose).at(-1)).toMatch(/\+ install-r-package$/);
+      expect(readFileSync(path.join(out, 'RUNBOOK.md'), 'utf8')).toContain('r-bioc-limma');
+    },
+    10 * 60_000,
+  );
 });

@@ -1,16 +1,17 @@
 /**
- * Rules for the language package managers of a deploy run (cargo, go, Maven) and for javac's supported
+ * Rules for the language package managers of a deploy run (cargo, go, Maven, R) and for javac's supported
  * releases. The registry unreachable during a deploy whose registries are `auto` → the setup's offline way
  * (the distribution's packages); something missing from the distribution's repository → the package that
  * ships it, looked up in the package index by the path Debian's layout gives it (a crate's
  * `/usr/share/doc/librust-<crate>-dev/copyright`, a Maven artifact's
  * `/usr/share/maven-repo/<group path>/<artifact>/debian/<artifact>-debian.pom`, maven-repo-helper's "debian"
- * version); a Cargo.lock pinning versions the offline source lacks → a lock regenerated against it (the
- * original kept); a -sys crate's build script needing a system library → its pkg-config module's package;
- * a Java release the JDK dropped → source/target raised (a patch with its reason); a release newer than the
- * JDK → that JDK when the distribution has one. (Measured in the sandbox: bookworm's packaged Maven builds a
- * `maven.compiler.source` 1.6 project on JDK 17 without an error, while javac itself refuses it; so the release
- * repair answers javac, Gradle and an upstream Maven.)
+ * version; an R package's `/usr/lib/R/site-library/<name>/DESCRIPTION`, which finds Bioconductor's r-bioc-*
+ * packages that the R setup's r-cran-<name> guess misses); a Cargo.lock pinning versions the offline source
+ * lacks → a lock regenerated against it (the original kept); a -sys crate's build script needing a system
+ * library → its pkg-config module's package; a Java release the JDK dropped → source/target raised (a patch
+ * with its reason); a release newer than the JDK → that JDK when the distribution has one. (Measured in the
+ * sandbox: bookworm's packaged Maven builds a `maven.compiler.source` 1.6 project on JDK 17 without an error,
+ * while javac itself refuses it; so the release repair answers javac, Gradle and an upstream Maven.)
  */
 import { shq } from '../../../base/shell.js';
 import { deployRecipes } from '../../../deploy/recipes/index.js';
@@ -56,6 +57,15 @@ function installShipping(
   services: StrategyServices,
 ): Promise<Repair[]> {
   return installFor(rule, [{ kind: 'file', name: file }], what, services);
+}
+
+/**
+ * Where Debian installs an R package's DESCRIPTION (Debian R Policy: CRAN's r-cran-* and Bioconductor's
+ * r-bioc-* packages alike, under the package's own, case-sensitive name); undefined for a name R would not
+ * accept.
+ */
+export function rDescriptionPath(name: string): string | undefined {
+  return /^[A-Za-z][A-Za-z0-9.]*$/.test(name) ? `/usr/lib/R/site-library/${name}/DESCRIPTION` : undefined;
 }
 
 function crateDocPath(crate: string): string {
@@ -212,6 +222,21 @@ export const DEPLOY_LANG_RULES: Rule[] = [
           patches: [{ file: lock, reason }],
         },
       ];
+    },
+  },
+  {
+    ids: ['r-package-missing'],
+    propose(f, _i, { services: s }) {
+      const name = cap(f, 'r_package');
+      const description = name ? rDescriptionPath(name) : undefined;
+      return name && description
+        ? installShipping(
+            'install-r-package',
+            description,
+            `${f.message}; Debian's package of ${name} installs it in /usr/lib/R/site-library (r-cran-* for CRAN, r-bioc-* for Bioconductor)`,
+            s,
+          )
+        : [];
     },
   },
   {

@@ -15,12 +15,23 @@ import {
 } from '../python-migrations.js';
 import { cap, type Rule } from './rule.js';
 
+/**
+ * What `module.name` becomes, for a person: the first migration whose replacement is plain text with the new
+ * name in it (`collections.abc.{new}` → collections.abc.Mapping), else the new name alone (an import line's
+ * replacement has groups of the pattern in it).
+ */
+function becomes(name: string, found: readonly PythonMigration[]): string {
+  const plain = found.find((m) => !m.replacement.includes('\\'));
+  const target = (plain ?? found[0]!).names[name] ?? name;
+  return plain ? plain.replacement.split('{new}').join(target) : target;
+}
+
 /** A repair that applies the documented migrations of one removed name. */
 export function migrationRepair(module: string, name: string, table: readonly PythonMigration[]): Repair[] {
   const found = migrationsFor(module, name, table);
   if (found.length === 0) return [];
   const first = found[0]!;
-  const reason = `${first.why} (${first.since}; ${first.source}): ${module}.${name} → ${first.names[name]}, applied to every Python file`;
+  const reason = `${first.why} (${first.since}; ${first.source}): ${module}.${name} → ${becomes(name, found)}, applied to every Python file`;
   return [
     {
       rule: 'migrate-removed-python-api',

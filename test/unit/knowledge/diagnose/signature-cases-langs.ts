@@ -29,6 +29,17 @@ export const LANGUAGE_SIGNATURE_CASES: SignatureCase[] = [
       reason: 'ENOTFOUND',
     },
   },
+  // R 4.2 (bookworm) in a UTF-8 locale, as the sandbox printed it; and in the C locale
+  {
+    id: 'r-package-missing',
+    line: 'Error in library(limma) : there is no package called ‘limma’',
+    captures: { r_package: 'limma' },
+  },
+  {
+    id: 'r-package-missing',
+    line: "Error: package or namespace load failed for 'Biobase' in loadNamespace(i, c(lib.loc, .libPaths()), versionCheck = vI[[i]]): there is no package called 'BiocGenerics'",
+    captures: { r_package: 'BiocGenerics' },
+  },
   {
     id: 'cargo-version-not-selected',
     line: 'error: failed to select a version for the requirement `itoa = "^1.0.9"`',

@@ -1,5 +1,5 @@
 /**
- * The repair rules for cargo, go, Maven and javac failures (rules/deploy-langs.ts), on log lines through the
+ * The repair rules for cargo, go, Maven, R and javac failures (rules/deploy-langs.ts), on log lines through the
  * real signature catalog, with a fake package index: a registry unreachable in an `auto` deploy switches to
  * the offline setup; what Debian's repository lacks is looked up by the path its layout gives; a lock pinning
  * versions the offline source lacks is regenerated; a dropped Java release is raised in the build files.
@@ -25,6 +25,8 @@ const INDEX: Record<string, string> = {
   'file:/usr/share/maven-repo/org/apache/commons/commons-math3/debian/commons-math3-debian.pom':
     'libcommons-math3-java',
   'pkgconfig:openssl': 'libssl-dev',
+  'file:/usr/lib/R/site-library/limma/DESCRIPTION': 'r-bioc-limma',
+  'file:/usr/lib/R/site-library/Biobase/DESCRIPTION': 'r-bioc-biobase',
 };
 
 function services(asked: Need[][] = []): StrategyServices {
@@ -50,6 +52,12 @@ const RUST: EcosystemInfo = {
   kind: 'rust',
   manifests: ['Cargo.toml', 'Cargo.lock'],
   dependencies: [{ name: 'itoa', constraint: '1', manifest: 'Cargo.toml' }],
+  notes: [],
+};
+const R: EcosystemInfo = {
+  kind: 'r',
+  manifests: [],
+  dependencies: [{ name: 'limma', manifest: 'de.R' }],
   notes: [],
 };
 const JAVA: EcosystemInfo = {
@@ -128,6 +136,23 @@ describe('deploy repair rules for cargo, go, Maven and javac', () => {
       services(),
     );
     expect(none).toEqual([]);
+  });
+
+  it("an R package the setup's r-cran-<name> guess missed: the package that ships its DESCRIPTION (Bioconductor's r-bioc-*)", async () => {
+    const asked: Need[][] = [];
+    const log = 'Error in library(limma) : there is no package called ‘limma’\nExecution halted';
+    const [repair] = await knowledge.propose(input(log, R, 'offline'), services(asked));
+    expect(repair).toMatchObject({ rule: 'install-r-package', packages: ['r-bioc-limma'] });
+    expect(repair?.reason).toMatch(/^R package limma is not installed; .*r-bioc-\* for Bioconductor/);
+    expect(asked[0]).toEqual([{ kind: 'file', name: '/usr/lib/R/site-library/limma/DESCRIPTION' }]);
+    // the name as R spells it (a package's directory is case-sensitive), whichever package loads it
+    const dependency =
+      "Error: package or namespace load failed for 'affy' in loadNamespace(i, c(lib.loc, .libPaths()), versionCheck = vI[[i]]): there is no package called 'Biobase'";
+    const [viaDependency] = await knowledge.propose(input(dependency, R, 'auto'), services());
+    expect(viaDependency).toMatchObject({ rule: 'install-r-package', packages: ['r-bioc-biobase'] });
+    // a package Debian does not ship: nothing is made up
+    const none = "Error in library(acmeR) : there is no package called 'acmeR'";
+    expect(await knowledge.propose(input(none, R, 'offline'), services())).toEqual([]);
   });
 
   it('Cargo.lock pinning a version the Debian source lacks: the lock regenerated, the original kept, as a patch', async () => {

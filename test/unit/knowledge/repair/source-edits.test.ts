@@ -45,11 +45,17 @@ const PY_SOURCE = [
   'import numpy as np',
   '    from collections import Mapping',
   'from collections import OrderedDict',
+  'import scipy.misc',
+  'from scipy.misc import comb, logsumexp as lse  # moved',
+  'from scipy.misc import comb, imread',
   '',
   'def f(x):',
   '    if isinstance(x, collections.Sequence):',
   '        return np.float(x[0]) + numpy.int(1) + np.float64(2)',
   '    return np.bool_(x)',
+  '',
+  'def g(n):',
+  '    return scipy.misc.factorial(n) / scipy.misc.comb(n, 2) + lse([n, 1])',
   '',
 ].join('\n');
 
