@@ -85,9 +85,10 @@ function rootCausePart(rc: LoopOutcome['rootCause']): BuildResult['rootCause'] {
 
 /**
  * What a deploy's setup installed and ran, and why, from the turns' recipes up to the turn that passed (every
- * turn when none did): repair packages with the repair's reason, the packages that provide the commands the
- * setup runs, and the setup's own dependency steps (a virtual environment, `pip install`, `cargo fetch`) with
- * the recipe they belong to. Free-form scripts (a model's) have no recipe and are listed by the turn table.
+ * turn when none did): repair packages and the variables repairs export (NODE_OPTIONS, npm's settings) with the
+ * repair's reason, the packages that provide the commands the setup runs, and the setup's own dependency steps
+ * (a virtual environment, `pip install`, `cargo fetch`) with the recipe they belong to. Free-form scripts (a
+ * model's) have no recipe and are listed by the turn table.
  */
 export function deployInstalls(history: readonly TurnRecord[], upTo?: number): DeployInstall[] {
   const out: DeployInstall[] = [];
@@ -110,6 +111,8 @@ export function deployInstalls(history: readonly TurnRecord[], upTo?: number): D
       const why = because?.length ? `installed up front: ${because.join('; ')}` : action.reason;
       add({ kind: 'package', what: pkg, why, turn: record.turn });
     }
+    for (const [name, value] of Object.entries(recipe.env))
+      add({ kind: 'env', what: `${name}=${value}`, why: action.reason, turn: record.turn });
     for (const tool of recipe.tools) {
       add({
         kind: 'tool',

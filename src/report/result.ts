@@ -57,9 +57,12 @@ export interface DeployCheckEvidence {
 
 /** Something the setup installed or ran to make the environment, and why (from the turns' recipes). */
 export interface DeployInstall {
-  /** `package` (a distribution package), `tool` (a package providing a command the setup runs), `step` (a setup command). */
-  kind: 'package' | 'tool' | 'step';
-  /** The package name(s) or the command. */
+  /**
+   * `package` (a distribution package), `tool` (a package providing a command the setup runs), `step` (a setup
+   * command), `env` (a variable a repair exports before the steps).
+   */
+  kind: 'package' | 'tool' | 'step' | 'env';
+  /** The package name(s), the command, or `NAME=value`. */
   what: string;
   why: string;
   /** The turn that first did it. */

@@ -126,4 +126,34 @@ describeRootfs('issue 29 classes (rootfs sandbox, rules strategy)', () => {
     },
     10 * 60_000,
   );
+
+  it(
+    "node-md4-fingerprint: Node 18's OpenSSL 3 refuses MD4; the legacy provider loaded through NODE_OPTIONS",
+    async () => {
+      const out = path.join(mkdtempSync(path.join(tmpdir(), 'bb-int-deploy-round2-')), 'md4');
+      const code = await run(
+        [
+          'deploy',
+          path.join(FIXTURES, 'node-md4-fingerprint'),
+          '--task',
+          path.join(FIXTURES, 'node-md4-fingerprint.yml'),
+          '--out',
+          out,
+        ],
+        { stdout: () => undefined, stderr: () => undefined, env: process.env, cwd: FIXTURES },
+      );
+      const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+      const first = readFileSync(path.join(out, 'logs', 'turn-00.log'), 'utf8');
+      expect(first).toContain('Error: error:0308010C:digital envelope routines::unsupported');
+      expect({ code, status: result.status }).toEqual({ code: 0, status: 'success' });
+      expect(result.turns[0]?.rootCause?.id).toBe('openssl3-legacy-algorithm');
+      expect(result.turns.map((t) => t.purpose).at(-1)).toMatch(/\+ openssl-legacy-provider$/);
+      // the switch is in the recipe and in the environment file every check sources, said in the RUNBOOK
+      expect(readFileSync(path.join(out, 'build.sh'), 'utf8')).toContain(
+        'export NODE_OPTIONS=--openssl-legacy-provider',
+      );
+      expect(readFileSync(path.join(out, 'RUNBOOK.md'), 'utf8')).toContain('--openssl-legacy-provider');
+    },
+    18 * 60_000,
+  );
 });

@@ -208,12 +208,16 @@ describe('deployInstalls', () => {
       observation: { exec: { exitCode: 0, timedOut: false } },
       notes: [],
     }) as unknown as TurnRecord;
-  const recipe = (packages: string[], steps: { purpose: string; command: string }[]) => ({
+  const recipe = (
+    packages: string[],
+    steps: { purpose: string; command: string }[],
+    env: Record<string, string> = {},
+  ) => ({
     tools: [{ command: 'python3', pkg: 'python3' }],
     packages,
     prelude: [],
     edits: [],
-    env: {},
+    env,
     steps,
   });
 
@@ -264,5 +268,22 @@ describe('deployInstalls', () => {
       why: 'installed up front: series.sh:6: sum=$(printf … | bc)',
       turn: 0,
     });
+  });
+
+  it("lists a repair's variable with its reason once, from the turn that first exported it", () => {
+    const node = { NODE_OPTIONS: '--openssl-legacy-provider' };
+    const history = [
+      run(0, recipe([], [])),
+      run(1, recipe([], [], node), 'MD4 needs the legacy provider'),
+      run(2, recipe([], [], node), 'another repair'),
+    ];
+    expect(deployInstalls(history).filter((i) => i.kind === 'env')).toEqual([
+      {
+        kind: 'env',
+        what: 'NODE_OPTIONS=--openssl-legacy-provider',
+        why: 'MD4 needs the legacy provider',
+        turn: 1,
+      },
+    ]);
   });
 });

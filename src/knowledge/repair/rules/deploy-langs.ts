@@ -9,19 +9,60 @@
  * packages that the R setup's r-cran-<name> guess misses); a Cargo.lock pinning versions the offline source
  * lacks → a lock regenerated against it (the original kept); a -sys crate's build script needing a system
  * library → its pkg-config module's package; a Java release the JDK dropped → source/target raised (a patch
- * with its reason); a release newer than the JDK → that JDK when the distribution has one. (Measured in the
+ * with its reason); a release newer than the JDK → that JDK when the distribution has one; a hash or cipher
+ * Node >= 17's OpenSSL 3 keeps in its legacy provider → Node's --openssl-legacy-provider (a build's too:
+ * webpack 4 hashes with MD4). (Measured in the
  * sandbox: bookworm's packaged Maven builds a `maven.compiler.source` 1.6 project on JDK 17 without an error,
  * while javac itself refuses it; so the release repair answers javac, Gradle and an upstream Maven.)
  */
 import { shq } from '../../../base/shell.js';
 import { deployRecipes } from '../../../deploy/recipes/index.js';
 import { DEPLOY_RECORD_DIR } from '../../../deploy/recipes/setup-shell.js';
+import { DEPLOY_ENV_FILE } from '../../../deploy/types.js';
 import type { Finding } from '../../diagnose/types.js';
 import type { Repair, RepairInput, StrategyServices } from '../repair.js';
 import { cap, installFor, type Rule } from './rule.js';
 
 /** npm's default registry: what a lockfile's URLs are fetched from when no mirror is configured. */
 const NPM_REGISTRY = 'https://registry.npmjs.org/';
+
+/** Node's switch (Node >= 17, built with OpenSSL 3) that loads OpenSSL's legacy provider (MD4, DES, RC4, …). */
+export const OPENSSL_LEGACY_PROVIDER = '--openssl-legacy-provider';
+
+/**
+ * Node wrote the OpenSSL error: the error's code, one of its internal stack frames or the version line it prints
+ * after an uncaught exception (the openssl command and other runtimes print the same OpenSSL error, and
+ * NODE_OPTIONS cannot help them).
+ */
+const NODE_EVIDENCE = /ERR_OSSL_EVP_UNSUPPORTED|\(node:internal\/|^Node\.js v\d+/m;
+
+/**
+ * A hash or cipher OpenSSL 3 moved to its legacy provider, used from Node >= 17: NODE_OPTIONS gets
+ * --openssl-legacy-provider for the turn's script (a build's `npm run build`, a deploy's setup and target), and
+ * a deploy's environment file gets the same line, so the target run by hand and the verifier's checks see it.
+ * The algorithm stays (the digests a paper published stay the same).
+ */
+function openSslLegacyProvider(f: Finding, input: RepairInput): Repair[] {
+  if (!NODE_EVIDENCE.test(input.output)) return [];
+  const before = input.fixes.env.NODE_OPTIONS;
+  if (before?.split(/\s+/).includes(OPENSSL_LEGACY_PROVIDER)) return [];
+  const exportLine = `export NODE_OPTIONS="${OPENSSL_LEGACY_PROVIDER}\${NODE_OPTIONS:+ $NODE_OPTIONS}"`;
+  return [
+    {
+      rule: 'openssl-legacy-provider',
+      key: `env:NODE_OPTIONS${OPENSSL_LEGACY_PROVIDER}`,
+      reason: `${f.message}: Node >= 17 links OpenSSL 3, whose default provider no longer offers MD4 and the other old algorithms; Node's ${OPENSSL_LEGACY_PROVIDER} (NODE_OPTIONS) loads the legacy provider that has them, so the code runs unchanged with the same algorithm${input.goal ? ` (the export also goes to ${DEPLOY_ENV_FILE}, for the target and its checks)` : ''}`,
+      env: { NODE_OPTIONS: before ? `${before} ${OPENSSL_LEGACY_PROVIDER}` : OPENSSL_LEGACY_PROVIDER },
+      ...(input.goal
+        ? {
+            prelude: [
+              `mkdir -p "$(dirname ${DEPLOY_ENV_FILE})" && { grep -qs -e ${shq(OPENSSL_LEGACY_PROVIDER)} ${DEPLOY_ENV_FILE} || echo ${shq(exportLine)} >> ${DEPLOY_ENV_FILE}; }`,
+            ],
+          }
+        : {}),
+    },
+  ];
+}
 
 /**
  * The Java release raised to when the JDK dropped the asked one: 8 is the oldest release every JDK from 9 to
@@ -200,6 +241,10 @@ export const DEPLOY_LANG_RULES: Rule[] = [
         },
       ];
     },
+  },
+  {
+    ids: ['openssl3-legacy-algorithm'],
+    propose: (f, input) => openSslLegacyProvider(f, input),
   },
   {
     ids: ['cargo-version-not-selected'],

@@ -767,6 +767,21 @@ export const SIGNATURE_CASES: SignatureCase[] = [
     captures: { attribute: 'Mapping', module: 'collections' },
   },
   {
+    id: 'openssl3-legacy-algorithm',
+    line: 'Error: error:0308010C:digital envelope routines::unsupported',
+    captures: { error: 'error:0308010C:digital envelope routines::unsupported' },
+  },
+  {
+    id: 'openssl3-legacy-algorithm',
+    line: '[webpack-cli] Error: error:0308010C:digital envelope routines::unsupported',
+    captures: { error: 'error:0308010C:digital envelope routines::unsupported' },
+  },
+  {
+    id: 'openssl3-legacy-algorithm',
+    line: '40F7A6E3F07F0000:error:0308010C:digital envelope routines:inner_evp_generic_fetch:unsupported:../crypto/evp/evp_fetch.c:349:Global default library context, Algorithm (MD4 : 0), Properties ()',
+    captures: { error: 'error:0308010C:digital envelope routines:inner_evp_generic_fetch:unsupported' },
+  },
+  {
     id: 'pip-resolution-impossible',
     line: 'ERROR: Cannot install numpy==1.19.5 and scipy==1.11.0 because these package versions have conflicting dependencies.',
     captures: { requirement: 'numpy==1.19.5 and scipy==1.11.0' },

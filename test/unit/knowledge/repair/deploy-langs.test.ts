@@ -264,3 +264,101 @@ describe('npm: a lockfile whose resolved URLs point at another registry (issue 2
     expect(mirrored.map((r) => r.rule)).not.toContain('npm-lockfile-registry-host');
   });
 });
+
+describe("Node >= 17 and OpenSSL 3's legacy provider (issue 29)", () => {
+  const JS: EcosystemInfo = {
+    kind: 'javascript',
+    manifests: ['package.json'],
+    dependencies: [],
+    notes: [],
+  };
+  // What bookworm's Node 18 prints when code written for Node <= 16 hashes with MD4.
+  const crash = [
+    '### buildbench: the target experiment: node fingerprint.js',
+    'node:internal/crypto/hash:69',
+    '  this[kHandle] = new _Hash(algorithm, xofLen);',
+    '                  ^',
+    '',
+    'Error: error:0308010C:digital envelope routines::unsupported',
+    '    at new Hash (node:internal/crypto/hash:69:19)',
+    '    at Object.createHash (node:crypto:133:10)',
+    '    at fingerprint (/workspace/fingerprint.js:17:38)',
+    '    at node:internal/main/run_main_module:28:49 {',
+    "  opensslErrorStack: [ 'error:03000086:digital envelope routines::initialization error' ],",
+    "  library: 'digital envelope routines',",
+    "  reason: 'unsupported',",
+    "  code: 'ERR_OSSL_EVP_UNSUPPORTED'",
+    '}',
+    '',
+    'Node.js v18.20.4',
+  ].join('\n');
+
+  it('a deploy: NODE_OPTIONS=--openssl-legacy-provider for the script, and in the deploy environment file', async () => {
+    const got = input(crash, JS, 'auto');
+    expect(got.rootCause.id).toBe('openssl3-legacy-algorithm');
+    const [repair] = await knowledge.propose(got, services());
+    expect(repair).toMatchObject({
+      rule: 'openssl-legacy-provider',
+      env: { NODE_OPTIONS: '--openssl-legacy-provider' },
+    });
+    expect(repair?.reason).toContain('OpenSSL 3 does not offer this hash or cipher by default');
+    expect(repair?.reason).toContain('the export also goes to .buildbench/deploy-env.sh');
+    expect(repair?.prelude).toHaveLength(1);
+
+    // The prelude, run twice, writes one line; sourced, it keeps options set before it.
+    const dir = mkdtempSync(path.join(tmpdir(), 'bb-openssl-legacy-'));
+    for (let i = 0; i < 2; i++)
+      expect(spawnSync('bash', ['--norc', '-euc', repair!.prelude![0]!], { cwd: dir }).status).toBe(0);
+    const envFile = readFileSync(path.join(dir, '.buildbench', 'deploy-env.sh'), 'utf8');
+    expect(envFile.match(/openssl-legacy-provider/g)).toHaveLength(1);
+    const sourced = (pre: string): string =>
+      spawnSync('bash', ['--norc', '-euc', `${pre}. .buildbench/deploy-env.sh; printf %s "$NODE_OPTIONS"`], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH },
+      }).stdout;
+    expect(sourced('')).toBe('--openssl-legacy-provider');
+    expect(sourced('export NODE_OPTIONS=--max-old-space-size=2048; ')).toBe(
+      '--openssl-legacy-provider --max-old-space-size=2048',
+    );
+  });
+
+  it('the switch makes MD4 work again in this Node (OpenSSL 3), with the digest RFC 1320 gives', () => {
+    const md4 = "console.log(require('crypto').createHash('md4').update('abc').digest('hex'))";
+    const env = { ...process.env, NODE_OPTIONS: '' };
+    const without = spawnSync(process.execPath, ['-e', md4], { encoding: 'utf8', env });
+    expect(without.status).not.toBe(0);
+    expect(without.stderr).toContain('ERR_OSSL_EVP_UNSUPPORTED');
+    const withProvider = spawnSync(process.execPath, ['-e', md4], {
+      encoding: 'utf8',
+      env: { ...env, NODE_OPTIONS: '--openssl-legacy-provider' },
+    });
+    expect(withProvider.stderr).toBe('');
+    // RFC 1320's test vector: MD4("abc")
+    expect(withProvider.stdout.trim()).toBe('a448017aaf21d8525fc10ae87aa6729d');
+  });
+
+  it('a build (no deploy goal): the variable only; options set by an earlier repair are kept', async () => {
+    const build = input(crash, JS, 'auto');
+    delete build.goal;
+    const [repair] = await knowledge.propose(build, services());
+    expect(repair?.env).toEqual({ NODE_OPTIONS: '--openssl-legacy-provider' });
+    expect(repair?.prelude).toBeUndefined();
+    build.fixes = { ...build.fixes, env: { NODE_OPTIONS: '--max-old-space-size=4096' } };
+    const [kept] = await knowledge.propose(build, services());
+    expect(kept?.env).toEqual({ NODE_OPTIONS: '--max-old-space-size=4096 --openssl-legacy-provider' });
+  });
+
+  it('proposes nothing when Node did not print the error, or the provider is already loaded', async () => {
+    const openssl =
+      '40F7A6E3F07F0000:error:0308010C:digital envelope routines:inner_evp_generic_fetch:unsupported:../crypto/evp/evp_fetch.c:349:Global default library context, Algorithm (MD4 : 0), Properties ()';
+    const cli = input(openssl, JS, 'auto');
+    expect(cli.rootCause.id).toBe('openssl3-legacy-algorithm');
+    expect((await knowledge.propose(cli, services())).map((r) => r.rule)).not.toContain(
+      'openssl-legacy-provider',
+    );
+    const loaded = input(crash, JS, 'auto');
+    loaded.fixes = { ...loaded.fixes, env: { NODE_OPTIONS: '--openssl-legacy-provider' } };
+    expect(await knowledge.propose(loaded, services())).toEqual([]);
+  });
+});
