@@ -14,6 +14,7 @@
  */
 import { shq } from '../../../base/shell.js';
 import { deployRecipes } from '../../../deploy/recipes/index.js';
+import { DEBIAN_CARGO_REGISTRY } from '../../../deploy/recipes/rust.js';
 import { DEPLOY_RECORD_DIR } from '../../../deploy/recipes/setup-shell.js';
 import type { Finding } from '../../diagnose/types.js';
 import type { Repair, RepairInput, StrategyServices } from '../repair.js';
@@ -198,9 +199,14 @@ export const DEPLOY_LANG_RULES: Rule[] = [
       const lock = (input.repo.ecosystems ?? [])
         .find((e) => e.kind === 'rust')
         ?.manifests.find((m) => m.endsWith('Cargo.lock'));
-      const requirement = cap(f, 'requirement') ?? '';
-      if (!lock || !input.recipe.id.includes('debian') || !requirement.startsWith('=')) return [];
-      const reason = `${f.message}: ${lock} pins versions the distribution's crates do not have; the lock is regenerated against them (the original kept in ${DEPLOY_RECORD_DIR}/Cargo.lock.orig) — the build uses Debian's versions, not the pinned ones`;
+      // The lock's pin: `=x.y.z` as the requirement, or Cargo.toml's requirement `(locked to x.y.z)`.
+      const pinned = (cap(f, 'requirement') ?? '').startsWith('=') || cap(f, 'locked') !== undefined;
+      // Debian's crates: the offline recipe, or an auto recipe that fell back to them (cargo names the source).
+      const fromDebian =
+        input.recipe.id.includes('debian') ||
+        input.output.includes(`directory source \`${DEBIAN_CARGO_REGISTRY}\``);
+      if (!lock || !fromDebian || !pinned) return [];
+      const reason = `${f.message}: ${lock} pins versions the distribution's crates do not have; the lock is re-resolved against them (the original kept in ${DEPLOY_RECORD_DIR}/Cargo.lock.orig) — the build uses Debian's versions, not the pinned ones`;
       return [
         {
           rule: 'regenerate-cargo-lock',

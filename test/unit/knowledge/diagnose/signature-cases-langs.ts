@@ -39,6 +39,22 @@ export const LANGUAGE_SIGNATURE_CASES: SignatureCase[] = [
     line: 'error: failed to select a version for the requirement `itoa = "=1.0.11"`',
     captures: { crate: 'itoa', requirement: '=1.0.11' },
   },
+  // bookworm's cargo 0.66 without --locked: Cargo.toml's requirement, then the lock's pin.
+  {
+    id: 'cargo-version-not-selected',
+    line: 'error: failed to select a version for the requirement `itoa = "^1"` (locked to 1.0.11)',
+    captures: { crate: 'itoa', requirement: '^1', locked: '1.0.11' },
+  },
+  {
+    id: 'deploy-registry-fallback',
+    line: "buildbench: the crate registry is unreachable: falling back to Debian's librust-*-dev crates",
+    captures: { source: 'crate registry', fallback: "Debian's librust-*-dev crates" },
+  },
+  {
+    id: 'deploy-registry-fallback',
+    line: "buildbench: the module proxy is unreachable: falling back to Debian's golang-*-dev packages",
+    captures: { source: 'module proxy', fallback: "Debian's golang-*-dev packages" },
+  },
   {
     id: 'cargo-fetch-failed',
     line: 'error: failed to get `itoa` as a dependency of package `prime-sieve v0.1.0 (/workspace)`',

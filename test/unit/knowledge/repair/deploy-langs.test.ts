@@ -145,6 +145,41 @@ describe('deploy repair rules for cargo, go, Maven and javac', () => {
     ).toEqual([]);
   });
 
+  it('the same pin as bookworm\'s cargo 0.66 prints it, "^1" (locked to 1.0.11), also after an auto setup fell back', async () => {
+    // The lines the rootfs sandbox printed for tasks/deploy-fixtures/rust-locked-offline (registries auto).
+    const log = [
+      '    Updating crates.io index',
+      'error: Unable to update registry `crates-io`',
+      'Caused by:',
+      '  failed to fetch `https://github.com/rust-lang/crates.io-index`',
+      "buildbench: the crate registry is unreachable: falling back to Debian's librust-*-dev crates",
+      'buildbench: crate itoa -> Debian package librust-itoa-dev',
+      '### buildbench: build',
+      'error: failed to select a version for the requirement `itoa = "^1"` (locked to 1.0.11)',
+      "candidate versions found which didn't match: 1.0.1",
+      'location searched: directory source `/usr/share/cargo/registry` (which is replacing registry `crates-io`)',
+      'required by package `collatz-record v0.1.0 (/workspace)`',
+    ].join('\n');
+    const auto = input(log, RUST, 'auto');
+    // The registry's failure was answered by the fallback: the lock is what stopped the build.
+    expect(auto.rootCause).toMatchObject({
+      id: 'cargo-version-not-selected',
+      captures: { crate: 'itoa', requirement: '^1', locked: '1.0.11' },
+    });
+    expect(auto.recipe.id).toBe('deploy:rust:auto');
+    const [repair] = await knowledge.propose(auto, services());
+    expect(repair?.rule).toBe('regenerate-cargo-lock');
+    expect(repair?.reason).toMatch(/no version of crate itoa matches \^1, locked to 1\.0\.11/);
+    // The same lines from the registry itself (no directory source of Debian's): nothing to regenerate against.
+    const registryOnly = log.replace(/location searched: .*/, 'location searched: crates.io index');
+    expect(await knowledge.propose(input(registryOnly, RUST, 'online'), services())).toEqual([]);
+    // Offline from the start: the same repair.
+    const offline = log.split('\n').slice(7).join('\n');
+    expect((await knowledge.propose(input(offline, RUST, 'offline'), services()))[0]?.rule).toBe(
+      'regenerate-cargo-lock',
+    );
+  });
+
   it("a -sys crate's build script needing a system library: the package of its pkg-config module", async () => {
     const log = '  The system library `openssl` required by crate `openssl-sys` was not found.';
     const [repair] = await knowledge.propose(input(log, RUST, 'offline'), services());
