@@ -6,9 +6,11 @@
  * `/usr/share/doc/librust-<crate>-dev/copyright`, a Maven artifact's
  * `/usr/share/maven-repo/<group path>/<artifact>/debian/<artifact>-debian.pom`, maven-repo-helper's "debian"
  * version); a Cargo.lock pinning versions the offline source lacks → a lock regenerated against it (the
- * original kept); a -sys crate's build script needing a system library → its pkg-config module's package;
- * a Java release the JDK dropped → source/target raised (a patch with its reason); a release newer than the
- * JDK → that JDK when the distribution has one. (Measured in the sandbox: bookworm's packaged Maven builds a
+ * original kept); a `rust-version` of the repository's own newer than the rustc there → the declaration set
+ * aside (cargo's --ignore-rust-version, a patch; the verifier decides whether the code needs more); a -sys
+ * crate's build script needing a system library → its pkg-config module's package; a Java release the JDK
+ * dropped → source/target raised (a patch with its reason); a release newer than the JDK → that JDK when the
+ * distribution has one. (Measured in the sandbox: bookworm's packaged Maven builds a
  * `maven.compiler.source` 1.6 project on JDK 17 without an error, while javac itself refuses it; so the release
  * repair answers javac, Gradle and an upstream Maven.)
  */
