@@ -143,6 +143,9 @@ export const rustSetup: EcosystemSetup = {
       `${why}; the registry first, Debian's librust-*-dev crates when it is unreachable`,
       [
         ...baseLines(goal),
+        // An earlier turn's fallback left Debian's source replacement here: without it the registry is tried
+        // first again (as in a fresh sandbox), and the line below says truly where the crates came from.
+        'rm -f "$CARGO_HOME/config.toml"',
         'mkdir -p "$CARGO_HOME"',
         'if CARGO_NET_RETRY=1 CARGO_HTTP_TIMEOUT=20 timeout 180 cargo fetch; then echo "buildbench: crates from the registry"',
         'else',

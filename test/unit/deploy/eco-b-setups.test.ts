@@ -128,6 +128,8 @@ describe('setups of Rust, Go, Java, Haskell, Lua, Racket, Fortran', () => {
     const auto = recipesOf(ECOS.rust!, 'auto');
     expect(auto.map((r) => r.id)).toEqual(['deploy:rust:auto', 'deploy:rust:debian-crates']);
     expect(auto[0]!.steps[0]!.command).toMatch(/cargo fetch; then[\s\S]*else[\s\S]*librust-itoa-dev/);
+    // an earlier turn's fallback (Debian's source replacement) is removed first: the registry is tried again
+    expect(auto[0]!.steps[0]!.command).toMatch(/rm -f "\$CARGO_HOME\/config\.toml"[\s\S]*cargo fetch; then/);
     expect(recipesOf(ECOS.rust!, 'online').map((r) => r.id)).toEqual(['deploy:rust:registry']);
   });
 

@@ -7,16 +7,20 @@
  * `/usr/share/maven-repo/<group path>/<artifact>/debian/<artifact>-debian.pom`, maven-repo-helper's "debian"
  * version; an R package's `/usr/lib/R/site-library/<name>/DESCRIPTION`, which finds Bioconductor's r-bioc-*
  * packages that the R setup's r-cran-<name> guess misses); a Cargo.lock pinning versions the offline source
- * lacks → a lock regenerated against it (the original kept); a -sys crate's build script needing a system
- * library → its pkg-config module's package; a Java release the JDK dropped → source/target raised (a patch
- * with its reason); a release newer than the JDK → that JDK when the distribution has one; a hash or cipher
- * Node >= 17's OpenSSL 3 keeps in its legacy provider → Node's --openssl-legacy-provider (a build's too:
- * webpack 4 hashes with MD4). (Measured in the
- * sandbox: bookworm's packaged Maven builds a `maven.compiler.source` 1.6 project on JDK 17 without an error,
- * while javac itself refuses it; so the release repair answers javac, Gradle and an upstream Maven.)
+ * lacks → a lock regenerated against it (the original kept); a `rust-version` of the repository's own newer
+ * than the rustc there → the declaration set aside (cargo's --ignore-rust-version, a patch; the verifier
+ * decides whether the code needs more); a -sys crate's build script needing a system library → its pkg-config
+ * module's package; a Java release the JDK dropped → source/target raised (a patch with its reason); a release
+ * newer than the JDK → that JDK when the distribution has one; a hash or cipher Node >= 17's OpenSSL 3 keeps in
+ * its legacy provider → Node's --openssl-legacy-provider (a build's too: webpack 4 hashes with MD4). (Measured
+ * in the sandbox: bookworm's packaged Maven builds a `maven.compiler.source` 1.6 project on JDK 17 without an
+ * error, while javac itself refuses it; so the release repair answers javac, Gradle and an upstream Maven.)
  */
+import { escapeRegex } from '../../../base/escape-regex.js';
+import { readFileUnder } from '../../../base/safe-fs.js';
 import { shq } from '../../../base/shell.js';
 import { deployRecipes } from '../../../deploy/recipes/index.js';
+import { DEBIAN_CARGO_REGISTRY } from '../../../deploy/recipes/rust.js';
 import { DEPLOY_RECORD_DIR } from '../../../deploy/recipes/setup-shell.js';
 import { DEPLOY_ENV_FILE } from '../../../deploy/types.js';
 import type { Finding } from '../../diagnose/types.js';
@@ -131,6 +135,50 @@ async function installArtifact(f: Finding, input: RepairInput, s: StrategyServic
     `${f.message}; Debian's package of ${artifact} ships it in /usr/share/maven-repo (the version Debian packages)`,
     s,
   );
+}
+
+/** The repository's own Cargo.toml files, as the detector listed them (vendored trees and build outputs left out). */
+function cargoManifests(input: RepairInput): string[] {
+  return (
+    (input.repo.ecosystems ?? [])
+      .find((e) => e.kind === 'rust')
+      ?.manifests.filter((m) => m === 'Cargo.toml' || m.endsWith('/Cargo.toml')) ?? []
+  );
+}
+
+/** Whether one of those manifests names the package `name` (a `name = "…"` line): a package of the workspace. */
+async function ownCargoPackage(
+  input: RepairInput,
+  manifests: readonly string[],
+  name: string,
+): Promise<boolean> {
+  const line = new RegExp(`^\\s*name\\s*=\\s*"${escapeRegex(name)}"\\s*(?:#.*)?$`, 'm');
+  for (const manifest of manifests) {
+    try {
+      const text = await readFileUnder(input.repo.root, manifest, {
+        follow: 'inside',
+        maxBytes: 1024 * 1024,
+      });
+      if (line.test(text.toString('utf8'))) return true;
+    } catch {
+      // unreadable: not evidence either way
+    }
+  }
+  return false;
+}
+
+/**
+ * Shell lines that comment out the `rust-version` declarations (`rust-version = "…"`, `rust-version.workspace =
+ * true`) of the given Cargo.toml files, each with a note: cargo's `--ignore-rust-version`, kept in the
+ * manifests so that every later cargo command (the target, the verifier) builds with the compiler there is.
+ */
+export function setAsideRustVersionLines(manifests: readonly string[], note: string): string[] {
+  const key = '^([[:space:]]*)(rust-version[[:space:]]*(\\.[[:space:]]*workspace[[:space:]]*)?=.*)$';
+  return [
+    `for bb_f in ${manifests.map(shq).join(' ')}; do`,
+    `  if [ -f "$bb_f" ] && grep -Eq ${shq(key)} "$bb_f"; then sed -i -E ${shq(`s/${key}/\\1# \\2  # buildbench: ${note}/`)} "$bb_f"; echo "buildbench: rust-version set aside in $bb_f (${note})"; fi`,
+    'done',
+  ];
 }
 
 /** The sed programs that raise a dropped Java release (`1.5`/`5`, `6`, `1.7`) to RAISED_JAVA_RELEASE. */
@@ -253,9 +301,14 @@ export const DEPLOY_LANG_RULES: Rule[] = [
       const lock = (input.repo.ecosystems ?? [])
         .find((e) => e.kind === 'rust')
         ?.manifests.find((m) => m.endsWith('Cargo.lock'));
-      const requirement = cap(f, 'requirement') ?? '';
-      if (!lock || !input.recipe.id.includes('debian') || !requirement.startsWith('=')) return [];
-      const reason = `${f.message}: ${lock} pins versions the distribution's crates do not have; the lock is regenerated against them (the original kept in ${DEPLOY_RECORD_DIR}/Cargo.lock.orig) — the build uses Debian's versions, not the pinned ones`;
+      // The lock's pin: `=x.y.z` as the requirement, or Cargo.toml's requirement `(locked to x.y.z)`.
+      const pinned = (cap(f, 'requirement') ?? '').startsWith('=') || cap(f, 'locked') !== undefined;
+      // Debian's crates: the offline recipe, or an auto recipe that fell back to them (cargo names the source).
+      const fromDebian =
+        input.recipe.id.includes('debian') ||
+        input.output.includes(`directory source \`${DEBIAN_CARGO_REGISTRY}\``);
+      if (!lock || !fromDebian || !pinned) return [];
+      const reason = `${f.message}: ${lock} pins versions the distribution's crates do not have; the lock is re-resolved against them (the original kept in ${DEPLOY_RECORD_DIR}/Cargo.lock.orig) — the build uses Debian's versions, not the pinned ones`;
       return [
         {
           rule: 'regenerate-cargo-lock',
@@ -282,6 +335,31 @@ export const DEPLOY_LANG_RULES: Rule[] = [
             s,
           )
         : [];
+    },
+  },
+  {
+    ids: ['cargo-rust-version-too-new', 'cargo-rust-version-unsupported'],
+    needsTree: "whether the package is the repository's own is read from its Cargo.toml files",
+    async propose(f, input) {
+      const pkg = cap(f, 'package');
+      const required = cap(f, 'required');
+      const manifests = cargoManifests(input);
+      if (!pkg || !required || manifests.length === 0) return [];
+      // A registry crate (no path in cargo's older message, no `name` line here) needs an older release of it.
+      if (f.id === 'cargo-rust-version-too-new' && !cap(f, 'path')) return [];
+      if (!(await ownCargoPackage(input, manifests, pkg))) return [];
+      const current = cap(f, 'current');
+      const compiler = current ? `rustc ${current}` : 'the rustc here';
+      const reason = `${f.message}: the build goes on with ${compiler}, older than the rust-version ${required} the authors declared (cargo's --ignore-rust-version, kept as the manifests' rust-version commented out so that every later cargo command builds too); the declaration is often the toolchain the authors had rather than what the code needs — the target and the verifier decide`;
+      return [
+        {
+          rule: 'ignore-rust-version',
+          key: 'ignore-rust-version',
+          reason,
+          prelude: setAsideRustVersionLines(manifests, `${compiler} is older; cargo --ignore-rust-version`),
+          patches: [{ file: manifests.join(', '), reason }],
+        },
+      ];
     },
   },
   {

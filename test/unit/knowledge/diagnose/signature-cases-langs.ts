@@ -50,6 +50,45 @@ export const LANGUAGE_SIGNATURE_CASES: SignatureCase[] = [
     line: 'error: failed to select a version for the requirement `itoa = "=1.0.11"`',
     captures: { crate: 'itoa', requirement: '=1.0.11' },
   },
+  // bookworm's cargo 0.66 without --locked: Cargo.toml's requirement, then the lock's pin.
+  {
+    id: 'cargo-version-not-selected',
+    line: 'error: failed to select a version for the requirement `itoa = "^1"` (locked to 1.0.11)',
+    captures: { crate: 'itoa', requirement: '^1', locked: '1.0.11' },
+  },
+  // bookworm's cargo 0.66, a package of the workspace (its path after the version), then a registry crate:
+  {
+    id: 'cargo-rust-version-too-new',
+    line: 'error: package `circle-lattice v0.2.0 (/workspace)` cannot be built because it requires rustc 1.74 or newer, while the currently active rustc version is 1.63.0',
+    captures: {
+      package: 'circle-lattice',
+      version: '0.2.0',
+      path: '/workspace',
+      required: '1.74',
+      current: '1.63.0',
+    },
+  },
+  {
+    id: 'cargo-rust-version-too-new',
+    line: 'error: package `clap v4.5.4` cannot be built because it requires rustc 1.74 or newer, while the currently active rustc version is 1.63.0',
+    captures: { package: 'clap', version: '4.5.4', required: '1.74', current: '1.63.0' },
+  },
+  // cargo >= 1.7x lists the packages under `rustc X is not supported by the following package(s):`
+  {
+    id: 'cargo-rust-version-unsupported',
+    line: '  circle-lattice@0.2.0 requires rustc 1.99',
+    captures: { package: 'circle-lattice', version: '0.2.0', required: '1.99' },
+  },
+  {
+    id: 'deploy-registry-fallback',
+    line: "buildbench: the crate registry is unreachable: falling back to Debian's librust-*-dev crates",
+    captures: { source: 'crate registry', fallback: "Debian's librust-*-dev crates" },
+  },
+  {
+    id: 'deploy-registry-fallback',
+    line: "buildbench: the module proxy is unreachable: falling back to Debian's golang-*-dev packages",
+    captures: { source: 'module proxy', fallback: "Debian's golang-*-dev packages" },
+  },
   {
     id: 'cargo-fetch-failed',
     line: 'error: failed to get `itoa` as a dependency of package `prime-sieve v0.1.0 (/workspace)`',

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deployRecipes } from '../../../../src/deploy/recipes/index.js';
@@ -170,6 +170,41 @@ describe('deploy repair rules for cargo, go, Maven and javac', () => {
     ).toEqual([]);
   });
 
+  it('the same pin as bookworm\'s cargo 0.66 prints it, "^1" (locked to 1.0.11), also after an auto setup fell back', async () => {
+    // The lines the rootfs sandbox printed for tasks/deploy-fixtures/rust-locked-offline (registries auto).
+    const log = [
+      '    Updating crates.io index',
+      'error: Unable to update registry `crates-io`',
+      'Caused by:',
+      '  failed to fetch `https://github.com/rust-lang/crates.io-index`',
+      "buildbench: the crate registry is unreachable: falling back to Debian's librust-*-dev crates",
+      'buildbench: crate itoa -> Debian package librust-itoa-dev',
+      '### buildbench: build',
+      'error: failed to select a version for the requirement `itoa = "^1"` (locked to 1.0.11)',
+      "candidate versions found which didn't match: 1.0.1",
+      'location searched: directory source `/usr/share/cargo/registry` (which is replacing registry `crates-io`)',
+      'required by package `collatz-record v0.1.0 (/workspace)`',
+    ].join('\n');
+    const auto = input(log, RUST, 'auto');
+    // The registry's failure was answered by the fallback: the lock is what stopped the build.
+    expect(auto.rootCause).toMatchObject({
+      id: 'cargo-version-not-selected',
+      captures: { crate: 'itoa', requirement: '^1', locked: '1.0.11' },
+    });
+    expect(auto.recipe.id).toBe('deploy:rust:auto');
+    const [repair] = await knowledge.propose(auto, services());
+    expect(repair?.rule).toBe('regenerate-cargo-lock');
+    expect(repair?.reason).toMatch(/no version of crate itoa matches \^1, locked to 1\.0\.11/);
+    // The same lines from the registry itself (no directory source of Debian's): nothing to regenerate against.
+    const registryOnly = log.replace(/location searched: .*/, 'location searched: crates.io index');
+    expect(await knowledge.propose(input(registryOnly, RUST, 'online'), services())).toEqual([]);
+    // Offline from the start: the same repair.
+    const offline = log.split('\n').slice(7).join('\n');
+    expect((await knowledge.propose(input(offline, RUST, 'offline'), services()))[0]?.rule).toBe(
+      'regenerate-cargo-lock',
+    );
+  });
+
   it("a -sys crate's build script needing a system library: the package of its pkg-config module", async () => {
     const log = '  The system library `openssl` required by crate `openssl-sys` was not found.';
     const [repair] = await knowledge.propose(input(log, RUST, 'offline'), services());
@@ -215,6 +250,89 @@ describe('deploy repair rules for cargo, go, Maven and javac', () => {
   it('a release newer than the JDK: a JDK of that release only when the distribution has one', async () => {
     const log = '[ERROR] Fatal error compiling: error: release version 21 not supported';
     expect(await knowledge.propose(input(log, JAVA, 'offline'), services())).toEqual([]);
+  });
+});
+
+describe("cargo: a rust-version newer than the distribution's rustc (issue 29)", () => {
+  /** A workspace: the root package, a member inheriting the workspace's rust-version, a vendored crate. */
+  function workspace(): { root: string; eco: EcosystemInfo } {
+    const root = mkdtempSync(path.join(tmpdir(), 'bb-rust-version-'));
+    const files: Record<string, string> = {
+      'Cargo.toml':
+        '[package]\nname = "circle-lattice"\nversion = "0.2.0"\nrust-version = "1.74" # the authors\' toolchain\n\n[workspace]\nmembers = ["stats"]\n\n[workspace.package]\nrust-version = "1.74"\n\n[dependencies]\nitoa = "1"\n',
+      'stats/Cargo.toml': '[package]\nname = "stats"\nversion = "0.1.0"\nrust-version.workspace = true\n',
+      'vendor/itoa/Cargo.toml': '[package]\nname = "itoa"\nrust-version = "1.36"\n',
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      writeFileSync(path.join(root, rel), text);
+    }
+    // as the detector lists them: vendored trees left out
+    const eco: EcosystemInfo = { ...RUST, manifests: ['Cargo.toml', 'stats/Cargo.toml'] };
+    return { root, eco };
+  }
+
+  function inputIn(root: string, eco: EcosystemInfo, log: string): RepairInput {
+    const base = input(log, eco, 'offline');
+    return { ...base, repo: { ...base.repo, root } };
+  }
+
+  it("bookworm's cargo 0.66 on the workspace's own package: the declarations commented out, as a patch", async () => {
+    const { root, eco } = workspace();
+    // the line the rootfs sandbox printed for tasks/deploy-fixtures/rust-version-newer
+    const log =
+      'error: package `circle-lattice v0.2.0 (/workspace)` cannot be built because it requires rustc 1.74 or newer, while the currently active rustc version is 1.63.0';
+    const [repair, ...more] = await knowledge.propose(inputIn(root, eco, log), services());
+    expect(more).toEqual([]);
+    expect(repair?.rule).toBe('ignore-rust-version');
+    expect(repair?.reason).toMatch(
+      /circle-lattice declares rust-version 1\.74, newer than the rustc 1\.63\.0 that builds it: the build goes on with rustc 1\.63\.0, older than .* the target and the verifier decide/,
+    );
+    expect(repair?.patches?.[0]?.file).toBe('Cargo.toml, stats/Cargo.toml');
+    // The prelude, run: every declaration of the workspace's manifests set aside, the vendored crate untouched.
+    const run = spawnSync('bash', ['-c', repair!.prelude!.join('\n')], { cwd: root, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('buildbench: rust-version set aside in stats/Cargo.toml');
+    const top = readFileSync(path.join(root, 'Cargo.toml'), 'utf8');
+    expect(top).toContain(
+      '# rust-version = "1.74" # the authors\' toolchain  # buildbench: rustc 1.63.0 is older; cargo --ignore-rust-version\n',
+    );
+    expect(top.match(/^\s*rust-version/gm)).toBeNull();
+    expect(readFileSync(path.join(root, 'stats/Cargo.toml'), 'utf8')).toMatch(
+      /^# rust-version\.workspace = true /m,
+    );
+    expect(readFileSync(path.join(root, 'vendor/itoa/Cargo.toml'), 'utf8')).toContain(
+      '\nrust-version = "1.36"',
+    );
+    // Run again: nothing left to set aside, nothing changes.
+    const again = spawnSync('bash', ['-c', repair!.prelude!.join('\n')], { cwd: root, encoding: 'utf8' });
+    expect(again.stdout).toBe('');
+    expect(readFileSync(path.join(root, 'Cargo.toml'), 'utf8')).toBe(top);
+  });
+
+  it("newer cargo's list form, read with the line above it; a registry crate is not the repository's to change", async () => {
+    const { root, eco } = workspace();
+    const list = [
+      'error: rustc 1.70.0 is not supported by the following packages:',
+      '  circle-lattice@0.2.0 requires rustc 1.74',
+      '  stats@0.1.0 requires rustc 1.74',
+    ].join('\n');
+    const own = inputIn(root, eco, list);
+    expect(own.rootCause).toMatchObject({
+      id: 'cargo-rust-version-unsupported',
+      captures: { package: 'circle-lattice', required: '1.74', current: '1.70.0' },
+    });
+    expect((await knowledge.propose(own, services()))[0]?.rule).toBe('ignore-rust-version');
+    // A dependency: an older release of it is the fix, not the repository's manifests.
+    const dep =
+      'error: rustc 1.70.0 is not supported by the following package:\n  clap@4.5.4 requires rustc 1.74';
+    expect(await knowledge.propose(inputIn(root, eco, dep), services())).toEqual([]);
+    const old =
+      'error: package `clap v4.5.4` cannot be built because it requires rustc 1.74 or newer, while the currently active rustc version is 1.63.0';
+    expect(await knowledge.propose(inputIn(root, eco, old), services())).toEqual([]);
+    // No Cargo.toml of the repository names the package: nothing to set aside.
+    const elsewhere = old.replace('`clap v4.5.4`', '`other v1.0.0 (/src/other)`');
+    expect(await knowledge.propose(inputIn(root, eco, elsewhere), services())).toEqual([]);
   });
 });
 
