@@ -4,11 +4,11 @@
  * (the distribution's packages); something missing from the distribution's repository → the package that
  * ships it, looked up in the package index by the path Debian's layout gives it (a crate's
  * `/usr/share/doc/librust-<crate>-dev/copyright`, a Maven artifact's
- * `/usr/share/maven-repo/<group path>/<artifact>/debian/<artifact>-debian.pom`, maven-repo-helper's "debian"
- * version); a Cargo.lock pinning versions the offline source lacks → a lock regenerated against it (the
- * original kept); a -sys crate's build script needing a system library → its pkg-config module's package;
- * a Java release the JDK dropped → source/target raised (a patch with its reason); a release newer than the
- * JDK → that JDK when the distribution has one. (Measured in the sandbox: bookworm's packaged Maven builds a
+ * `/usr/share/maven-repo/<group path>/<artifact>/<version>/<artifact>-<version>.pom` for the exact version Maven
+ * asks for: none when Debian packages only another one); a Cargo.lock pinning versions the offline source
+ * lacks → a lock regenerated against it (the original kept); a -sys crate's build script needing a system
+ * library → its pkg-config module's package; a Java release the JDK dropped → source/target raised (a patch
+ * with its reason); a release newer than the JDK → that JDK when the distribution has one. (Measured in the sandbox: bookworm's packaged Maven builds a
  * `maven.compiler.source` 1.6 project on JDK 17 without an error, while javac itself refuses it; so the release
  * repair answers javac, Gradle and an upstream Maven.)
  */
@@ -62,22 +62,31 @@ function crateDocPath(crate: string): string {
   return `/usr/share/doc/librust-${crate.toLowerCase().replaceAll('_', '-')}-dev/copyright`;
 }
 
-function mavenDebianPom(coordinate: string): string | undefined {
+/** Where maven-repo-helper puts the POM of an artifact's version in Debian's Maven repository. */
+function mavenDebianPom(coordinate: string, version: string): string | undefined {
   const [group, artifact] = coordinate.split(':');
   if (!group || !artifact || !/^[\w.-]+$/.test(group) || !/^[\w.-]+$/.test(artifact)) return undefined;
-  return `/usr/share/maven-repo/${group.replaceAll('.', '/')}/${artifact}/debian/${artifact}-debian.pom`;
+  if (!/^[\w.+-]+$/.test(version)) return undefined;
+  return `/usr/share/maven-repo/${group.replaceAll('.', '/')}/${artifact}/${version}/${artifact}-${version}.pom`;
 }
 
-/** The Debian package of a Maven artifact, for a deploy run that is offline or already fell back. */
+/**
+ * The Debian package of a Maven artifact, for a deploy run that is offline or already fell back. Maven resolves
+ * the exact version it names (a plugin the POM pins, a dependency, a parent), so the package looked up is the one
+ * shipping that version's POM; a package of another version (Debian packages one: maven-compiler-plugin 3.10.1
+ * on bookworm) cannot satisfy it, so nothing is proposed and the run goes on to the next alternative (building
+ * without the build tool).
+ */
 async function installArtifact(f: Finding, input: RepairInput, s: StrategyServices): Promise<Repair[]> {
   const artifact = cap(f, 'artifact');
-  const pom = artifact ? mavenDebianPom(artifact) : undefined;
+  const version = cap(f, 'version');
+  const pom = artifact && version ? mavenDebianPom(artifact, version) : undefined;
   const fromDebian = input.recipe.id.includes('debian');
   if (!pom || !fromDebian) return offlineSetup(f, input);
   return installShipping(
     'install-maven-artifact-package',
     pom,
-    `${f.message}; Debian's package of ${artifact} ships it in /usr/share/maven-repo (the version Debian packages)`,
+    `${f.message}; Debian's package of ${artifact} ${version} ships it in /usr/share/maven-repo`,
     s,
   );
 }
