@@ -1,7 +1,8 @@
 /**
  * Issue 29's failure classes deployed end to end: `buildbench deploy` of a fixture that fails that way first on
  * bookworm, with the rules strategy in fresh rootfs sandboxes, within its task's budget — the repair rule's turn,
- * then the target experiment and the hidden verifier pass. (A 32-bit multilib fixture was left out: the
+ * then the target experiment and the hidden verifier pass (or, for a class no rule repairs, the alternative the
+ * strategy moves on to). (A 32-bit multilib fixture was left out: the
  * 32-bit binary builds with gcc-multilib, but a kernel without IA-32 emulation cannot run it.)
  */
 import { describe, expect, it } from '@jest/globals';
@@ -65,6 +66,39 @@ describeRootfs('issue 29 classes (rootfs sandbox, rules strategy)', () => {
       expect(result.turns.map((t) => t.purpose).at(-1)).toMatch(/\+ npm-lockfile-registry-host$/);
       // the locked version, from the configured registry: the private host was never reached
       expect(readFileSync(path.join(out, 'RUNBOOK.md'), 'utf8')).toContain('replace-registry-host');
+    },
+    12 * 60_000,
+  );
+
+  it(
+    'java-plugin-offline: a Maven plugin version Debian does not package; javac without the build tool',
+    async () => {
+      const out = path.join(mkdtempSync(path.join(tmpdir(), 'bb-int-deploy-round2-')), 'java-plugin');
+      const code = await run(
+        [
+          'deploy',
+          path.join(FIXTURES, 'java-plugin-offline'),
+          '--task',
+          path.join(FIXTURES, 'java-plugin-offline.yml'),
+          '--out',
+          out,
+        ],
+        { stdout: () => undefined, stderr: () => undefined, env: process.env, cwd: FIXTURES },
+      );
+      const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+      expect({ code, status: result.status }).toEqual({ code: 0, status: 'success' });
+      // Maven Central unreachable (the plugin Maven needs first), then Debian's maven-repo offline, which has
+      // maven-compiler-plugin 3.10.1 where the POM pins 3.13.0
+      expect(result.turns[0]?.rootCause?.id).toBe('maven-plugin-unresolved');
+      expect(result.turns[1]?.purpose).toMatch(/^maven -o with Debian artifacts/);
+      expect(result.turns[1]?.rootCause?.message).toContain('maven-compiler-plugin:3.13.0');
+      // no turn installs a package of another version, nor runs the offline Maven twice
+      expect(result.turns.map((t) => t.purpose)).toEqual([
+        'maven',
+        'maven -o with Debian artifacts (offline) + deploy-offline-setup',
+        'javac without the build tool (Debian jars)',
+      ]);
+      expect(result.recipe?.verified).toBe(true);
     },
     12 * 60_000,
   );
