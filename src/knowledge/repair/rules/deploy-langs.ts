@@ -8,9 +8,11 @@
  * asks for: none when Debian packages only another one); a Cargo.lock pinning versions the offline source
  * lacks → a lock regenerated against it (the original kept); a -sys crate's build script needing a system
  * library → its pkg-config module's package; a Java release the JDK dropped → source/target raised (a patch
- * with its reason); a release newer than the JDK → that JDK when the distribution has one. (Measured in the sandbox: bookworm's packaged Maven builds a
- * `maven.compiler.source` 1.6 project on JDK 17 without an error, while javac itself refuses it; so the release
- * repair answers javac, Gradle and an upstream Maven.)
+ * with its reason); a release newer than the JDK → that JDK when the distribution has one; the JDK's container
+ * support failing on the host's cgroups (Gradle cannot create its MemoryManager) → the JVMs without it.
+ * (Measured in the sandbox: bookworm's packaged Maven builds a `maven.compiler.source` 1.6 project on JDK 17,
+ * printing "Use of source 1.6 is no longer supported, switching to 7", while javac and Gradle refuse it; so the
+ * release repair answers javac, Gradle and an upstream Maven.)
  */
 import { shq } from '../../../base/shell.js';
 import { deployRecipes } from '../../../deploy/recipes/index.js';
@@ -117,6 +119,9 @@ function raiseJavaRelease(release: string): Repair {
     patches: [{ file: 'pom.xml / build.gradle', reason }],
   };
 }
+
+/** HotSpot's switch for its container (cgroup) detection, on by default since JDK 10 and 8u191. */
+export const NO_CONTAINER_SUPPORT = '-XX:-UseContainerSupport';
 
 /** The flag GCC 10 added to accept Fortran-77-style argument mismatches again (gfortran's manual). */
 export const ALLOW_ARGUMENT_MISMATCH = '-fallow-argument-mismatch';
@@ -280,6 +285,20 @@ export const DEPLOY_LANG_RULES: Rule[] = [
     propose(f) {
       const release = cap(f, 'release');
       return release ? [raiseJavaRelease(release)] : [];
+    },
+  },
+  {
+    ids: ['jdk-container-metrics-failed'],
+    propose(f) {
+      const reason = `${f.message}: the JDK's cgroup v1 code throws a NullPointerException when the cgroup mounts are seen from outside their root (a container or sandbox); ${NO_CONTAINER_SUPPORT} in JAVA_TOOL_OPTIONS makes every JVM read the memory and CPUs from /proc as on a plain host`;
+      return [
+        {
+          rule: 'jvm-without-container-support',
+          key: 'jvm-without-container-support',
+          reason,
+          env: { JAVA_TOOL_OPTIONS: NO_CONTAINER_SUPPORT },
+        },
+      ];
     },
   },
   {

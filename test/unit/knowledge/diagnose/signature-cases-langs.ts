@@ -183,6 +183,32 @@ export const LANGUAGE_SIGNATURE_CASES: SignatureCase[] = [
     line: 'error: Source option 6 is no longer supported. Use 7 or later.',
     captures: { release: '6' },
   },
+  // Gradle 4.4.1 (bookworm) on JDK 17 in the rootfs sandbox, whose cgroup v1 memory mount has the root /../..
+  {
+    id: 'jdk-container-metrics-failed',
+    line: '      > Could not create service of type MemoryManager using GlobalScopeServices.createMemoryManager().',
+    captures: { service: 'MemoryManager' },
+  },
+  {
+    id: 'jdk-container-metrics-failed',
+    line: '\tat java.base/jdk.internal.platform.CgroupUtil.lambda$readStringValue$1(CgroupUtil.java:67)',
+    captures: { frame: 'CgroupUtil' },
+  },
+  {
+    id: 'jdk-container-metrics-failed',
+    line: '\tat java.base/jdk.internal.platform.cgroupv1.CgroupV1Subsystem.getLongValue(CgroupV1Subsystem.java:190)',
+    captures: { frame: 'cgroupv1.CgroupV1Subsystem' },
+  },
+  {
+    id: 'jdk-container-metrics-failed',
+    line: 'java.lang.NullPointerException: Cannot invoke "jdk.internal.platform.CgroupInfo.getMountPoint()" because "anyController" is null',
+  },
+  // the same bookworm Gradle after -XX:-UseContainerSupport, compiling for sourceCompatibility = 1.6
+  {
+    id: 'java-release-dropped',
+    line: ':compileJavaerror: Source option 6 is no longer supported. Use 7 or later.',
+    captures: { release: '6' },
+  },
   {
     id: 'java-release-too-new',
     line: 'error: release version 21 not supported',

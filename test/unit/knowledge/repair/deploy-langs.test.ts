@@ -216,6 +216,27 @@ describe('deploy repair rules for cargo, go, Maven and javac', () => {
     );
   });
 
+  it("the JDK's container support failing on the host's cgroups: the JVMs run without it", async () => {
+    const log = [
+      '* What went wrong:',
+      "A problem occurred evaluating root project 'workspace'.",
+      "> Failed to apply plugin [class 'org.gradle.api.plugins.JavaBasePlugin']",
+      "   > Could not create plugin of type 'JavaBasePlugin'.",
+      '      > Could not create service of type MemoryManager using GlobalScopeServices.createMemoryManager().',
+    ].join('\n');
+    const analysis = analyzeLog(log);
+    expect(analysis.rootCause?.id).toBe('jdk-container-metrics-failed');
+    expect(analysis.rootCause?.message).toBe(
+      "the JDK's container support cannot read this machine's cgroups: Gradle cannot create its MemoryManager",
+    );
+    const [repair] = await knowledge.propose(input(log, JAVA, 'offline'), services());
+    expect(repair).toMatchObject({
+      rule: 'jvm-without-container-support',
+      env: { JAVA_TOOL_OPTIONS: '-XX:-UseContainerSupport' },
+    });
+    expect(repair?.packages).toBeUndefined();
+  });
+
   it('a release newer than the JDK: a JDK of that release only when the distribution has one', async () => {
     const log = '[ERROR] Fatal error compiling: error: release version 21 not supported';
     expect(await knowledge.propose(input(log, JAVA, 'offline'), services())).toEqual([]);
