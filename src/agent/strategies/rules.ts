@@ -193,7 +193,12 @@ export class RulesStrategy implements Strategy {
     attempt.applied.add(repair.key);
     attempt.fixes = applyRepair(attempt.fixes, repair);
     if (repair.packages) this.carried = [...new Set([...this.carried, ...repair.packages])];
-    if (repair.recipe) attempt.recipe = repair.recipe;
+    if (repair.recipe) {
+      attempt.recipe = repair.recipe;
+      // A recipe of the plan that a repair switched to (a deploy's offline setup) has run: when it fails with
+      // nothing left to repair, the plan goes on after it instead of starting it again from scratch.
+      if (this.recipes?.some((r) => r.id === repair.recipe!.id)) this.tried.add(repair.recipe.id);
+    }
     if (repair.patches && repair.patches.length > 0) {
       for (const line of repair.prelude ?? []) attempt.edits.add(line);
     }
@@ -431,6 +436,9 @@ function whyPlanned(planned: Planned, failure: string | undefined): string {
   if (role === 'documented')
     return `${failure}; trying ${recipe.evidence} as a recipe of their own${dropped}`;
   if (role === 'guess') return `${failure}; trying ${recipe.label} (${recipe.evidence})`;
+  // A deploy's setups are its ecosystems' alternatives (verifiers/deploy-alternatives.yaml), not build systems.
+  if (recipe.system === 'deploy')
+    return `${failure}; trying the next way to set it up, ${recipe.label}: ${recipe.evidence}`;
   return `${failure}; trying the other build system present: ${recipe.evidence}`;
 }
 

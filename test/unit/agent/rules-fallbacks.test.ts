@@ -8,7 +8,10 @@ import {
 } from '../../../src/agent/strategies/rules.js';
 import type { Action, Observation, TurnContext, TurnRecord } from '../../../src/agent/types.js';
 import { candidateRecipes } from '../../../src/recipe/catalog.js';
+import type { DeployGoal } from '../../../src/deploy/types.js';
+import { analyzeLog } from '../../../src/knowledge/diagnose/log-parser.js';
 import type { Finding } from '../../../src/knowledge/diagnose/types.js';
+import { RuleKnowledge } from '../../../src/knowledge/repair/rules/index.js';
 import type { RepoInfo } from '../../../src/repo/types.js';
 import { repoInfo, system } from '../../fakes/repo-info.js';
 
@@ -218,5 +221,61 @@ describe('rules strategy fallbacks before FAILED', () => {
         rootCause: compileError,
       }),
     ).toBe(true);
+  });
+});
+
+describe('rules strategy: the alternatives of a deploy', () => {
+  const goal: DeployGoal = {
+    target: { command: 'java org.example.Main', cwd: '', timeoutMs: 1000, evidence: {} },
+    requires: [],
+    registries: { mode: 'auto', mirrors: {} },
+  };
+  const repo = repoInfo({
+    root: '/nonexistent',
+    ecosystems: [
+      {
+        kind: 'java',
+        manifests: ['pom.xml'],
+        dependencies: [
+          { name: 'org.apache.commons:commons-math3', constraint: '3.6.1', manifest: 'pom.xml' },
+        ],
+        notes: [],
+      },
+    ],
+  });
+  function mavenFailed(line: string): Observation {
+    const analysis = analyzeLog(line);
+    return { ...failed(line, analysis.rootCause), findings: analysis.findings };
+  }
+
+  it('a recipe a repair switched to is not started again: a failure there goes on to the next alternative', async () => {
+    // Maven Central unreachable (the plugin Maven needs first), then, offline over Debian's maven-repo, a plugin
+    // version no Debian package ships (bookworm's Maven 3.8.7 wording).
+    const network = mavenFailed(
+      '[ERROR] Plugin org.apache.maven.plugins:maven-resources-plugin:2.6 or one of its dependencies could not be resolved: Failed to read artifact descriptor for org.apache.maven.plugins:maven-resources-plugin:jar:2.6: Could not transfer artifact org.apache.maven.plugins:maven-resources-plugin:pom:2.6 from/to central (https://repo.maven.apache.org/maven2): transfer failed',
+    );
+    const pinned = mavenFailed(
+      '[ERROR] Plugin org.apache.maven.plugins:maven-compiler-plugin:3.13.0 or one of its dependencies could not be resolved: Cannot access central (https://repo.maven.apache.org/maven2) in offline mode and the artifact org.apache.maven.plugins:maven-compiler-plugin:jar:3.13.0 has not been downloaded from it before. -> [Help 1]',
+    );
+    const s = new RulesStrategy(new RuleKnowledge(), {
+      resolvePackages: (needs) =>
+        Promise.resolve(needs.map((need) => ({ need, candidates: [], via: 'none' as const }))),
+    });
+    const history: TurnRecord[] = [];
+    const actions: Action[] = [];
+    for (const observation of [network, pinned, undefined]) {
+      const action = await s.next({ ...ctx(history, repo), goal });
+      actions.push(action);
+      if (observation) history.push({ turn: history.length, action, observation, notes: [] });
+    }
+    const runs = actions.filter((a): a is Extract<Action, { kind: 'run' }> => a.kind === 'run');
+    expect(runs.map((a) => a.purpose)).toEqual([
+      'maven',
+      'maven -o with Debian artifacts (offline) + deploy-offline-setup',
+      'javac without the build tool (Debian jars)',
+    ]);
+    expect(runs[2]!.reason).toMatch(
+      /^no known repair for "Maven \(offline\) has no org\.apache\.maven\.plugins:maven-compiler-plugin:3\.13\.0 in its local repository" after maven -o with Debian artifacts \(offline\); trying the next way to set it up, javac without the build tool \(Debian jars\): .*built without the build tool/,
+    );
   });
 });

@@ -4,17 +4,20 @@
  * (the distribution's packages); something missing from the distribution's repository → the package that
  * ships it, looked up in the package index by the path Debian's layout gives it (a crate's
  * `/usr/share/doc/librust-<crate>-dev/copyright`, a Maven artifact's
- * `/usr/share/maven-repo/<group path>/<artifact>/debian/<artifact>-debian.pom`, maven-repo-helper's "debian"
- * version; an R package's `/usr/lib/R/site-library/<name>/DESCRIPTION`, which finds Bioconductor's r-bioc-*
- * packages that the R setup's r-cran-<name> guess misses); a Cargo.lock pinning versions the offline source
- * lacks → a lock regenerated against it (the original kept); a `rust-version` of the repository's own newer
- * than the rustc there → the declaration set aside (cargo's --ignore-rust-version, a patch; the verifier
- * decides whether the code needs more); a -sys crate's build script needing a system library → its pkg-config
- * module's package; a Java release the JDK dropped → source/target raised (a patch with its reason); a release
- * newer than the JDK → that JDK when the distribution has one; a hash or cipher Node >= 17's OpenSSL 3 keeps in
- * its legacy provider → Node's --openssl-legacy-provider (a build's too: webpack 4 hashes with MD4). (Measured
- * in the sandbox: bookworm's packaged Maven builds a `maven.compiler.source` 1.6 project on JDK 17 without an
- * error, while javac itself refuses it; so the release repair answers javac, Gradle and an upstream Maven.)
+ * `/usr/share/maven-repo/<group path>/<artifact>/<version>/<artifact>-<version>.pom` for the exact version Maven
+ * asks for: none when Debian packages only another one; an R package's `/usr/lib/R/site-library/<name>/DESCRIPTION`,
+ * which finds Bioconductor's r-bioc-* packages that the R setup's r-cran-<name> guess misses); a Cargo.lock
+ * pinning versions the offline source lacks → a lock regenerated against it (the original kept); a
+ * `rust-version` of the repository's own newer than the rustc there → the declaration set aside (cargo's
+ * --ignore-rust-version, a patch; the verifier decides whether the code needs more); a -sys crate's build script
+ * needing a system library → its pkg-config module's package; a Java release the JDK dropped → source/target
+ * raised (a patch with its reason); a release newer than the JDK → that JDK when the distribution has one; the
+ * JDK's container support failing on the host's cgroups (Gradle cannot create its MemoryManager) → the JVMs
+ * without it; a hash or cipher Node >= 17's OpenSSL 3 keeps in its legacy provider → Node's
+ * --openssl-legacy-provider (a build's too: webpack 4 hashes with MD4). (Measured in the sandbox: bookworm's
+ * packaged Maven builds a `maven.compiler.source` 1.6 project on JDK 17, printing "Use of source 1.6 is no longer
+ * supported, switching to 7", while javac and Gradle refuse it; so the release repair answers javac, Gradle and
+ * an upstream Maven.)
  */
 import { escapeRegex } from '../../../base/escape-regex.js';
 import { readFileUnder } from '../../../base/safe-fs.js';
@@ -117,22 +120,31 @@ function crateDocPath(crate: string): string {
   return `/usr/share/doc/librust-${crate.toLowerCase().replaceAll('_', '-')}-dev/copyright`;
 }
 
-function mavenDebianPom(coordinate: string): string | undefined {
+/** Where maven-repo-helper puts the POM of an artifact's version in Debian's Maven repository. */
+function mavenDebianPom(coordinate: string, version: string): string | undefined {
   const [group, artifact] = coordinate.split(':');
   if (!group || !artifact || !/^[\w.-]+$/.test(group) || !/^[\w.-]+$/.test(artifact)) return undefined;
-  return `/usr/share/maven-repo/${group.replaceAll('.', '/')}/${artifact}/debian/${artifact}-debian.pom`;
+  if (!/^[\w.+-]+$/.test(version)) return undefined;
+  return `/usr/share/maven-repo/${group.replaceAll('.', '/')}/${artifact}/${version}/${artifact}-${version}.pom`;
 }
 
-/** The Debian package of a Maven artifact, for a deploy run that is offline or already fell back. */
+/**
+ * The Debian package of a Maven artifact, for a deploy run that is offline or already fell back. Maven resolves
+ * the exact version it names (a plugin the POM pins, a dependency, a parent), so the package looked up is the one
+ * shipping that version's POM; a package of another version (Debian packages one: maven-compiler-plugin 3.10.1
+ * on bookworm) cannot satisfy it, so nothing is proposed and the run goes on to the next alternative (building
+ * without the build tool).
+ */
 async function installArtifact(f: Finding, input: RepairInput, s: StrategyServices): Promise<Repair[]> {
   const artifact = cap(f, 'artifact');
-  const pom = artifact ? mavenDebianPom(artifact) : undefined;
+  const version = cap(f, 'version');
+  const pom = artifact && version ? mavenDebianPom(artifact, version) : undefined;
   const fromDebian = input.recipe.id.includes('debian');
   if (!pom || !fromDebian) return offlineSetup(f, input);
   return installShipping(
     'install-maven-artifact-package',
     pom,
-    `${f.message}; Debian's package of ${artifact} ships it in /usr/share/maven-repo (the version Debian packages)`,
+    `${f.message}; Debian's package of ${artifact} ${version} ships it in /usr/share/maven-repo`,
     s,
   );
 }
@@ -207,6 +219,9 @@ function raiseJavaRelease(release: string): Repair {
     patches: [{ file: 'pom.xml / build.gradle', reason }],
   };
 }
+
+/** HotSpot's switch for its container (cgroup) detection, on by default since JDK 10 and 8u191. */
+export const NO_CONTAINER_SUPPORT = '-XX:-UseContainerSupport';
 
 /** The flag GCC 10 added to accept Fortran-77-style argument mismatches again (gfortran's manual). */
 export const ALLOW_ARGUMENT_MISMATCH = '-fallow-argument-mismatch';
@@ -419,6 +434,20 @@ export const DEPLOY_LANG_RULES: Rule[] = [
     propose(f) {
       const release = cap(f, 'release');
       return release ? [raiseJavaRelease(release)] : [];
+    },
+  },
+  {
+    ids: ['jdk-container-metrics-failed'],
+    propose(f) {
+      const reason = `${f.message}: the JDK's cgroup v1 code throws a NullPointerException when the cgroup mounts are seen from outside their root (a container or sandbox); ${NO_CONTAINER_SUPPORT} in JAVA_TOOL_OPTIONS makes every JVM read the memory and CPUs from /proc as on a plain host`;
+      return [
+        {
+          rule: 'jvm-without-container-support',
+          key: 'jvm-without-container-support',
+          reason,
+          env: { JAVA_TOOL_OPTIONS: NO_CONTAINER_SUPPORT },
+        },
+      ];
     },
   },
   {

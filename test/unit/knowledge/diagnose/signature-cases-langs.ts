@@ -194,6 +194,14 @@ export const LANGUAGE_SIGNATURE_CASES: SignatureCase[] = [
     line: '[ERROR] Plugin org.apache.maven.plugins:maven-resources-plugin:2.6 or one of its dependencies could not be resolved: Failed to read artifact descriptor for org.apache.maven.plugins:maven-resources-plugin:jar:2.6: Could not transfer artifact org.apache.maven.plugins:maven-resources-plugin:pom:2.6 from/to central (https://repo.maven.apache.org/maven2): transfer failed for https://repo.maven.apache.org/maven2/org/apache/maven/plugins/maven-resources-plugin/2.6/maven-resources-plugin-2.6.pom: Unknown host repo.maven.apache.org: Name or service not known -> [Help 1]',
     captures: { artifact: 'org.apache.maven.plugins:maven-resources-plugin', version: '2.6' },
   },
+  // bookworm's Maven 3.8.7 offline over /usr/share/maven-repo, a POM pinning a plugin version Debian does not
+  // package (maven-compiler-plugin 3.13.0; Debian has 3.10.1): the artifact named last is the one missing, and
+  // the repair looks up that one (the plugin itself here, or a dependency of a plugin Debian does have).
+  {
+    id: 'maven-offline-not-downloaded',
+    line: '[ERROR] Plugin org.apache.maven.plugins:maven-compiler-plugin:3.13.0 or one of its dependencies could not be resolved: Cannot access central (https://repo.maven.apache.org/maven2) in offline mode and the artifact org.apache.maven.plugins:maven-compiler-plugin:jar:3.13.0 has not been downloaded from it before. -> [Help 1]',
+    captures: { artifact: 'org.apache.maven.plugins:maven-compiler-plugin', type: 'jar', version: '3.13.0' },
+  },
   {
     id: 'maven-offline-not-downloaded',
     line: '[ERROR] Failed to execute goal on project probe: Could not resolve dependencies for project p:probe:jar:1: Cannot access central (https://repo.maven.apache.org/maven2) in offline mode and the artifact org.example.none:nothing:jar:9.9 has not been downloaded from it before. -> [Help 1]',
@@ -223,6 +231,32 @@ export const LANGUAGE_SIGNATURE_CASES: SignatureCase[] = [
   {
     id: 'java-release-dropped',
     line: 'error: Source option 6 is no longer supported. Use 7 or later.',
+    captures: { release: '6' },
+  },
+  // Gradle 4.4.1 (bookworm) on JDK 17 in the rootfs sandbox, whose cgroup v1 memory mount has the root /../..
+  {
+    id: 'jdk-container-metrics-failed',
+    line: '      > Could not create service of type MemoryManager using GlobalScopeServices.createMemoryManager().',
+    captures: { service: 'MemoryManager' },
+  },
+  {
+    id: 'jdk-container-metrics-failed',
+    line: '\tat java.base/jdk.internal.platform.CgroupUtil.lambda$readStringValue$1(CgroupUtil.java:67)',
+    captures: { frame: 'CgroupUtil' },
+  },
+  {
+    id: 'jdk-container-metrics-failed',
+    line: '\tat java.base/jdk.internal.platform.cgroupv1.CgroupV1Subsystem.getLongValue(CgroupV1Subsystem.java:190)',
+    captures: { frame: 'cgroupv1.CgroupV1Subsystem' },
+  },
+  {
+    id: 'jdk-container-metrics-failed',
+    line: 'java.lang.NullPointerException: Cannot invoke "jdk.internal.platform.CgroupInfo.getMountPoint()" because "anyController" is null',
+  },
+  // the same bookworm Gradle after -XX:-UseContainerSupport, compiling for sourceCompatibility = 1.6
+  {
+    id: 'java-release-dropped',
+    line: ':compileJavaerror: Source option 6 is no longer supported. Use 7 or later.',
     captures: { release: '6' },
   },
   {

@@ -22,8 +22,11 @@ import { repoInfo } from '../../../fakes/repo-info.js';
 
 const INDEX: Record<string, string> = {
   'file:/usr/share/doc/librust-serde-json-dev/copyright': 'librust-serde-json-dev',
-  'file:/usr/share/maven-repo/org/apache/commons/commons-math3/debian/commons-math3-debian.pom':
+  'file:/usr/share/maven-repo/org/apache/commons/commons-math3/3.6.1/commons-math3-3.6.1.pom':
     'libcommons-math3-java',
+  // bookworm packages maven-compiler-plugin 3.10.1 only
+  'file:/usr/share/maven-repo/org/apache/maven/plugins/maven-compiler-plugin/3.10.1/maven-compiler-plugin-3.10.1.pom':
+    'libmaven-compiler-plugin-java',
   'pkgconfig:openssl': 'libssl-dev',
   'file:/usr/lib/R/site-library/limma/DESCRIPTION': 'r-bioc-limma',
   'file:/usr/lib/R/site-library/Biobase/DESCRIPTION': 'r-bioc-biobase',
@@ -115,14 +118,40 @@ describe('deploy repair rules for cargo, go, Maven and javac', () => {
     expect(await knowledge.propose(input(log, JAVA, 'online'), services())).toEqual([]);
   });
 
-  it('an artifact Debian has, missing offline: its package, found by the maven-repo-helper "debian" path', async () => {
+  it('an artifact Debian has, missing offline: the package shipping the version Maven asks for', async () => {
+    const asked: Need[][] = [];
     const log =
       '[ERROR] Failed to execute goal on project x: Could not resolve dependencies for project org.example:x:jar:1.0: Cannot access central (https://repo.maven.apache.org/maven2) in offline mode and the artifact org.apache.commons:commons-math3:jar:3.6.1 has not been downloaded from it before.';
-    const [repair] = await knowledge.propose(input(log, JAVA, 'offline'), services());
+    const [repair] = await knowledge.propose(input(log, JAVA, 'offline'), services(asked));
     expect(repair).toMatchObject({
       rule: 'install-maven-artifact-package',
       packages: ['libcommons-math3-java'],
     });
+    expect(asked[0]).toEqual([
+      {
+        kind: 'file',
+        name: '/usr/share/maven-repo/org/apache/commons/commons-math3/3.6.1/commons-math3-3.6.1.pom',
+      },
+    ]);
+  });
+
+  it('a version Debian does not package (a pinned plugin, a dependency): no package is installed in vain', async () => {
+    // bookworm's Maven, offline over /usr/share/maven-repo, with a POM pinning maven-compiler-plugin 3.13.0
+    const plugin =
+      '[ERROR] Plugin org.apache.maven.plugins:maven-compiler-plugin:3.13.0 or one of its dependencies could not be resolved: Cannot access central (https://repo.maven.apache.org/maven2) in offline mode and the artifact org.apache.maven.plugins:maven-compiler-plugin:jar:3.13.0 has not been downloaded from it before. -> [Help 1]';
+    const asked: Need[][] = [];
+    expect(await knowledge.propose(input(plugin, JAVA, 'offline'), services(asked))).toEqual([]);
+    expect(asked.flat().map((n) => n.name)).toEqual([
+      '/usr/share/maven-repo/org/apache/maven/plugins/maven-compiler-plugin/3.13.0/maven-compiler-plugin-3.13.0.pom',
+    ]);
+    // the version Debian has is installed when missing
+    const packaged = plugin.replaceAll('3.13.0', '3.10.1');
+    const [repair] = await knowledge.propose(input(packaged, JAVA, 'offline'), services());
+    expect(repair).toMatchObject({ packages: ['libmaven-compiler-plugin-java'] });
+    // a dependency pinned at another version than Debian's 3.6.1
+    const dependency =
+      '[ERROR] Failed to execute goal on project x: Could not resolve dependencies for project org.example:x:jar:1.0: Could not find artifact org.apache.commons:commons-math3:jar:3.5 in central (https://repo.maven.apache.org/maven2)';
+    expect(await knowledge.propose(input(dependency, JAVA, 'offline'), services())).toEqual([]);
   });
 
   it('a crate missing from the Debian source: its librust-*-dev package; none is made up', async () => {
@@ -245,6 +274,27 @@ describe('deploy repair rules for cargo, go, Maven and javac', () => {
     expect(readFileSync(gradle, 'utf8')).toBe(
       'sourceCompatibility = JavaVersion.VERSION_1_8\ntargetCompatibility = JavaVersion.VERSION_1_8\nsourceCompatibility = JavaVersion.VERSION_1_8\nx = 1.6\n',
     );
+  });
+
+  it("the JDK's container support failing on the host's cgroups: the JVMs run without it", async () => {
+    const log = [
+      '* What went wrong:',
+      "A problem occurred evaluating root project 'workspace'.",
+      "> Failed to apply plugin [class 'org.gradle.api.plugins.JavaBasePlugin']",
+      "   > Could not create plugin of type 'JavaBasePlugin'.",
+      '      > Could not create service of type MemoryManager using GlobalScopeServices.createMemoryManager().',
+    ].join('\n');
+    const analysis = analyzeLog(log);
+    expect(analysis.rootCause?.id).toBe('jdk-container-metrics-failed');
+    expect(analysis.rootCause?.message).toBe(
+      "the JDK's container support cannot read this machine's cgroups: Gradle cannot create its MemoryManager",
+    );
+    const [repair] = await knowledge.propose(input(log, JAVA, 'offline'), services());
+    expect(repair).toMatchObject({
+      rule: 'jvm-without-container-support',
+      env: { JAVA_TOOL_OPTIONS: '-XX:-UseContainerSupport' },
+    });
+    expect(repair?.packages).toBeUndefined();
   });
 
   it('a release newer than the JDK: a JDK of that release only when the distribution has one', async () => {
