@@ -16,24 +16,25 @@ const { rootfsUnavailable } = await sandboxBackendsHere();
 const describeRootfs = rootfsUnavailable ? describe.skip : describe;
 const FIXTURES = path.resolve('tasks/deploy-fixtures');
 
+/** `buildbench deploy` of the fixture `name` into a fresh folder's `dir`: its exit status, result.json and folder. */
+async function deployFixture(
+  name: string,
+  dir: string,
+): Promise<{ code: number; result: BuildResult; out: string }> {
+  const out = path.join(mkdtempSync(path.join(tmpdir(), 'bb-int-deploy-round2-')), dir);
+  const code = await run(
+    ['deploy', path.join(FIXTURES, name), '--task', path.join(FIXTURES, `${name}.yml`), '--out', out],
+    { stdout: () => undefined, stderr: () => undefined, env: process.env, cwd: FIXTURES },
+  );
+  const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+  return { code, result, out };
+}
+
 describeRootfs('issue 29 classes (rootfs sandbox, rules strategy)', () => {
   it(
     'fortran-axpy: gfortran >= 10 rejects the argument mismatch; -fallow-argument-mismatch as a patch',
     async () => {
-      const out = path.join(mkdtempSync(path.join(tmpdir(), 'bb-int-deploy-round2-')), 'fortran');
-      const err: string[] = [];
-      const code = await run(
-        [
-          'deploy',
-          path.join(FIXTURES, 'fortran-axpy'),
-          '--task',
-          path.join(FIXTURES, 'fortran-axpy.yml'),
-          '--out',
-          out,
-        ],
-        { stdout: () => undefined, stderr: (t) => err.push(t), env: process.env, cwd: FIXTURES },
-      );
-      const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+      const { code, result } = await deployFixture('fortran-axpy', 'fortran');
       expect({ code, status: result.status }).toEqual({ code: 0, status: 'success' });
       expect(result.turns[0]?.rootCause?.id).toBe('gfortran-argument-mismatch');
       expect(result.turns.map((t) => t.purpose).at(-1)).toMatch(/\+ fortran-allow-argument-mismatch$/);
@@ -45,19 +46,7 @@ describeRootfs('issue 29 classes (rootfs sandbox, rules strategy)', () => {
   it(
     "node-private-lock: the lockfile's URLs point at a private registry; its host rewritten to the configured one",
     async () => {
-      const out = path.join(mkdtempSync(path.join(tmpdir(), 'bb-int-deploy-round2-')), 'npm');
-      const code = await run(
-        [
-          'deploy',
-          path.join(FIXTURES, 'node-private-lock'),
-          '--task',
-          path.join(FIXTURES, 'node-private-lock.yml'),
-          '--out',
-          out,
-        ],
-        { stdout: () => undefined, stderr: () => undefined, env: process.env, cwd: FIXTURES },
-      );
-      const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+      const { code, result, out } = await deployFixture('node-private-lock', 'npm');
       const first = readFileSync(path.join(out, 'logs', 'turn-00.log'), 'utf8');
       if (/npm registry .* is not reachable/.test(first)) return; // no registry here: the class cannot show
       expect({ code, status: result.status }).toEqual({ code: 0, status: 'success' });
@@ -72,19 +61,7 @@ describeRootfs('issue 29 classes (rootfs sandbox, rules strategy)', () => {
   it(
     'py-scipy-moved: SciPy 1.3 removed scipy.misc.comb; the documented move to scipy.special as a patch',
     async () => {
-      const out = path.join(mkdtempSync(path.join(tmpdir(), 'bb-int-deploy-round2-')), 'scipy');
-      const code = await run(
-        [
-          'deploy',
-          path.join(FIXTURES, 'py-scipy-moved'),
-          '--task',
-          path.join(FIXTURES, 'py-scipy-moved.yml'),
-          '--out',
-          out,
-        ],
-        { stdout: () => undefined, stderr: () => undefined, env: process.env, cwd: FIXTURES },
-      );
-      const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+      const { code, result, out } = await deployFixture('py-scipy-moved', 'scipy');
       expect({ code, status: result.status }).toEqual({ code: 0, status: 'success' });
       expect(result.turns[0]?.rootCause).toMatchObject({
         id: 'python-cannot-import-name',
@@ -103,19 +80,7 @@ describeRootfs('issue 29 classes (rootfs sandbox, rules strategy)', () => {
   it(
     'r-bioc-limma: library(limma) is no r-cran-* package; the package that ships its DESCRIPTION (r-bioc-limma)',
     async () => {
-      const out = path.join(mkdtempSync(path.join(tmpdir(), 'bb-int-deploy-round2-')), 'limma');
-      const code = await run(
-        [
-          'deploy',
-          path.join(FIXTURES, 'r-bioc-limma'),
-          '--task',
-          path.join(FIXTURES, 'r-bioc-limma.yml'),
-          '--out',
-          out,
-        ],
-        { stdout: () => undefined, stderr: () => undefined, env: process.env, cwd: FIXTURES },
-      );
-      const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+      const { code, result, out } = await deployFixture('r-bioc-limma', 'limma');
       expect({ code, status: result.status }).toEqual({ code: 0, status: 'success' });
       expect(result.turns[0]?.rootCause).toMatchObject({
         id: 'r-package-missing',
@@ -130,19 +95,7 @@ describeRootfs('issue 29 classes (rootfs sandbox, rules strategy)', () => {
   it(
     "node-md4-fingerprint: Node 18's OpenSSL 3 refuses MD4; the legacy provider loaded through NODE_OPTIONS",
     async () => {
-      const out = path.join(mkdtempSync(path.join(tmpdir(), 'bb-int-deploy-round2-')), 'md4');
-      const code = await run(
-        [
-          'deploy',
-          path.join(FIXTURES, 'node-md4-fingerprint'),
-          '--task',
-          path.join(FIXTURES, 'node-md4-fingerprint.yml'),
-          '--out',
-          out,
-        ],
-        { stdout: () => undefined, stderr: () => undefined, env: process.env, cwd: FIXTURES },
-      );
-      const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+      const { code, result, out } = await deployFixture('node-md4-fingerprint', 'md4');
       const first = readFileSync(path.join(out, 'logs', 'turn-00.log'), 'utf8');
       expect(first).toContain('Error: error:0308010C:digital envelope routines::unsupported');
       expect({ code, status: result.status }).toEqual({ code: 0, status: 'success' });
@@ -160,19 +113,7 @@ describeRootfs('issue 29 classes (rootfs sandbox, rules strategy)', () => {
   it(
     "rust-locked-offline: Cargo.lock pins a crate release Debian's crates lack; the lock re-resolved against them",
     async () => {
-      const out = path.join(mkdtempSync(path.join(tmpdir(), 'bb-int-deploy-round2-')), 'rust-lock');
-      const code = await run(
-        [
-          'deploy',
-          path.join(FIXTURES, 'rust-locked-offline'),
-          '--task',
-          path.join(FIXTURES, 'rust-locked-offline.yml'),
-          '--out',
-          out,
-        ],
-        { stdout: () => undefined, stderr: () => undefined, env: process.env, cwd: FIXTURES },
-      );
-      const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+      const { code, result, out } = await deployFixture('rust-locked-offline', 'rust-lock');
       const first = readFileSync(path.join(out, 'logs', 'turn-00.log'), 'utf8');
       // crates.io reachable: the locked release comes from it and the class cannot show
       if (first.includes('buildbench: crates from the registry')) return;
@@ -196,19 +137,7 @@ describeRootfs('issue 29 classes (rootfs sandbox, rules strategy)', () => {
   it(
     "rust-version-newer: Cargo.toml's rust-version is newer than bookworm's rustc; the build goes on with the older one",
     async () => {
-      const out = path.join(mkdtempSync(path.join(tmpdir(), 'bb-int-deploy-round2-')), 'rust-version');
-      const code = await run(
-        [
-          'deploy',
-          path.join(FIXTURES, 'rust-version-newer'),
-          '--task',
-          path.join(FIXTURES, 'rust-version-newer.yml'),
-          '--out',
-          out,
-        ],
-        { stdout: () => undefined, stderr: () => undefined, env: process.env, cwd: FIXTURES },
-      );
-      const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+      const { code, result, out } = await deployFixture('rust-version-newer', 'rust-version');
       const first = readFileSync(path.join(out, 'logs', 'turn-00.log'), 'utf8');
       expect(first).toMatch(
         /cannot be built because it requires rustc 1\.74 or newer|requires rustc 1\.74$/m,
@@ -230,19 +159,7 @@ describeRootfs('issue 29 classes (rootfs sandbox, rules strategy)', () => {
   it(
     'java-plugin-offline: a Maven plugin version Debian does not package; javac without the build tool',
     async () => {
-      const out = path.join(mkdtempSync(path.join(tmpdir(), 'bb-int-deploy-round2-')), 'java-plugin');
-      const code = await run(
-        [
-          'deploy',
-          path.join(FIXTURES, 'java-plugin-offline'),
-          '--task',
-          path.join(FIXTURES, 'java-plugin-offline.yml'),
-          '--out',
-          out,
-        ],
-        { stdout: () => undefined, stderr: () => undefined, env: process.env, cwd: FIXTURES },
-      );
-      const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+      const { code, result } = await deployFixture('java-plugin-offline', 'java-plugin');
       expect({ code, status: result.status }).toEqual({ code: 0, status: 'success' });
       // Maven Central unreachable (the plugin Maven needs first), then Debian's maven-repo offline, which has
       // maven-compiler-plugin 3.10.1 where the POM pins 3.13.0
@@ -263,19 +180,7 @@ describeRootfs('issue 29 classes (rootfs sandbox, rules strategy)', () => {
   it(
     "java-gradle-release-6: bookworm's Gradle for sourceCompatibility 1.6; the JVM without container support, then release 8",
     async () => {
-      const out = path.join(mkdtempSync(path.join(tmpdir(), 'bb-int-deploy-round2-')), 'java-gradle');
-      const code = await run(
-        [
-          'deploy',
-          path.join(FIXTURES, 'java-gradle-release-6'),
-          '--task',
-          path.join(FIXTURES, 'java-gradle-release-6.yml'),
-          '--out',
-          out,
-        ],
-        { stdout: () => undefined, stderr: () => undefined, env: process.env, cwd: FIXTURES },
-      );
-      const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+      const { code, result } = await deployFixture('java-gradle-release-6', 'java-gradle');
       expect({ code, status: result.status }).toEqual({ code: 0, status: 'success' });
       const purposes = result.turns.map((t) => t.purpose);
       // The JDK's cgroup v1 bug shows only where the sandbox sees the host's cgroup v1 mounts from outside their
