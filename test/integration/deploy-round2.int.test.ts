@@ -1,8 +1,8 @@
 /**
  * Issue 29's failure classes deployed end to end: `buildbench deploy` of a fixture that fails that way first on
  * bookworm, with the rules strategy in fresh rootfs sandboxes, within its task's budget — the repair rule's turn,
- * then the target experiment and the hidden verifier pass. (A 32-bit multilib fixture was left out: the
- * 32-bit binary builds with gcc-multilib, but a kernel without IA-32 emulation cannot run it.)
+ * then the target experiment and the hidden verifier pass. (The 32-bit multilib fixture reads its results from
+ * the shared objects' symbol tables: a kernel without IA-32 emulation cannot run 32-bit code.)
  */
 import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -196,5 +196,17 @@ describeRootfs('issue 29 classes (rootfs sandbox, rules strategy)', () => {
       expect(result.recipe?.verified).toBe(true);
     },
     12 * 60_000,
+  );
+
+  it(
+    'c-abi-layout: a -m32 link on a 64-bit system without the multilib toolchain; gcc-multilib',
+    async () => {
+      const { code, result } = await deployFixture('c-abi-layout', 'abi');
+      expect({ code, status: result.status }).toEqual({ code: 0, status: 'success' });
+      expect(result.turns[0]?.rootCause?.id).toMatch(/^multilib-/);
+      expect(result.turns.map((t) => t.purpose).at(-1)).toMatch(/\+ install-multilib$/);
+      expect(result.deploy?.installed).toContainEqual(expect.objectContaining({ what: 'gcc-multilib' }));
+    },
+    10 * 60_000,
   );
 });
