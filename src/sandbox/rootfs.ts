@@ -1025,6 +1025,8 @@ export class RootfsSandbox extends QueuedSandbox implements Sandbox {
   readonly kind = 'rootfs' as const;
   readonly workdir = '/workspace';
   readonly image: string;
+  /** Time its creation spent in its own commands (the first `true`, the build cache's setup). */
+  setupCommandsMs = 0;
 
   constructor(
     readonly id: string,
@@ -1298,10 +1300,12 @@ export async function createRootfsSandbox(
     await copyRepository(request.repoDir, sandbox.hostWorkdir, request.signal, request.onCopied);
     const stack = sandboxLayers.lowerdirs.join(':');
     if ((options.probe ?? true) && !probedStacks.has(stack)) {
+      const probeStarted = Date.now();
       const probe = await sandbox.exec('true', {
         timeoutMs: 60_000,
         ...(request.signal ? { signal: request.signal } : {}),
       });
+      sandbox.setupCommandsMs += Date.now() - probeStarted;
       if (probe.cancelled) throw new CancelledError('creating the sandbox was cancelled');
       if (probe.exitCode !== 0) {
         throw new SandboxError(
@@ -1313,7 +1317,11 @@ export async function createRootfsSandbox(
     }
     if (buildCache && cacheLayer) {
       if (cacheLayer.setup.reason) request.onProgress?.(cacheLayer.setup.reason);
-    } else if (buildCache) await setUpBuildCache(sandbox, request);
+    } else if (buildCache) {
+      const setupStarted = Date.now();
+      await setUpBuildCache(sandbox, request);
+      sandbox.setupCommandsMs += Date.now() - setupStarted;
+    }
   } catch (error) {
     await sandbox.dispose().catch(() => undefined);
     throw error;

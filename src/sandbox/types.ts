@@ -71,6 +71,11 @@ export interface Sandbox {
    * inside would still answer as it does in the image.
    */
   readonly packageLists?: { listsDir: string; cacheDir: string; stack: string; asImage(): boolean };
+  /**
+   * How long its creation spent inside commands of its own (a first `true` that proves the stack runs, the
+   * build cache's setup), for the harness's time before the first script (result.json timings); absent: none.
+   */
+  readonly setupCommandsMs?: number;
   /** Runs a bash script; failures are results, never exceptions (only a broken sandbox throws SandboxError). */
   exec(script: string, options: ExecOptions): Promise<ExecResult>;
   /** Where the sandbox's own files live on this machine, for `--keep` messages. */

@@ -40,7 +40,10 @@ export async function openSandbox(state: RunState, { source, repo }: Prepared): 
     ...requestedDevices(settings),
     onProgress: (message: string) => say(state, 'sandbox', message),
   };
-  const first = timedBeforeFirstScript(state, await state.deps.createSandbox(state.sandboxSettings, request));
+  const created = await state.deps.createSandbox(state.sandboxSettings, request);
+  // Its creation's own commands (rootfs: the `true` that proves the stack runs) are sandbox time too.
+  state.early.sandboxMs += created.setupCommandsMs ?? 0;
+  const first = timedBeforeFirstScript(state, created);
   // Before any command of the repository runs in it: the image's package state, for package look-ups answered
   // on this machine (dumped once per stack of layers; a sandbox without package lists here has none).
   await ensurePackageState(first, options.signal);
