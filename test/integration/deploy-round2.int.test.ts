@@ -107,7 +107,7 @@ describeRootfs('issue 29 classes (rootfs sandbox, rules strategy)', () => {
       );
       expect(readFileSync(path.join(out, 'RUNBOOK.md'), 'utf8')).toContain('--openssl-legacy-provider');
     },
-    18 * 60_000,
+    12 * 60_000,
   );
 
   it(

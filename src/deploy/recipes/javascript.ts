@@ -62,7 +62,22 @@ function debianInstall(eco: EcosystemInfo): string {
   ].join('\n');
 }
 
+/**
+ * Whether `npm install` would do nothing a target needs: no dependency of any kind declared, no lock file, no
+ * install-time script (`preinstall`, `install`, `postinstall`, `prepare`), no native addon, no workspaces. Then
+ * neither npm (Debian's brings some 350 packages: minutes per sandbox) nor the registry is needed.
+ */
+export function nothingToInstall(eco: EcosystemInfo): boolean {
+  return (
+    eco.dependencies.length === 0 &&
+    eco.manifests.length === 1 &&
+    !eco.notes.some((n) => /on install:|binding\.gyp|workspaces|not valid JSON/.test(n))
+  );
+}
+
 function dependencyStep(eco: EcosystemInfo, source: Source, context: SetupContext): string {
+  if (nothingToInstall(eco))
+    return say('package.json declares no dependencies and no install script: nothing for npm to install');
   const { env } = publicMirrors(context.goal.registries.mirrors, [
     'npm_config_registry',
     'NPM_CONFIG_REGISTRY',

@@ -71,7 +71,9 @@ export const javascriptDetector = {
     const nested = files.filter((f) => f.endsWith('/package.json') && !f.includes('node_modules/')).length;
     if (nested > 0) info.notes.push(`${nested} package.json file(s) below the root are not set up`);
     const scripts = doc.scripts as Record<string, unknown> | undefined;
-    for (const hook of ['preinstall', 'install', 'postinstall']) {
+    if (files.includes('binding.gyp'))
+      info.notes.push('binding.gyp: a native addon that npm builds on install');
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) {
       if (typeof scripts?.[hook] === 'string')
         info.notes.push(
           `package.json runs a ${hook} script on install: ${String(scripts[hook]).slice(0, 80)}`,

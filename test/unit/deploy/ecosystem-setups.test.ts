@@ -12,7 +12,11 @@ import type { RepairInput, StrategyServices } from '../../../src/knowledge/repai
 import { RuleKnowledge } from '../../../src/knowledge/repair/rules/index.js';
 import { deployRecipes } from '../../../src/deploy/recipes/index.js';
 import { pythonSetup, PYTHON_DEPS_FROM } from '../../../src/deploy/recipes/python.js';
-import { javascriptSetup, nodeDebianPackage } from '../../../src/deploy/recipes/javascript.js';
+import {
+  javascriptSetup,
+  nodeDebianPackage,
+  nothingToInstall,
+} from '../../../src/deploy/recipes/javascript.js';
 import { juliaSetup, NO_JULIA_MESSAGE } from '../../../src/deploy/recipes/julia.js';
 import { rDebianPackage, rSetup } from '../../../src/deploy/recipes/r.js';
 import type { DeployGoal, RegistrySettings } from '../../../src/deploy/types.js';
@@ -170,6 +174,31 @@ describe('R, JavaScript and Julia setups', () => {
     const [offline] = javascriptSetup.recipes(js, { repo: repoInfo(), goal: goal({ mode: 'offline' }) });
     expect(script(offline)).not.toMatch(/npm (ci|install)/);
     expect(script(offline)).toContain('NODE_PATH=/usr/share/nodejs');
+  });
+
+  it('JavaScript: no npm at all for a package.json that declares nothing to install', () => {
+    const bare: EcosystemInfo = {
+      kind: 'javascript',
+      manifests: ['package.json'],
+      dependencies: [],
+      notes: [],
+    };
+    expect(nothingToInstall(bare)).toBe(true);
+    const [auto] = javascriptSetup.recipes(bare, { repo: repoInfo(), goal: goal() });
+    expect(script(auto)).not.toMatch(/npm (ci|install)|apt-get|registry/);
+    expect(script(auto)).toContain('nothing for npm to install');
+    // a dev dependency, a lock file, an install script or a native addon: npm runs as before
+    for (const eco of [
+      { ...bare, dependencies: [{ name: 'mocha', manifest: 'package.json (devDependencies)', dev: true }] },
+      { ...bare, manifests: ['package.json', 'package-lock.json'] },
+      { ...bare, notes: ['package.json runs a postinstall script on install: node fetch.js'] },
+      { ...bare, notes: ['binding.gyp: a native addon that npm builds on install'] },
+    ]) {
+      expect(nothingToInstall(eco)).toBe(false);
+      expect(script(javascriptSetup.recipes(eco, { repo: repoInfo(), goal: goal() })[0])).toMatch(
+        /npm (ci|install)/,
+      );
+    }
   });
 
   it('Julia: fails with a message layer 1 reads when no Julia can be installed', () => {
