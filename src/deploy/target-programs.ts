@@ -9,7 +9,6 @@
  */
 import path from 'node:path';
 
-import { escapeRegex } from '../base/escape-regex.js';
 import { readFileUnder } from '../base/safe-fs.js';
 import { splitScript } from '../trajectory/shell-split.js';
 import type { BuildDeclaration } from '../repo/types.js';
@@ -150,6 +149,20 @@ async function simpleCommands(text: string, functions: Set<string>, depth = 0): 
   return out;
 }
 
+/** Characters that end a command word in a line of shell. */
+const WORD_EDGE = new Set([' ', '\t', ';', '|', '&', '(', ')', '`', '$', '{', '}']);
+
+/** Whether `word` stands in `line` as a word of its own (for the line a program is named on). */
+function hasWord(line: string, word: string): boolean {
+  for (let at = line.indexOf(word); at >= 0; at = line.indexOf(word, at + 1)) {
+    const before = at === 0 || WORD_EDGE.has(line[at - 1]!);
+    const end = at + word.length;
+    const after = end === line.length || WORD_EDGE.has(line[end]!);
+    if (before && after) return true;
+  }
+  return false;
+}
+
 /** A repository file's text when it is a shell script inside the tree (no link out of it), else undefined. */
 async function shellScript(root: string, rel: string): Promise<string | undefined> {
   if (rel.includes('$') || path.isAbsolute(rel)) return undefined;
@@ -189,9 +202,7 @@ export async function targetPrograms(root: string, command: string, cwd = ''): P
       const { program, script } = runs(sub);
       if (program && PROGRAM.test(program) && !BUILTINS.has(program) && !functions.has(program)) {
         if (!found.has(program)) {
-          const at = lines.findIndex((l) =>
-            new RegExp(`(?:^|[\\s;|&(\`])${escapeRegex(program)}(?:$|[\\s;|&)\`])`).test(l),
-          );
+          const at = lines.findIndex((l) => hasWord(l, program));
           found.set(program, {
             kind: 'command',
             name: program,
