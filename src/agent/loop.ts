@@ -267,8 +267,9 @@ function budgetStop(budget: BudgetCheck | undefined): FinishAction | undefined {
 /**
  * The stop-gate: a finish request is judged against the verifiers (judging the tree once if no turn did).
  * A SUCCESS claim they do not back is refused, noted on the turn's record for the strategy to see, and the
- * loop goes on (undefined); so is another claim the run's `refuseClaim` refuses (verifiers not passing). Any other request ends the loop: with the strategy's stop when it carries one
- * and the verifiers do not pass, else as an accepted claim.
+ * loop goes on (undefined); so is another claim the run's `refuseClaim` refuses (verifiers not passing). Any
+ * other request ends the loop: with the strategy's stop when it carries one and the verifiers do not pass, else
+ * as an accepted claim.
  */
 async function gate(
   state: LoopState,

@@ -441,6 +441,19 @@ export function turnsOfHistory(history: readonly HistoryRecord[]): AlternativesT
   );
 }
 
+/** Each row's status for a live run with `goal` in `repo` after `history`. */
+function statusesOf(
+  goal: { registries: RegistrySettings },
+  repo: RepoInfo,
+  history: readonly HistoryRecord[],
+  table?: AlternativesTable,
+): RowStatus[] {
+  return evaluateAlternatives(
+    { ecosystems: repo.ecosystems ?? [], registries: goal.registries, turns: turnsOfHistory(history) },
+    table,
+  );
+}
+
 /**
  * What a deploy run's finish says about its alternatives: the rows tried and ruled out, and those still open
  * (a claim of `impossible` with open rows is premature: the strategy had no way to try them).
@@ -451,10 +464,7 @@ export function alternativesNote(
   history: readonly HistoryRecord[],
   table?: AlternativesTable,
 ): { open: RowStatus[]; note: string } {
-  const statuses = evaluateAlternatives(
-    { ecosystems: repo.ecosystems ?? [], registries: goal.registries, turns: turnsOfHistory(history) },
-    table,
-  );
+  const statuses = statusesOf(goal, repo, history, table);
   if (statuses.length === 0) return { open: [], note: '' };
   const open = openAlternatives(statuses);
   const tried = statuses.filter((s) => s.status.state === 'tried').length;
@@ -479,6 +489,11 @@ export interface AlternativesFacts {
   registries: RegistrySettings;
 }
 
+/** The mirror variables passed, by name only (a value may carry credentials). */
+function mirrorNames(mirrors: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.keys(mirrors).map((name) => [name, '']));
+}
+
 /** The facts of a deploy run with `goal` in `repo` (for the trajectory). */
 export function alternativesFacts(goal: { registries: RegistrySettings }, repo: RepoInfo): AlternativesFacts {
   return {
@@ -489,7 +504,7 @@ export function alternativesFacts(goal: { registries: RegistrySettings }, repo: 
     })),
     registries: {
       mode: goal.registries.mode,
-      mirrors: Object.fromEntries(Object.keys(goal.registries.mirrors).map((name) => [name, ''])),
+      mirrors: mirrorNames(goal.registries.mirrors),
     },
   };
 }
@@ -521,7 +536,7 @@ function factsOf(value: unknown): AlternativesFacts | undefined {
   }
   return {
     ecosystems,
-    registries: { mode, mirrors: Object.fromEntries(Object.keys(mirrors).map((k) => [k, ''])) },
+    registries: { mode, mirrors: mirrorNames(mirrors) },
   };
 }
 
@@ -581,7 +596,7 @@ export function impossibleGate(
   const refused = new Set<string>();
   return (claim, history) => {
     if (claim !== 'impossible') return undefined;
-    const { open } = alternativesNote(goal, repo, history, table);
+    const open = openAlternatives(statusesOf(goal, repo, history, table));
     if (open.length === 0) return undefined;
     const key = open.map((s) => `${s.kind}:${s.row.id}`).join(',');
     if (refused.has(key)) return undefined;
@@ -629,11 +644,6 @@ export function alternativesPrompt(
   history: readonly HistoryRecord[],
   table?: AlternativesTable,
 ): string {
-  const text = alternativesContext(
-    evaluateAlternatives(
-      { ecosystems: repo.ecosystems ?? [], registries: goal.registries, turns: turnsOfHistory(history) },
-      table,
-    ),
-  );
+  const text = alternativesContext(statusesOf(goal, repo, history, table));
   return text ? `\n\n${text}` : '';
 }

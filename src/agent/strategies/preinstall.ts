@@ -18,11 +18,12 @@ export async function preinstallFor(
 ): Promise<PreinstallPlan | undefined> {
   // A deploy's target runs programs too: those it and its scripts run are declared like the build files' needs
   // (deploy/target-programs.ts), so one a package ships and the sandbox lacks is there before the first script.
+  if (!services.resolvePackages) return undefined;
   const programs: BuildDeclaration[] = goal
     ? await targetPrograms(repo.root, goal.target.command, goal.target.cwd)
     : [];
   const declared = [...(repo.declaredDeps ?? []), ...programs];
-  if (declared.length === 0 || !services.resolvePackages) return undefined;
+  if (declared.length === 0) return undefined;
   try {
     return await planPreinstall(declared, services);
   } catch (error) {

@@ -42,13 +42,13 @@ export async function prepare(state: RunState): Promise<Prepared> {
   state.spec = goal ? deploySpec(goal, spec) : spec;
   if (goal) {
     const ecosystems = (info.ecosystems ?? []).map((e) => e.kind).join(', ');
-    // What the alternatives check reads back from the trajectory (the mirrors by name only).
-    state.events.emit({
-      type: 'phase',
-      phase: 'inspect',
-      message: `deploy target: ${goal.target.command}; ecosystems: ${ecosystems || 'none detected'}`,
-      data: { deploy: alternativesFacts(goal, info) },
-    });
+    // With what the alternatives check reads back from the trajectory (the mirrors by name only).
+    say(
+      state,
+      'inspect',
+      `deploy target: ${goal.target.command}; ecosystems: ${ecosystems || 'none detected'}`,
+      { deploy: alternativesFacts(goal, info) },
+    );
   }
   const systems = info.buildSystems.map((b) => `${b.kind}${b.dir ? ` (${b.dir}/)` : ''}`).join(', ');
   state.events.emit({

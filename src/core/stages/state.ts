@@ -217,10 +217,6 @@ export async function startRun(
 }
 
 /** A progress line of a phase. */
-export function say(
-  state: RunState,
-  phase: Extract<RunEvent, { type: 'phase' }>['phase'],
-  message: string,
-): void {
-  state.events.emit({ type: 'phase', phase, message });
+export function say(state: RunState, phase: RunPhase, message: string, data?: unknown): void {
+  state.events.emit({ type: 'phase', phase, message, ...(data !== undefined ? { data } : {}) });
 }
