@@ -6,6 +6,14 @@ import type { Artifact, Claim, Expected, Verdict } from '../verify/types.js';
 import type { DeployGoal } from '../deploy/types.js';
 import type { PreinstallPlan } from '../knowledge/repair/declared.js';
 
+/** A package or variable a script has before any failure asked for it, and why. */
+export interface UpFront {
+  kind: 'package' | 'env';
+  /** The package, or `NAME=value`. */
+  what: string;
+  why: string;
+}
+
 /** What a strategy asks the harness to do next. */
 export type Action =
   | {
@@ -25,6 +33,11 @@ export type Action =
       recipe?: ScriptRecipe;
       /** The declared dependencies this (first) script installs up front, each with its declarations. */
       preinstall?: PreinstallPlan;
+      /**
+       * What else the strategy put into this script before any failure (a repair the tree predicts, the declared
+       * headers' include roots), each package or variable with its own reason, for the deploy's installed list.
+       */
+      upFront?: UpFront[];
     }
   | {
       kind: 'finish';

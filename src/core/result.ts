@@ -106,13 +106,19 @@ export function deployInstalls(history: readonly TurnRecord[], upTo?: number): D
     const { recipe } = action;
     // A package installed up front answers declarations (a build file's line, the target's program): those say why.
     const declared = new Map((action.preinstall?.packages ?? []).map((p) => [p.package, p.declarations]));
+    // Whatever else the strategy put in before any failure says its own reason, not the whole turn's.
+    const upFront = new Map((action.upFront ?? []).map((u) => [`${u.kind}:${u.what}`, u.why]));
     for (const pkg of recipe.packages) {
       const because = declared.get(pkg);
-      const why = because?.length ? `installed up front: ${because.join('; ')}` : action.reason;
+      const why = because?.length
+        ? `installed up front: ${because.join('; ')}`
+        : (upFront.get(`package:${pkg}`) ?? action.reason);
       add({ kind: 'package', what: pkg, why, turn: record.turn });
     }
-    for (const [name, value] of Object.entries(recipe.env))
-      add({ kind: 'env', what: `${name}=${value}`, why: action.reason, turn: record.turn });
+    for (const [name, value] of Object.entries(recipe.env)) {
+      const what = `${name}=${value}`;
+      add({ kind: 'env', what, why: upFront.get(`env:${what}`) ?? action.reason, turn: record.turn });
+    }
     for (const tool of recipe.tools) {
       add({
         kind: 'tool',

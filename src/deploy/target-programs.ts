@@ -182,6 +182,59 @@ async function shellScript(root: string, rel: string): Promise<string | undefine
   return undefined;
 }
 
+/** One simple command that a command line, or a repository script it runs, runs. */
+export interface CommandRun {
+  command: string;
+  /** Where it stands: the start's own name (`the target command`) or the script's path in the repository. */
+  source: string;
+  /** Whether `source` is a script read from the tree (its line numbers mean something). */
+  script: boolean;
+  /** The text it was split from, for the line a word stands on. */
+  lines: readonly string[];
+  /** The functions that text defines (a call of one runs no program). */
+  functions: ReadonlySet<string>;
+}
+
+/** A command line to read, with its name and the directory (relative to the root) it runs in. */
+export interface CommandStart {
+  text: string;
+  source: string;
+  dir: string;
+}
+
+/**
+ * The simple commands each start runs, and those of the repository shell scripts a start runs (one level down;
+ * `MAX_SCRIPTS` scripts at most, each read inside the tree and bounded). Never throws: a script that cannot be
+ * read or parsed adds nothing.
+ */
+export async function commandsRun(root: string, starts: readonly CommandStart[]): Promise<CommandRun[]> {
+  const out: CommandRun[] = [];
+  const queue = starts.map((s) => ({ ...s, script: false }));
+  const read = new Set<string>();
+  while (queue.length > 0) {
+    const { text, source, dir, script: isScript } = queue.shift()!;
+    const functions = new Set<string>();
+    const lines = text.split('\n');
+    for (const command of await simpleCommands(text, functions)) {
+      out.push({ command, source, script: isScript, lines, functions });
+      const { script } = runs(command);
+      if (!script || isScript || read.size >= MAX_SCRIPTS) continue;
+      const rel = path.posix.normalize(path.posix.join(dir, script));
+      if (rel.startsWith('..') || read.has(rel)) continue;
+      read.add(rel);
+      const body = await shellScript(root, rel);
+      if (body !== undefined) queue.push({ text: body, source: rel, dir: path.posix.dirname(rel), script: true });
+    }
+  }
+  return out;
+}
+
+/** The 1-based line of `text`'s lines where `word` stands as a word, or undefined. */
+function lineOfWord(lines: readonly string[], word: string): number | undefined {
+  const at = lines.findIndex((l) => hasWord(l, word));
+  return at >= 0 ? at + 1 : undefined;
+}
+
 /**
  * The programs the target `command` runs from `cwd` (relative to the repository `root`), and those of the
  * shell scripts of the repository it runs, as declarations of kind `command` (`source`: the target, or the
@@ -189,43 +242,28 @@ async function shellScript(root: string, rel: string): Promise<string | undefine
  */
 export async function targetPrograms(root: string, command: string, cwd = ''): Promise<BuildDeclaration[]> {
   const found = new Map<string, BuildDeclaration>();
-  const queue: { text: string; source: string; dir: string }[] = [
-    { text: command, source: 'the target command', dir: cwd },
-  ];
-  const read = new Set<string>();
-  while (queue.length > 0 && found.size < MAX_PROGRAMS) {
-    const { text, source, dir } = queue.shift()!;
-    const functions = new Set<string>();
-    const commands = await simpleCommands(text, functions);
-    const lines = text.split('\n');
-    for (const sub of commands) {
-      const { program, script } = runs(sub);
-      if (program && PROGRAM.test(program) && !BUILTINS.has(program) && !functions.has(program)) {
-        if (!found.has(program)) {
-          const at = lines.findIndex((l) => hasWord(l, program));
-          found.set(program, {
-            kind: 'command',
-            name: program,
-            required: true,
-            source: at >= 0 && source !== 'the target command' ? `${source}:${at + 1}` : source,
-            text: sub.slice(0, 160),
-          });
-        }
-      }
-      if (script && read.size < MAX_SCRIPTS && source === 'the target command') {
-        const rel = path.posix.normalize(path.posix.join(dir, script));
-        if (rel.startsWith('..') || read.has(rel)) continue;
-        read.add(rel);
-        const body = await shellScript(root, rel);
-        if (body !== undefined) queue.push({ text: body, source: rel, dir: path.posix.dirname(rel) });
-      }
-    }
+  for (const run of await commandsRun(root, [{ text: command, source: 'the target command', dir: cwd }])) {
+    if (found.size >= MAX_PROGRAMS) break;
+    const { program } = runs(run.command);
+    if (!program || !PROGRAM.test(program) || BUILTINS.has(program) || run.functions.has(program)) continue;
+    if (found.has(program)) continue;
+    const line = run.script ? lineOfWord(run.lines, program) : undefined;
+    found.set(program, {
+      kind: 'command',
+      name: program,
+      required: true,
+      source: line !== undefined ? `${run.source}:${line}` : run.source,
+      text: run.command.slice(0, 160),
+    });
   }
-  return [...found.values()].slice(0, MAX_PROGRAMS);
+  return [...found.values()];
 }
 
 /** For tests: the parts of a command `targetPrograms` reads. */
 export const targetCommandParts = runs;
+
+/** The words of a simple command (quotes of whole words dropped). */
+export const commandWords = words;
 
 /** Exported for the tests of the bound. */
 export const TARGET_PROGRAM_LIMITS = { MAX_SCRIPT_BYTES, MAX_SCRIPTS, MAX_PROGRAMS } as const;

@@ -1,4 +1,4 @@
-import type { Action, Strategy, TurnContext, TurnRecord } from '../types.js';
+import type { Action, Strategy, TurnContext, TurnRecord, UpFront } from '../types.js';
 import type { RepoInfo } from '../../repo/types.js';
 import { candidateRecipes } from '../../recipe/catalog.js';
 import { deployRecipes } from '../../deploy/recipes/index.js';
@@ -18,6 +18,7 @@ import { GENERIC_MOVES } from '../../knowledge/repair/rules/generic.js';
 import type { PreinstallPlan } from '../../knowledge/repair/declared.js';
 import { preinstallFor } from './preinstall.js';
 import { preemptiveRepairs, type PreemptiveRepair } from './preemptive.js';
+import { shippedSourceRepairs } from './shipped-sources.js';
 
 interface Attempt {
   recipe: Recipe;
@@ -122,6 +123,15 @@ export class RulesStrategy implements Strategy {
             this.knowledge,
             this.services,
           );
+        // A clone of a project the distribution ships gets its copy when the network is out of reach.
+        this.preemptive.push(
+          ...(await shippedSourceRepairs(
+            context.repo,
+            this.recipes,
+            this.knowledge.shippedSources ?? [],
+            context.goal,
+          )),
+        );
       }
       this.carried = (this.preinstall?.packages ?? []).map((p) => p.package);
       const roots = (this.preinstall?.includeDirs ?? []).map((d) => d.dir);
@@ -300,7 +310,8 @@ export class RulesStrategy implements Strategy {
     for (const { repair } of this.preemptive) {
       patched = applyRepair(patched, repair);
       applied.add(repair.key);
-      for (const line of repair.prelude ?? []) edits.add(line);
+      // Only a source change's lines are edits (the patch series replaces them in build.sh).
+      if (repair.patches?.length) for (const line of repair.prelude ?? []) edits.add(line);
     }
     const preemptiveNote = this.preemptive
       .map(
@@ -310,12 +321,27 @@ export class RulesStrategy implements Strategy {
     const why = whyPlanned(planned, failure) + packagesNote + includeNote + preemptiveNote;
     this.attempt = { recipe, why, fixes: patched, applied, edits };
     const patches = this.preemptive.flatMap(({ repair }) => repair.patches ?? []);
+    const upFront: UpFront[] = [
+      ...Object.entries(this.carriedEnv).map(([name, value]): UpFront => ({
+        kind: 'env',
+        what: `${name}=${value}`,
+        why: "the declared headers' include roots, where their packages ship them",
+      })),
+      ...this.preemptive.flatMap(({ repair, evidence }) =>
+        (repair.packages ?? []).map((pkg): UpFront => ({
+          kind: 'package',
+          what: pkg,
+          why: `before the first script, ${repair.rule}: ${repair.reason} (${evidence})`,
+        })),
+      ),
+    ];
     return {
       kind: 'run',
       script: renderScript(recipe, patched),
       purpose: recipe.label,
       reason: why,
       ...(patches.length > 0 ? { patches } : {}),
+      ...(upFront.length > 0 ? { upFront } : {}),
       recipe: describeScript(recipe, patched, this.attempt.edits),
     };
   }

@@ -11,6 +11,7 @@ import type { Recipe } from '../../recipe/model.js';
 import { alternativeMarker } from '../alternatives.js';
 import type { RepoInfo } from '../../repo/types.js';
 import { guestRecipe } from '../guest.js';
+import { targetCommandParts } from '../target-programs.js';
 import type { DeployGoal } from '../types.js';
 import { cCppSetup } from './c-cpp.js';
 import { withGpuCheck } from '../gpu.js';
@@ -98,8 +99,11 @@ function setupRecipes(
   });
   const best = parts.map((recipes) => recipes[0]!);
   const out: Combined[] = [];
-  if (parts.length === 0) out.push({ recipe: bareRecipe(), parts: [] });
-  else out.push(combined(best));
+  // With no setup knowledge, a target that runs a program the tree lacks (`./fit`, which a build makes) cannot
+  // run as it is: the repository's own build scripts come first then.
+  const bareFirst = own.length === 0 || !targetNeedsBuilding(repo.root, goal);
+  if (parts.length === 0 && bareFirst) out.push({ recipe: bareRecipe(), parts: [] });
+  else if (parts.length > 0) out.push(combined(best));
   parts.forEach((recipes, i) => {
     for (const alternative of recipes.slice(1)) {
       out.push(combined(best.map((r, j) => (j === i ? alternative : r))));
@@ -110,8 +114,26 @@ function setupRecipes(
     const recipe = ownScriptRecipe(file, best);
     out.push({ recipe, parts: [recipe.id] });
   }
+  if (parts.length === 0 && !bareFirst) out.push({ recipe: bareRecipe(), parts: [] });
   const ids = new Set<string>();
   return out.filter((c) => !ids.has(c.recipe.id) && ids.add(c.recipe.id));
+}
+
+/**
+ * Whether the target command runs a program by its path in the tree (`./fit`, `bin/solve`) that is not there:
+ * something must build it first.
+ */
+export function targetNeedsBuilding(root: string, goal: DeployGoal): boolean {
+  const { script } = targetCommandParts(goal.target.command.split('\n')[0] ?? '');
+  if (!root || !script || script.includes('$') || path.isAbsolute(script)) return false;
+  const rel = path.posix.normalize(path.posix.join(goal.target.cwd ?? '', script));
+  if (rel.startsWith('..')) return false;
+  try {
+    lstatSync(path.join(root, rel));
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /**

@@ -11,6 +11,7 @@ import type { RepoInfo } from '../../repo/types.js';
 import type { DeployGoal } from '../../deploy/types.js';
 import type { Need, Resolution } from './needs.js';
 import type { SourceEdit } from './source-edits.js';
+import type { ShippedSource } from './tables.js';
 import { addFixes, type Recipe, type RecipeFixes } from '../../recipe/model.js';
 
 /** What the repair knowledge sees: the failure and the recipe that produced it. */
@@ -86,6 +87,8 @@ export interface StrategyServices {
 export interface RepairKnowledge {
   /** Candidate repairs for the failure, best first. */
   propose(input: RepairInput, services: StrategyServices): Promise<Repair[]>;
+  /** What the distribution ships of projects builds download (the tables' `shipped_sources`); none: nothing. */
+  readonly shippedSources?: readonly ShippedSource[];
 }
 
 /** Knowledge with no rules: the strategy moves on to the next recipe after any failure. */

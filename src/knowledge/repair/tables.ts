@@ -25,6 +25,19 @@ export interface FetchContentSource {
   readonly dir: string;
 }
 
+/** A project builds download, as the distribution ships it (`shipped_sources`). */
+export interface ShippedSource {
+  /** The entry's key. */
+  readonly name: string;
+  readonly package: string;
+  /** Lower-cased FetchContent names. */
+  readonly names: readonly string[];
+  /** Lower-cased `host/owner/name` of the upstream repository. */
+  readonly repositories: readonly string[];
+  /** Path in the upstream repository (`.` the whole tree) → the shipped file or folder, in file order. */
+  readonly tree: readonly { readonly at: string; readonly from: string }[];
+}
+
 export interface RepairTables {
   /** Autoconf macro prefix → the packages shipping its .m4 files. */
   readonly autoconfMacros: readonly PatternEntry<readonly string[]>[];
@@ -32,8 +45,10 @@ export interface RepairTables {
   readonly stdHeaders: readonly PatternEntry<string>[];
   /** Undefined toolchain symbol → the linker flag that provides it. */
   readonly toolchainLibraries: readonly PatternEntry<string>[];
-  /** Lower-cased FetchContent name → the Debian package with its sources. */
+  /** Lower-cased FetchContent name → the Debian package with its whole source tree (`shipped_sources` with `.`). */
   readonly fetchContentSources: ReadonlyMap<string, FetchContentSource>;
+  /** What the distribution ships of projects builds download (FetchContent, `git clone`). */
+  readonly shippedSources: readonly ShippedSource[];
   /** Lower-cased FetchContent names of test frameworks. */
   readonly testFrameworks: ReadonlySet<string>;
   /** Upper-cased, alphanumeric CMake package names of test frameworks. */
@@ -58,7 +73,7 @@ const SECTIONS = [
   'autoconf_macros',
   'std_headers',
   'toolchain_libraries',
-  'fetchcontent_sources',
+  'shipped_sources',
   'test_frameworks',
   'test_packages',
   'cmake_programs',
@@ -158,17 +173,48 @@ function autoconfNewMacros(doc: Record<string, unknown>, source: string): Autoco
   });
 }
 
-function fetchContentSources(doc: Record<string, unknown>, source: string): Map<string, FetchContentSource> {
-  const section = doc.fetchcontent_sources;
-  if (!isRecord(section)) fail(`${source}: fetchcontent_sources`, 'must map names to {package, dir}');
+/** A path inside a repository: relative, no `..`, plain characters (it goes into a shell line). */
+const REPO_PATH = /^(?:\.|[\w+-][\w.+-]*(?:\/[\w+-][\w.+-]*)*)$/;
+
+function shippedSources(doc: Record<string, unknown>, source: string): ShippedSource[] {
+  const section = doc.shipped_sources;
+  if (!isRecord(section))
+    fail(`${source}: shipped_sources`, 'must map names to {package, names, repositories, tree}');
+  return Object.entries(section).map(([name, raw]): ShippedSource => {
+    const where = `${source}: shipped_sources.${name}`;
+    if (!/^[a-z0-9][a-z0-9_.-]*$/.test(name)) fail(where, 'the key must be a lower-case word');
+    if (!isRecord(raw)) fail(where, 'must be a mapping with "package", "names", "repositories" and "tree"');
+    onlyFields(raw, ['package', 'names', 'repositories', 'tree'], where);
+    const list = (field: string, valid: RegExp, what: string): string[] => {
+      const value = raw[field];
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || !valid.test(v)))
+        fail(where, `"${field}" must be a list of ${what}`);
+      return (value as string[]).map((v) => v.toLowerCase());
+    };
+    const tree = raw.tree;
+    if (!isRecord(tree) || Object.keys(tree).length === 0)
+      fail(where, '"tree" must map paths in the repository to shipped paths');
+    return {
+      name,
+      package: packageName(raw.package, where),
+      names: list('names', WORD, 'names'),
+      repositories: list('repositories', /^[\w.-]+(?:\/[\w.-]+){2}$/, 'host/owner/name addresses'),
+      tree: Object.entries(tree).map(([at, from]) => {
+        if (!REPO_PATH.test(at)) fail(where, `tree path "${at}" must be relative, without ".."`);
+        if (typeof from !== 'string' || !/^\/[\w./+-]+$/.test(from) || from.includes('..'))
+          fail(where, `tree.${at} must be an absolute path, got "${String(from)}"`);
+        return { at, from };
+      }),
+    };
+  });
+}
+
+/** FetchContent name → the package and folder of the entries whose package ships the whole tree. */
+function fetchContentSources(shipped: readonly ShippedSource[]): Map<string, FetchContentSource> {
   const out = new Map<string, FetchContentSource>();
-  for (const [name, raw] of Object.entries(section)) {
-    const where = `${source}: fetchcontent_sources.${name}`;
-    if (!isRecord(raw)) fail(where, 'must be a mapping with "package" and "dir"');
-    onlyFields(raw, ['package', 'dir'], where);
-    const dir = text(raw, 'dir', where);
-    if (!/^\/[\w./+-]+$/.test(dir)) fail(where, `"dir" must be an absolute path, got "${dir}"`);
-    out.set(name.toLowerCase(), { package: packageName(raw.package, where), dir });
+  for (const entry of shipped) {
+    const whole = entry.tree.find((t) => t.at === '.');
+    if (whole) for (const name of entry.names) out.set(name, { package: entry.package, dir: whole.from });
   }
   return out;
 }
@@ -181,7 +227,7 @@ export function validateRepairTables(doc: unknown, source = 'repairs.yaml'): Rep
     if (!(SECTIONS as readonly string[]).includes(key)) fail(source, `unknown section "${key}"`);
   }
   const lower = (w: string): string => w.toLowerCase();
-  return {
+  const tables: Omit<RepairTables, 'fetchContentSources'> = {
     autoconfMacros: patterns(doc, 'autoconf_macros', 'pattern', 'packages', source, (raw, where) => {
       const packages = raw.packages;
       if (!Array.isArray(packages) || packages.length === 0)
@@ -198,13 +244,14 @@ export function validateRepairTables(doc: unknown, source = 'repairs.yaml'): Rep
       if (!/^(?:-l[\w+.-]+|-pthread)$/.test(flag)) fail(where, `"${flag}" is not -l<library> or -pthread`);
       return flag;
     }),
-    fetchContentSources: fetchContentSources(doc, source),
+    shippedSources: shippedSources(doc, source),
     testFrameworks: words(doc, 'test_frameworks', source, lower),
     testPackages: words(doc, 'test_packages', source, (w) => w.replace(/[^A-Za-z0-9]/g, '').toUpperCase()),
     cmakePrograms: words(doc, 'cmake_programs', source, lower),
     notNames: words(doc, 'not_names', source, lower),
     autoconfNewMacros: autoconfNewMacros(doc, source),
   };
+  return { ...tables, fetchContentSources: fetchContentSources(tables.shippedSources) };
 }
 
 /** Parses and validates the tables' YAML text. */

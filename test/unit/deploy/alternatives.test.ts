@@ -22,7 +22,12 @@ import {
   type AlternativesTrajectoryLine,
   type AlternativesTurn,
 } from '../../../src/deploy/alternatives.js';
-import { deployRecipes, OWN_SCRIPT_NAMES, ownScripts } from '../../../src/deploy/recipes/index.js';
+import {
+  deployRecipes,
+  OWN_SCRIPT_NAMES,
+  ownScripts,
+  targetNeedsBuilding,
+} from '../../../src/deploy/recipes/index.js';
 import type { DeployGoal } from '../../../src/deploy/types.js';
 import { defaultSignatureCatalog } from '../../../src/knowledge/diagnose/signatures.js';
 import { ConfigError } from '../../../src/base/errors.js';
@@ -216,6 +221,24 @@ describe('a claim of impossible, read from the trajectory', () => {
     expect(
       open(JAVA, 'offline', turnsOf(JAVA, 'offline', [{ index: 0 }, { index: 1 }, { index: 2 }], root)),
     ).toEqual([]);
+  });
+
+  it('with no ecosystem, a target the tree lacks (`./fit`) is built by its own script first, then run as it is', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'bb-alt-'));
+    writeFileSync(path.join(root, 'build.sh'), 'g++ -o fit fit.cpp\n');
+    const withTarget = (command: string): DeployGoal => ({
+      ...goal('offline'),
+      target: { ...goal('offline').target, command },
+    });
+    const ids = (command: string): string[] =>
+      deployRecipes(repoInfo({ root, ecosystems: [] }), withTarget(command)).map((r) => r.id);
+    expect(targetNeedsBuilding(root, withTarget('./fit record'))).toBe(true);
+    expect(ids('./fit record')).toEqual(['own-script:build.sh', 'deploy:as-is']);
+    // A target the tree has (a script, an interpreter's program) may run as it is: that comes first.
+    writeFileSync(path.join(root, 'fit'), '#!/bin/sh\n');
+    expect(ids('./fit record')).toEqual(['deploy:as-is', 'own-script:build.sh']);
+    expect(ids('python3 fit.py')).toEqual(['deploy:as-is', 'own-script:build.sh']);
+    expect(targetNeedsBuilding(root, withTarget('../outside/fit'))).toBe(false);
   });
 
   it('a strictness row opens only when its failure was seen (gfortran >= 10)', () => {

@@ -59,6 +59,10 @@ const BY_ID = rulesById(RULES);
 export class RuleKnowledge implements RepairKnowledge {
   constructor(private readonly tables: RepairTables = defaultRepairTables()) {}
 
+  get shippedSources(): RepairTables['shippedSources'] {
+    return this.tables.shippedSources;
+  }
+
   async propose(input: RepairInput, services: StrategyServices): Promise<Repair[]> {
     const out: Repair[] = [];
     const seen = new Set<string>();

@@ -44,6 +44,10 @@ describe('the shipped repair tables', () => {
       package: 'googletest',
       dir: '/usr/src/googletest',
     });
+    expect(tables.fetchContentSources.has('eigen')).toBe(false); // its package ships headers, not the tree
+    expect(tables.shippedSources.find((s) => s.repositories.includes('gitlab.com/libeigen/eigen'))).toEqual(
+      expect.objectContaining({ package: 'libeigen3-dev' }),
+    );
     expect(tables.testFrameworks.has('catch2')).toBe(true);
     expect(tables.testPackages.has('GTEST')).toBe(true);
     expect(tables.cmakePrograms.has('pythoninterp')).toBe(true);
@@ -85,9 +89,19 @@ describe('a bad entry in repairs.yaml', () => {
       /toolchain_libraries #3: "--whole-archive" is not -l<library> or -pthread/,
     ],
     [
-      'gtest: { package: googletest, dir: /usr/src/googletest }',
-      'gtest: { package: googletest, dir: usr/src }',
-      /fetchcontent_sources\.gtest: "dir" must be an absolute path/,
+      'tree: { .: /usr/src/googletest }',
+      'tree: { .: usr/src }',
+      /shipped_sources\.googletest: tree\.\. must be an absolute path, got "usr\/src"/,
+    ],
+    [
+      'tree: { glm: /usr/include/glm }',
+      'tree: { ../glm: /usr/include/glm }',
+      /shipped_sources\.glm: tree path "\.\.\/glm" must be relative, without "\.\."/,
+    ],
+    [
+      'repositories: [github.com/g-truc/glm]',
+      'repositories: [https://github.com/g-truc/glm]',
+      /shipped_sources\.glm: "repositories" must be a list of host\/owner\/name addresses/,
     ],
     [
       'cmake_programs: [BISON,',
