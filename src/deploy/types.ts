@@ -84,3 +84,9 @@ export const DEPLOY_ENV_FILE = '.buildbench/deploy-env.sh';
 
 /** The shell line that runs what follows in the environment the setup made so far (a step, the target). */
 export const SOURCE_DEPLOY_ENV = `if [ -f ${DEPLOY_ENV_FILE} ]; then . ./${DEPLOY_ENV_FILE}; fi`;
+
+/**
+ * The environment variable a repair sets to take a Python setup's dependencies from Debian even when the index
+ * answers (recipes/python.ts reads it; the repair rule that sets it need not load the setup).
+ */
+export const PYTHON_DEPS_FROM = 'BB_PYTHON_DEPS_FROM';

@@ -3,7 +3,8 @@
  * module hook (HOOKS below: it prints every package resolved under node_modules), from the
  * sources through tsx, so the test needs no build. `--version` loads no package at all; no command without a
  * model, a chart or the App loads the model SDKs, the chart libraries, Probot or the Actions toolkit — and a
- * model-less build of a tiny repository in the rootfs sandbox loads none of them either.
+ * model-less build of a tiny repository in the rootfs sandbox loads none of them either. A diagnosis of a C build's
+ * log loads none of the deploy setups (HOOKS also print the sources under src/ each command loads).
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
@@ -14,7 +15,10 @@ import { promisify } from 'node:util';
 import { rootfsUnavailableReason } from '../helpers/sandbox.js';
 
 const run = promisify(execFile);
-/** Module hooks printing `buildbench:loaded <package>` on stderr for each package resolved under node_modules. */
+/**
+ * Module hooks printing `buildbench:loaded <package>` on stderr for each package resolved under node_modules, and
+ * `buildbench:source <path>` for each module of the sources (`src/…`).
+ */
 const HOOKS = `
 const seen = new Set();
 export async function resolve(specifier, context, nextResolve) {
@@ -23,6 +27,11 @@ export async function resolve(specifier, context, nextResolve) {
   if (match && !seen.has(match[1])) {
     seen.add(match[1]);
     process.stderr.write('buildbench:loaded ' + match[1] + '\\n');
+  }
+  const source = /\\/(src\\/[^?#]+)$/.exec(result.url);
+  if (!match && source && !seen.has(source[1])) {
+    seen.add(source[1]);
+    process.stderr.write('buildbench:source ' + source[1] + '\\n');
   }
   return result;
 }`;
@@ -49,8 +58,11 @@ const HEAVY = [
   '@azure/storage-blob',
 ];
 
-/** The packages `buildbench <args>` loads (its exit status does not matter here). */
-async function packagesLoadedBy(args: string[], timeout = 60_000): Promise<string[]> {
+/** The packages and the source modules `buildbench <args>` loads (its exit status does not matter here). */
+async function modulesLoadedBy(
+  args: string[],
+  timeout = 60_000,
+): Promise<{ packages: string[]; sources: string[] }> {
   let stderr = '';
   try {
     ({ stderr } = await run(process.execPath, ['--import', 'tsx', '--import', REGISTER, CLI, ...args], {
@@ -64,10 +76,17 @@ async function packagesLoadedBy(args: string[], timeout = 60_000): Promise<strin
     stderr = e.stderr;
   }
   const loaded = [...stderr.matchAll(/^buildbench:loaded (\S+)$/gm)].map((m) => m[1]!);
+  const sources = [...stderr.matchAll(/^buildbench:source (\S+)$/gm)].map((m) => m[1]!);
   // tsx itself (the loader running the sources) is not the command's
-  return loaded.filter(
+  const packages = loaded.filter(
     (p) => p !== 'tsx' && !p.startsWith('@esbuild') && p !== 'esbuild' && p !== 'get-tsconfig',
   );
+  return { packages, sources };
+}
+
+/** The packages `buildbench <args>` loads. */
+async function packagesLoadedBy(args: string[], timeout = 60_000): Promise<string[]> {
+  return (await modulesLoadedBy(args, timeout)).packages;
 }
 
 describe('what each command loads', () => {
@@ -85,9 +104,21 @@ describe('what each command loads', () => {
       log,
       'main.c:3:10: fatal error: zlib.h: No such file or directory\ncompilation terminated.\n',
     );
-    const loaded = await packagesLoadedBy(['diagnose', log]);
+    const { packages: loaded, sources } = await modulesLoadedBy(['diagnose', log]);
     expect(loaded).toContain('re2js'); // the hooks saw the diagnosis run
     expect(loaded.filter((p) => HEAVY.includes(p))).toEqual([]);
+    // the repair rules are asked for the fix, but the deploy setups (their index, the alternatives, the Python setup
+    // and its table) and the GPU check are imported only by a deploy run's repair
+    expect(sources).toContain('src/knowledge/repair/rules/index.ts');
+    const deployOnly = [
+      'src/deploy/recipes/index.ts',
+      'src/deploy/alternatives.ts',
+      'src/deploy/recipes/python.ts',
+      'src/repo/ecosystems/python-table.ts',
+      'src/deploy/gpu.ts',
+      'src/verify/gpu.ts',
+    ];
+    expect(sources.filter((s) => deployOnly.includes(s))).toEqual([]);
   }, 90_000);
 
   it('a model-less build loads neither a model SDK, nor a chart library, nor the App or Actions packages', async () => {

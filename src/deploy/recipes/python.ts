@@ -20,6 +20,7 @@ import {
   normalizePyName,
   type PythonTable,
 } from '../../repo/ecosystems/python-table.js';
+import { PYTHON_DEPS_FROM } from '../types.js';
 import type { EcosystemSetup, SetupContext } from './setup.js';
 import {
   APT_LISTS_READY,
@@ -34,8 +35,6 @@ import {
 
 export const PYTHON_VENV = '.buildbench/venv';
 export const PYTHON_FREEZE_FILE = `${DEPLOY_RECORD_DIR}/python-freeze.txt`;
-/** The environment variable a repair sets to take the dependencies from Debian even when the index answers. */
-export const PYTHON_DEPS_FROM = 'BB_PYTHON_DEPS_FROM';
 const MIRROR_VARIABLES = ['PIP_INDEX_URL', 'PIP_EXTRA_INDEX_URL', 'PIP_TRUSTED_HOST', 'UV_INDEX_URL'];
 const DEFAULT_INDEX = 'https://pypi.org/simple';
 

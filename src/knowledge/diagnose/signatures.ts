@@ -259,6 +259,29 @@ function stringList(raw: Record<string, unknown>, key: string, where: string): s
   return value as string[];
 }
 
+/** The fields a signature may have: one Set (one per signature was 4 of the catalog validation's 6 ms; issue 32). */
+const SIGNATURE_FIELDS: ReadonlySet<string> = new Set([
+  'id',
+  'category',
+  'pattern',
+  'flags',
+  'unless',
+  'keywords',
+  'captures',
+  'message',
+  'hint',
+  'followUp',
+  'followUpAfter',
+  'generic',
+  'priority',
+  'tier',
+  'lookbehind',
+  'demotes',
+  'repair',
+  'latent',
+  'symptomOf',
+]);
+
 function validateSpec(raw: unknown, index: number, source: string): SignatureSpec {
   const where = `${source}: signature #${index + 1}`;
   if (!isRecord(raw)) fail(where, 'must be a mapping');
@@ -309,28 +332,7 @@ function validateSpec(raw: unknown, index: number, source: string): SignatureSpe
       };
     });
   }
-  const known = new Set([
-    'id',
-    'category',
-    'pattern',
-    'flags',
-    'unless',
-    'keywords',
-    'captures',
-    'message',
-    'hint',
-    'followUp',
-    'followUpAfter',
-    'generic',
-    'priority',
-    'tier',
-    'lookbehind',
-    'demotes',
-    'repair',
-    'latent',
-    'symptomOf',
-  ]);
-  for (const key of Object.keys(raw)) if (!known.has(key)) fail(at, `unknown field "${key}"`);
+  for (const key of Object.keys(raw)) if (!SIGNATURE_FIELDS.has(key)) fail(at, `unknown field "${key}"`);
   return {
     id,
     category,

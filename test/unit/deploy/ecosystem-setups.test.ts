@@ -11,7 +11,8 @@ import {
 import type { RepairInput, StrategyServices } from '../../../src/knowledge/repair/repair.js';
 import { RuleKnowledge } from '../../../src/knowledge/repair/rules/index.js';
 import { deployRecipes } from '../../../src/deploy/recipes/index.js';
-import { pythonSetup, PYTHON_DEPS_FROM } from '../../../src/deploy/recipes/python.js';
+import { pythonSetup } from '../../../src/deploy/recipes/python.js';
+import { PYTHON_DEPS_FROM } from '../../../src/deploy/types.js';
 import {
   javascriptSetup,
   nodeDebianPackage,

@@ -22,7 +22,6 @@
 import { escapeRegex } from '../../../base/escape-regex.js';
 import { readFileUnder } from '../../../base/safe-fs.js';
 import { shq } from '../../../base/shell.js';
-import { deployRecipes } from '../../../deploy/recipes/index.js';
 import { DEBIAN_CARGO_REGISTRY } from '../../../deploy/recipes/rust.js';
 import { DEPLOY_RECORD_DIR } from '../../../deploy/recipes/setup-shell.js';
 import { DEPLOY_ENV_FILE } from '../../../deploy/types.js';
@@ -78,10 +77,14 @@ function openSslLegacyProvider(f: Finding, input: RepairInput): Repair[] {
  */
 export const RAISED_JAVA_RELEASE = '8';
 
-/** A deploy run whose registries may fall back: the setup's offline recipe, when it is not the one running. */
-function offlineSetup(finding: Finding, input: RepairInput): Repair[] {
+/**
+ * A deploy run whose registries may fall back: the setup's offline recipe, when it is not the one running. The
+ * setups are imported here, on a deploy run's failure, not with the rules: a diagnosis never loads them (issue 32).
+ */
+async function offlineSetup(finding: Finding, input: RepairInput): Promise<Repair[]> {
   const goal = input.goal;
   if (!goal || goal.registries.mode !== 'auto') return [];
+  const { deployRecipes } = await import('../../../deploy/recipes/index.js');
   const offline = deployRecipes(input.repo, {
     ...goal,
     registries: { ...goal.registries, mode: 'offline' },
@@ -264,7 +267,7 @@ export const DEPLOY_LANG_RULES: Rule[] = [
     async propose(f, input, { services: s }) {
       const crate = cap(f, 'crate');
       if (!crate) return [];
-      const fallback = offlineSetup(f, input);
+      const fallback = await offlineSetup(f, input);
       if (fallback.length > 0 && !input.recipe.id.includes('debian')) return fallback;
       return installShipping(
         'install-crate-package',

@@ -9,7 +9,6 @@
  */
 import { shq } from '../../../base/shell.js';
 import { DEPLOY_ENV_FILE, SOURCE_DEPLOY_ENV } from '../../../deploy/types.js';
-import { withStepBeforeGpuCheck } from '../../../deploy/gpu.js';
 import type { Finding } from '../../diagnose/types.js';
 import { defaultGpuTables, type GpuTables } from '../gpu-tables.js';
 import type { Repair, RepairInput } from '../repair.js';
@@ -85,12 +84,20 @@ function inDeployEnv(marker: string, lines: string[]): string {
   return [`# buildbench: ${marker}`, SOURCE_DEPLOY_ENV, ...lines].join('\n');
 }
 
+/**
+ * The deploy recipes' GPU step helpers (and the GPU check script they carry), imported when a GPU repair is made,
+ * not with the rules: a diagnosis of a C build never loads them (issue 32).
+ */
+function deployGpu(): Promise<typeof import('../../../deploy/gpu.js')> {
+  return import('../../../deploy/gpu.js');
+}
+
 function offline(input: RepairInput): boolean {
   return input.goal?.registries.mode === 'offline';
 }
 
 /** The CUDA build of the same PyTorch release, for a CUDA the driver supports. */
-function installCudaTorch(finding: Finding, input: RepairInput, tables: GpuTables): Repair[] {
+async function installCudaTorch(finding: Finding, input: RepairInput, tables: GpuTables): Promise<Repair[]> {
   if (offline(input)) return [];
   const facts = gpuFacts(input.output, finding);
   if (!facts.torch) return [];
@@ -102,6 +109,7 @@ function installCudaTorch(finding: Finding, input: RepairInput, tables: GpuTable
   const driver = facts.driverCuda
     ? `the driver supports CUDA up to ${facts.driverCuda}`
     : 'the driver’s CUDA version is unknown, so the oldest build';
+  const { withStepBeforeGpuCheck } = await deployGpu();
   return [
     {
       rule: 'install-cuda-torch',
@@ -126,7 +134,11 @@ function soname(library: string): { stem: string; major?: number } {
 }
 
 /** NVIDIA's pip wheel of a missing CUDA library, its `lib/` folder added to the deploy environment. */
-function installCudaLibrary(finding: Finding, input: RepairInput, tables: GpuTables): Repair[] {
+async function installCudaLibrary(
+  finding: Finding,
+  input: RepairInput,
+  tables: GpuTables,
+): Promise<Repair[]> {
   const library = cap(finding, 'library');
   if (!library || !input.goal || offline(input)) return [];
   const { stem, major } = soname(library);
@@ -140,6 +152,7 @@ function installCudaLibrary(finding: Finding, input: RepairInput, tables: GpuTab
   const wheel = entry.wheel.replace('{cuda}', String(cudaMajor));
   const spec = entry.cudaFromSoname ? wheel : `${wheel}==${major}.*`;
   const libDir = `$(python3 -c ${shq(`import ${entry.module} as m; print(list(m.__path__)[0])`)})/lib`;
+  const { withStepBeforeGpuCheck } = await deployGpu();
   return [
     {
       rule: 'install-cuda-library-wheel',

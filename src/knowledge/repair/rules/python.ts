@@ -5,7 +5,7 @@
  * anyway) makes the Python setup take Debian's packages instead; an interpreter the code is too old for, or
  * a runtime the distribution does not ship, is said in words — there is no mechanical fix for those.
  */
-import { PYTHON_DEPS_FROM } from '../../../deploy/recipes/python.js';
+import { PYTHON_DEPS_FROM } from '../../../deploy/types.js';
 import type { Repair, RepairInput } from '../repair.js';
 import {
   defaultPythonMigrations,
