@@ -38,6 +38,8 @@ deploy options:
   --keep               keep the sandbox's tree for inspection
   --json               print result.json on stdout instead of a summary
   --repos-dir <dir>    a folder the task's local repository may be in besides the task file's work tree
+  --no-preinstall      do nothing before the first script (no programs or declared dependencies installed up
+                       front, no repair the tree predicts): for before/after measurements
   --sandbox, --image, --strategy, --max-turns, --timeout, --turn-timeout, --model, --api-key, --base-url,
   --max-tokens, --max-cost, --prices, --build-cache, --network, --memory, --pids, --secret-env,
   --max-log-size, --idle-timeout, --progress-interval
@@ -76,6 +78,7 @@ export function parseDeployArgs(
       json: { type: 'boolean' },
       'repos-dir': { type: 'string' },
       'progress-interval': { type: 'string' },
+      'no-preinstall': { type: 'boolean' },
     },
     { prefix: 'deploy: ', hint: 'see buildbench deploy --help' },
   );
@@ -100,6 +103,7 @@ export function parseDeployArgs(
     outDir: path.resolve(io.cwd, values.out ?? path.join('buildbench-out', repoNameOf(source))),
     json: values.json ?? false,
     keep: values.keep ?? false,
+    ...(values['no-preinstall'] ? { preinstall: false } : {}),
     sandbox: sandboxFromFlags(values, io),
     registries,
     notes,

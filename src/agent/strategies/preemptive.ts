@@ -6,8 +6,23 @@
  * catalog names a removed API (toolchain drift) and the header is not installed in the sandbox, the rule's
  * plan — a source change recorded as a patch — is applied before turn 0. An include of a header that is
  * installed is left alone, so a build that would have passed is never changed.
+ *
+ * And for a deploy with Python in it: a use of an API a newer NumPy, SciPy or Python removed (the migrations
+ * table, verifiers/python-migrations.yaml) found in the repository's *.py files before turn 0 is migrated up
+ * front, every such API at once, where the failed turns would find them one per turn (a 2019 artifact took
+ * three turns: `collections.Mapping`, then `np.float`, then `np.int`). The table holds only documented drop-in
+ * replacements (`np.float` is `float`), so a migration applied where the old API still worked changes nothing
+ * the code does; files that use none of them are not touched.
  */
+import { readFileUnder } from '../../base/safe-fs.js';
 import { analyzeLog } from '../../knowledge/diagnose/log-parser.js';
+import {
+  defaultPythonMigrations,
+  migrationEdit,
+  type PythonMigration,
+} from '../../knowledge/repair/python-migrations.js';
+import { firstMatchLine, type SourceEdit } from '../../knowledge/repair/source-edits.js';
+import { walkTree } from '../../repo/walk.js';
 import type { Finding } from '../../knowledge/diagnose/types.js';
 import type { Repair, RepairKnowledge, StrategyServices } from '../../knowledge/repair/repair.js';
 import { emptyFixes, type Recipe } from '../../recipe/model.js';
@@ -52,4 +67,71 @@ export async function preemptiveRepairs(
     if (plan) out.push({ repair: plan, evidence: `${declaration.source}: ${declaration.text}` });
   }
   return out;
+}
+
+/** How much of the tree the migration scan reads: files, bytes of one file, bytes in all. */
+const MIGRATION_SCAN = { files: 400, fileBytes: 512 * 1024, totalBytes: 16 * 1024 * 1024 } as const;
+/** Folders whose Python files are not the artifact's own (the edit program skips the same and links). */
+const NOT_OWN = new Set(['.buildbench', '__pycache__']);
+
+/** A migration as the source edit it makes (the pattern RE2 reads, in time linear in the file). */
+function migrationAsEdit(m: PythonMigration): SourceEdit {
+  return {
+    extensions: ['.py'],
+    pattern: m.pattern,
+    replacement: m.replacement,
+    style: 'python',
+    renames: m.names,
+  };
+}
+
+/**
+ * The migrations of removed Python APIs the repository's *.py files use, each as a repair applied before the
+ * first script with the first line that uses it as evidence; none for a repository without Python files.
+ */
+export async function preemptiveMigrations(
+  repo: RepoInfo,
+  table: readonly PythonMigration[] = defaultPythonMigrations(),
+): Promise<PreemptiveRepair[]> {
+  if (!repo.root || table.length === 0) return [];
+  const tree = await walkTree(repo.root, { maxEntries: 50_000 });
+  const files = tree.files
+    .filter((f) => f.endsWith('.py') && !f.split('/').some((part) => NOT_OWN.has(part)))
+    .slice(0, MIGRATION_SCAN.files);
+  const evidence = new Map<string, string>();
+  let total = 0;
+  for (const file of files) {
+    if (evidence.size === table.length || total >= MIGRATION_SCAN.totalBytes) break;
+    let text: string;
+    try {
+      const bytes = await readFileUnder(repo.root, file, { maxBytes: MIGRATION_SCAN.fileBytes });
+      total += bytes.length;
+      text = bytes.toString('utf8');
+    } catch {
+      continue; // a link, gone, unreadable: the edit program skips it too
+    }
+    for (const m of table) {
+      if (evidence.has(m.id)) continue;
+      const line = firstMatchLine(migrationAsEdit(m), text);
+      if (line === undefined) continue;
+      const shown = (text.split('\n', line)[line - 1] ?? '').trim().slice(0, 120);
+      evidence.set(m.id, `${file}:${line}: ${shown}`);
+    }
+  }
+  return table
+    .filter((m) => evidence.has(m.id))
+    .map((m): PreemptiveRepair => {
+      const reason = `${m.why} (${m.since}; ${m.source}), applied to every Python file before the first script`;
+      return {
+        repair: {
+          rule: 'migrate-removed-python-api',
+          key: `migrate:${m.id}`,
+          reason,
+          prelude: [migrationEdit([m])],
+          patches: [{ file: `*.py files using removed ${m.module} names`, reason }],
+          edits: [migrationAsEdit(m)],
+        },
+        evidence: evidence.get(m.id)!,
+      };
+    });
 }

@@ -17,7 +17,7 @@ import { submodulesThatMatter } from '../../knowledge/repair/submodules.js';
 import { GENERIC_MOVES } from '../../knowledge/repair/rules/generic.js';
 import type { PreinstallPlan } from '../../knowledge/repair/declared.js';
 import { preinstallFor } from './preinstall.js';
-import { preemptiveRepairs, type PreemptiveRepair } from './preemptive.js';
+import { preemptiveMigrations, preemptiveRepairs, type PreemptiveRepair } from './preemptive.js';
 import { shippedSourceRepairs } from './shipped-sources.js';
 
 interface Attempt {
@@ -123,6 +123,8 @@ export class RulesStrategy implements Strategy {
             this.knowledge,
             this.services,
           );
+        else if (context.repo.ecosystems?.some((e) => e.kind === 'python') && this.knowledge !== NO_KNOWLEDGE)
+          this.preemptive = await preemptiveMigrations(context.repo);
         // A clone of a project the distribution ships gets its copy when the network is out of reach.
         this.preemptive.push(
           ...(await shippedSourceRepairs(

@@ -122,6 +122,21 @@ export function applyEdit(edit: SourceEdit, content: string): string | undefined
   return after;
 }
 
+/** The 1-based line of the edit's first match in `content`, or undefined when it matches nowhere. */
+export function firstMatchLine(edit: SourceEdit, content: string): number | undefined {
+  let re: RE2JS;
+  try {
+    re = RE2JS.compile(patternOf(edit), RE2JS.MULTILINE);
+  } catch {
+    return undefined;
+  }
+  const m = re.matcher(content);
+  if (!m.find()) return undefined;
+  let line = 1;
+  for (let i = m.start(); i-- > 0;) if (content.charCodeAt(i) === 10) line++;
+  return line;
+}
+
 /** Every file of `files` that the edits change, in the order given (each file's edits applied in turn). */
 export function applyEdits(
   edits: readonly SourceEdit[],

@@ -5,6 +5,10 @@
  * with --no-preinstall (nothing up front, for before/after measurements).
  */
 import { describe, expect, it } from '@jest/globals';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { preemptiveMigrations } from '../../../src/agent/strategies/preemptive.js';
 import { RulesStrategy } from '../../../src/agent/strategies/rules.js';
 import type { TurnContext } from '../../../src/agent/types.js';
 import { RuleKnowledge } from '../../../src/knowledge/repair/rules/index.js';
@@ -78,6 +82,79 @@ describe('repairs before the first script', () => {
       const a0 = await s.next(context());
       if (a0.kind !== 'run') throw new Error('expected a script');
       expect(a0.script).not.toContain('sysctl');
+    }
+  });
+});
+
+describe('removed Python APIs migrated before the first script (a deploy with Python)', () => {
+  const PY = { kind: 'python' as const, manifests: ['requirements.txt'], dependencies: [], notes: [] };
+  const goal = {
+    target: { command: 'python3 run.py', cwd: '', timeoutMs: 60_000, evidence: {} },
+    requires: [],
+    registries: { mode: 'offline' as const, mirrors: {} },
+  };
+
+  function pyTree(files: Record<string, string>): string {
+    const root = mkdtempSync(path.join(tmpdir(), 'bb-preemptive-py-'));
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), text);
+    }
+    return root;
+  }
+
+  const deployContext = (root: string): TurnContext => ({
+    ...context(),
+    repo: repoInfo({ root, ecosystems: [PY] }),
+    goal,
+  });
+
+  it('every removed API the sources use, at once, each with the line that uses it', async () => {
+    const root = pyTree({
+      'run.py': 'import numpy as np\nimport collections\n\nx = np.zeros(3, dtype=np.float)\n',
+      'lib/util.py': 'from collections import Mapping\n\ndef f(m):\n    return isinstance(m, Mapping)\n',
+      '.buildbench/old.py': 'y = np.int(3)\n',
+    });
+    const found = await preemptiveMigrations(repoInfo({ root }));
+    expect(found.map((f) => [f.repair.key, f.evidence])).toEqual([
+      ['migrate:numpy-builtin-aliases', 'run.py:4: x = np.zeros(3, dtype=np.float)'],
+      ['migrate:collections-abc-import', 'lib/util.py:1: from collections import Mapping'],
+    ]);
+    const a0 = await new RulesStrategy(new RuleKnowledge(), {}).next(deployContext(root));
+    if (a0.kind !== 'run') throw new Error('expected a script');
+    expect(a0.reason).toContain('before the first script, migrate-removed-python-api: NumPy 1.24 removed');
+    expect(a0.reason).toContain('(lib/util.py:1: from collections import Mapping)');
+    expect(a0.patches?.map((p) => p.file)).toEqual([
+      '*.py files using removed numpy names',
+      '*.py files using removed collections names',
+    ]);
+    // the edits run by the script, not recorded as the recipe's own preparation
+    expect(a0.recipe?.edits).toHaveLength(2);
+  });
+
+  it('sources that use none of them: nothing is migrated, and the script is as without the table', async () => {
+    const root = pyTree({
+      'run.py':
+        'import collections.abc\nimport numpy as np\n\nx = np.zeros(3, dtype=float)  # np.float64 is fine\n',
+    });
+    expect(await preemptiveMigrations(repoInfo({ root }))).toEqual([]);
+    const a0 = await new RulesStrategy(new RuleKnowledge(), {}).next(deployContext(root));
+    if (a0.kind !== 'run') throw new Error('expected a script');
+    expect(a0.reason).not.toContain('before the first script');
+    expect(a0.patches).toBeUndefined();
+  });
+
+  it('not without Python in the deploy, nor with --no-preinstall', async () => {
+    const root = pyTree({ 'run.py': 'x = np.float(1)\n' });
+    const noPython = { ...deployContext(root), repo: repoInfo({ root, ecosystems: [] }) };
+    const off = new RulesStrategy(new RuleKnowledge(), {}, { preinstall: false });
+    for (const [strategy, ctx] of [
+      [new RulesStrategy(new RuleKnowledge(), {}), noPython],
+      [off, deployContext(root)],
+    ] as const) {
+      const a0 = await strategy.next(ctx);
+      if (a0.kind !== 'run') throw new Error('expected a script');
+      expect(a0.reason).not.toContain('migrate-removed-python-api');
     }
   });
 });
