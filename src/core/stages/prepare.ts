@@ -8,15 +8,18 @@ import { retrieveInstructions } from '../../retrieval/index.js';
 import { expectedFrom, type IgnoredName } from '../../verify/scoring.js';
 import { prepareSpec, type Layer2Spec } from '../../verify/spec.js';
 import type { Expected } from '../../verify/types.js';
-import { describeSource, locateSource } from '../source.js';
-import { say, type Prepared, type RunState } from './state.js';
+import { describeSource, locateSource, type LocatedSource } from '../source.js';
+import { startSandbox } from './open-sandbox.js';
+import { say, type Prepared, type RunState, type StartedSandbox } from './state.js';
 
 /**
  * Stage 1: the source (a local folder, or a clone), what its file tree and build files say, what the build
  * is expected to produce, and the spec (a hidden spec is validated now and loaded after the loop). Without a
  * model the documentation is ranked for build instructions now (free, recorded). A deploy run expects no
  * binaries: its visible spec is the target experiment (plus a visible spec the user gave), so the target's
- * verdict decides every turn; its task's verifier stays hidden until the loop has ended.
+ * verdict decides every turn; its task's verifier stays hidden until the loop has ended. The run's sandbox is
+ * started as soon as the tree is on disk and its identity known: it is made while the tree is inspected
+ * (`openSandbox` takes it), and discarded when this stage fails.
  */
 export async function prepare(state: RunState): Promise<Prepared> {
   const { settings, options } = state;
@@ -26,6 +29,29 @@ export async function prepare(state: RunState): Promise<Prepared> {
   const located = await locateSource(settings.source, options.signal);
   // Which commit and repository it is (git queries) while the file tree is read: neither needs the other.
   const describing = describeSource(settings.source, located.dir);
+  // Neither does the sandbox, which needs the repository's identity for its build cache.
+  const sandbox = startSandbox(
+    state,
+    located.dir,
+    describing.then((d) => d.identity),
+  );
+  try {
+    return await inspect(state, located, describing, spec, sandbox);
+  } catch (error) {
+    await sandbox.discard();
+    throw error;
+  }
+}
+
+/** The rest of `prepare`: the inspection, the expectation, the spec and the offline retrieval. */
+async function inspect(
+  state: RunState,
+  located: LocatedSource,
+  describing: ReturnType<typeof describeSource>,
+  spec: Awaited<ReturnType<typeof prepareSpec>>,
+  sandbox: StartedSandbox,
+): Promise<Prepared> {
+  const { settings } = state;
   say(state, 'inspect', 'reading the file tree and build files');
   let info;
   try {
@@ -61,7 +87,7 @@ export async function prepare(state: RunState): Promise<Prepared> {
     data: { buildSystems: info.buildSystems, expected, docs: info.docs.slice(0, 5) },
   });
   if (!state.session) await retrieve(state, undefined);
-  return { source, repo: info };
+  return { source, repo: info, sandbox };
 }
 
 /** What a deploy run expects of the artifact scan: nothing (the target's evidence decides). */

@@ -56,10 +56,29 @@ export interface RunBuildOptions {
   strategy?: Strategy;
 }
 
-/** What `prepare` found (also in the state, for result.json). */
+/**
+ * The run's sandbox while it is being made: `prepare` starts it as soon as the repository's tree is on disk and
+ * its identity known, so its making (the copy, the mounts, the first command) runs while the tree is inspected;
+ * `openSandbox` takes it. Its progress lines are held until the sandbox phase begins, so the trajectory says
+ * them in the order a run without the overlap did. `discard` ends an unfinished one and disposes a made one:
+ * a run that fails before `openSandbox` takes the sandbox leaves nothing behind.
+ */
+export interface StartedSandbox {
+  /** The request it was made with (its progress lines said as they come), for another fresh one. */
+  readonly request: CreateSandboxRequest;
+  readonly created: Promise<Sandbox>;
+  /** When its making began (ms since the epoch). */
+  readonly startedAt: number;
+  /** Says the held progress lines and every later one as it comes. */
+  release(): void;
+  discard(): Promise<void>;
+}
+
+/** What `prepare` found (also in the state, for result.json), and the run's sandbox it started making. */
 export interface Prepared {
   source: ResolvedSource;
   repo: RepoInfo;
+  sandbox: StartedSandbox;
 }
 
 /**
