@@ -69,10 +69,15 @@ export function startSandbox(state: RunState, dir: string, identity: Promise<str
  * judges the tree after every turn, with `verifierFor`, which makes the same verifier for another sandbox (the
  * replay's).
  */
-export async function openSandbox(state: RunState, { repo, sandbox: started }: Prepared): Promise<Opened> {
+export async function openSandbox(state: RunState, { source, repo }: Prepared): Promise<Opened> {
   const { settings, options } = state;
   // The sandbox phase begins here, whatever its first progress line says later ("ready" for rootfs).
   state.early.phases.sandbox ??= state.deps.now() - state.startedAt;
+  const started = (state.startedSandbox ??= startSandbox(
+    state,
+    source.dir,
+    Promise.resolve(source.identity),
+  ));
   started.release();
   const { request } = started;
   const created = await started.created;

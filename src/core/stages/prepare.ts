@@ -8,9 +8,9 @@ import { retrieveInstructions } from '../../retrieval/index.js';
 import { expectedFrom, type IgnoredName } from '../../verify/scoring.js';
 import { prepareSpec, type Layer2Spec } from '../../verify/spec.js';
 import type { Expected } from '../../verify/types.js';
-import { describeSource, locateSource, type LocatedSource } from '../source.js';
+import { describeSource, locateSource } from '../source.js';
 import { startSandbox } from './open-sandbox.js';
-import { say, type Prepared, type RunState, type StartedSandbox } from './state.js';
+import { say, type Prepared, type RunState } from './state.js';
 
 /**
  * Stage 1: the source (a local folder, or a clone), what its file tree and build files say, what the build
@@ -19,7 +19,7 @@ import { say, type Prepared, type RunState, type StartedSandbox } from './state.
  * binaries: its visible spec is the target experiment (plus a visible spec the user gave), so the target's
  * verdict decides every turn; its task's verifier stays hidden until the loop has ended. The run's sandbox is
  * started as soon as the tree is on disk and its identity known: it is made while the tree is inspected
- * (`openSandbox` takes it), and discarded when this stage fails.
+ * (`openSandbox` takes it).
  */
 export async function prepare(state: RunState): Promise<Prepared> {
   const { settings, options } = state;
@@ -29,29 +29,13 @@ export async function prepare(state: RunState): Promise<Prepared> {
   const located = await locateSource(settings.source, options.signal);
   // Which commit and repository it is (git queries) while the file tree is read: neither needs the other.
   const describing = describeSource(settings.source, located.dir);
-  // Neither does the sandbox, which needs the repository's identity for its build cache.
-  const sandbox = startSandbox(
+  // Neither does the sandbox, which needs the repository's identity for its build cache. (A failure from here
+  // on leaves it to the last stage, which discards a sandbox the run never took.)
+  state.startedSandbox = startSandbox(
     state,
     located.dir,
     describing.then((d) => d.identity),
   );
-  try {
-    return await inspect(state, located, describing, spec, sandbox);
-  } catch (error) {
-    await sandbox.discard();
-    throw error;
-  }
-}
-
-/** The rest of `prepare`: the inspection, the expectation, the spec and the offline retrieval. */
-async function inspect(
-  state: RunState,
-  located: LocatedSource,
-  describing: ReturnType<typeof describeSource>,
-  spec: Awaited<ReturnType<typeof prepareSpec>>,
-  sandbox: StartedSandbox,
-): Promise<Prepared> {
-  const { settings } = state;
   say(state, 'inspect', 'reading the file tree and build files');
   let info;
   try {
@@ -87,7 +71,7 @@ async function inspect(
     data: { buildSystems: info.buildSystems, expected, docs: info.docs.slice(0, 5) },
   });
   if (!state.session) await retrieve(state, undefined);
-  return { source, repo: info, sandbox };
+  return { source, repo: info };
 }
 
 /** What a deploy run expects of the artifact scan: nothing (the target's evidence decides). */
