@@ -1,6 +1,7 @@
 import path from 'node:path';
 
 import { DEPLOY_ENV_FILE } from '../../deploy/types.js';
+import { loadKnowledge } from '../../knowledge/index.js';
 import { ensurePackageState } from '../../knowledge/repair/package-state.js';
 import { switchableSandbox } from '../../sandbox/switchable.js';
 import type { CreateSandboxRequest, Sandbox } from '../../sandbox/types.js';
@@ -20,6 +21,21 @@ export function requestedDevices(
   const requires = settings.deploy?.requires ?? [];
   if (requires.length === 0) return {};
   return { devices: { gpu: requires.includes('gpu'), kvm: requires.includes('kvm') } };
+}
+
+/**
+ * How long after the copy the tables are loaded: once the first command's process has started (loaded at once,
+ * they delayed its start by as long as they took, 25-30 ms).
+ */
+const WARM_UP_AFTER_COPY_MS = 20;
+
+/** Loads the first turn's tables; a failure is left to the turn that reads them. */
+function warmUp(): void {
+  try {
+    loadKnowledge();
+  } catch {
+    // said by the first turn, which reads them again
+  }
 }
 
 /** Starts making the run's sandbox for the tree in `dir` (see `StartedSandbox`); `identity` is awaited first. */
@@ -43,6 +59,9 @@ export function startSandbox(state: RunState, dir: string, identity: Promise<str
       ...request,
       signal,
       onProgress: (message: string) => (released ? say(state, 'sandbox', message) : held.push(message)),
+      // The copy is in and the sandbox's first command comes next (rootfs: a few file writes, then its
+      // process, ~100 ms): the tables the first turn reads are loaded while this process waits for it.
+      onCopied: () => setTimeout(warmUp, WARM_UP_AFTER_COPY_MS).unref(),
     });
   });
   // Awaited by openSandbox or discard; a failure is theirs to report, never an unhandled rejection.
