@@ -171,6 +171,7 @@ export interface BuildResult {
     startedAt: string;
     finishedAt: string;
     totalMs: number;
+    /** The run's sandbox, from the start of its making (while the tree is inspected) to ready. */
     prepareMs: number;
     scriptsMs?: number;
     harnessMs?: number;

@@ -199,7 +199,7 @@ export async function createSandbox(
   };
   // This machine's extra CA certificates: the rootfs backend bakes them into a cached layer (no command in
   // each sandbox); docker gets them installed by withHostNetwork's commands; the host backend needs none.
-  const trust = settings.choice === 'host' ? undefined : await readHostTrust(process.env);
+  const trust = settings.choice === 'host' ? undefined : readHostTrust(process.env);
   const inner = markKeptOnDispose(
     await createBackend(
       settings,

@@ -132,7 +132,7 @@ export async function withHostNetwork(
 ): Promise<HostNetworkSandbox> {
   const env = options.env ?? process.env;
   const notes: string[] = [];
-  const trust = options.trust ?? (await readHostTrust(env));
+  const trust = options.trust ?? readHostTrust(env);
   notes.push(...trust.notes);
   const installProblem = options.trustInstalled
     ? undefined

@@ -1193,6 +1193,9 @@ export async function createRootfsSandbox(
     );
   }
   checkMountablePath(settings.workRoot, 'the work folder');
+  // The isolation record below names bubblewrap's version: asked now, its process runs while the layers, the
+  // build folder and the cache are set up (once per process).
+  void bubblewrapVersion();
   const layers = await ensureRootfsLayers({
     cacheDir: settings.cacheDir,
     suite: settings.suite,

@@ -11,7 +11,7 @@
  * Certificates are public: they may enter a sandbox; their file contents never enter a report, only the
  * variable names and paths they came from.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { errorMessage } from '../base/errors.js';
@@ -65,29 +65,38 @@ function certKey(pem: string): string {
     .trim();
 }
 
-/** `*.crt` files under `dir`, recursively, at most `limit`; [] when it does not exist. */
-async function crtFiles(dir: string, limit = 2000): Promise<string[]> {
+/**
+ * `*.crt` files under `dir`, recursively, at most `limit`; [] when it does not exist. This file reads with
+ * synchronous calls: about 150 small files in local system folders, which a promise per call (five each: stat,
+ * open, fstat, read, close) made 50–100 ms of a sandbox's start on a loaded machine, against a few ms.
+ */
+function crtFiles(dir: string, limit = 2000): string[] {
   const out: string[] = [];
-  const walk = async (d: string, depth: number): Promise<void> => {
+  const walk = (d: string, depth: number): void => {
     if (depth > 4 || out.length >= limit) return;
-    const entries = await readdir(d, { withFileTypes: true }).catch(() => []);
+    let entries;
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
     for (const e of entries) {
       const path = join(d, e.name);
-      if (e.isDirectory()) await walk(path, depth + 1);
+      if (e.isDirectory()) walk(path, depth + 1);
       else if (e.name.endsWith('.crt') && out.length < limit) out.push(path);
     }
   };
-  await walk(dir, 0);
+  walk(dir, 0);
   return out.sort();
 }
 
 /** The text of a CA file, or why not (too big, unreadable, not a regular file). */
-async function readCaFile(path: string): Promise<{ text?: string; why?: string }> {
+function readCaFile(path: string): { text?: string; why?: string } {
   try {
-    const info = await stat(path);
+    const info = statSync(path);
     if (!info.isFile()) return { why: 'not a regular file' };
     if (info.size > MAX_CA_FILE_BYTES) return { why: `larger than ${MAX_CA_FILE_BYTES} bytes` };
-    return { text: await readFile(path, 'utf8') };
+    return { text: readFileSync(path, 'utf8') };
   } catch (error) {
     return { why: errorMessage(error) };
   }
@@ -99,9 +108,13 @@ export interface HostTrustOptions {
 }
 
 /** A file's stamp for the memo: its size and modification time, or `-` when it cannot be read. */
-async function stamp(path: string): Promise<string> {
-  const info = await stat(path).catch(() => undefined);
-  return info ? `${path}\u0000${info.size}\u0000${info.mtimeMs}` : `${path}\u0000-`;
+function stamp(path: string): string {
+  try {
+    const info = statSync(path);
+    return `${path}\u0000${info.size}\u0000${info.mtimeMs}`;
+  } catch {
+    return `${path}\u0000-`;
+  }
 }
 
 /** The last answer and the stamps of every file it read: a sandbox is made per turn, the files rarely change. */
@@ -110,34 +123,32 @@ let remembered: { key: string; trust: HostTrust } | undefined;
 /**
  * The CA certificates this machine trusts beyond the distribution's public roots: those in the files the
  * `CA_VARIABLES` name and in `/usr/local/share/ca-certificates`. An unreadable file is a note, not an error.
- * The files are read in parallel (about 150 public roots: one by one that took 60–90 ms per sandbox), and the
- * answer is kept while every file's size and modification time, and the lists of files, stay the same.
+ * The answer is kept while every file's size and modification time, and the lists of files, stay the same.
  */
-export async function readHostTrust(
+export function readHostTrust(
   env: NodeJS.ProcessEnv = process.env,
   options: HostTrustOptions = {},
-): Promise<HostTrust> {
-  const publicFiles = await crtFiles(options.publicCaDir ?? PUBLIC_CA_DIR);
+): HostTrust {
+  const publicFiles = crtFiles(options.publicCaDir ?? PUBLIC_CA_DIR);
   // Files in the order first named, each with the variables that name it (several often name one bundle).
   const named = new Map<string, string[]>();
   for (const name of CA_VARIABLES) {
     const value = env[name];
     if (value) named.set(value, [...(named.get(value) ?? []), name]);
   }
-  for (const file of await crtFiles(options.localCaDir ?? LOCAL_CA_DIR))
-    if (!named.has(file)) named.set(file, []);
+  for (const file of crtFiles(options.localCaDir ?? LOCAL_CA_DIR)) if (!named.has(file)) named.set(file, []);
   // No extra CA file named, none added locally: nothing to compare with the public ones (the usual machine;
   // reading those costs 60 ms at every sandbox's start).
   if (named.size === 0) return { certificates: [], sources: [], notes: [] };
 
-  const stamps = await Promise.all([...publicFiles, ...named.keys()].map(stamp));
+  const stamps = [...publicFiles, ...named.keys()].map(stamp);
   const key = JSON.stringify([publicFiles.length, [...named], stamps]);
   if (remembered?.key === key) return copyTrust(remembered.trust);
 
   const publicKeys = new Set<string>();
-  for (const { text } of await Promise.all(publicFiles.map(readCaFile)))
+  for (const { text } of publicFiles.map(readCaFile))
     for (const pem of pemCertificates(text ?? '')) publicKeys.add(certKey(pem));
-  const texts = await Promise.all([...named.keys()].map(readCaFile));
+  const texts = [...named.keys()].map(readCaFile);
   const trust: HostTrust = { certificates: [], sources: [], notes: [] };
   const seen = new Set<string>();
   [...named].forEach(([path, names], i) => {

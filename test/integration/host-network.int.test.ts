@@ -69,7 +69,7 @@ describeRootfs('the rootfs sandbox trusts what this machine trusts, and records 
   });
 
   it('a bare sandbox fails HTTPS exactly when this machine has extra CAs; createSandbox’s works', async () => {
-    const extra = (await readHostTrust()).certificates.length;
+    const extra = readHostTrust().certificates.length;
     const bare = await createRootfsSandbox(settings, { repoDir: repo, name: 'trust-bare' });
     try {
       const before = await bare.exec(FETCH, { timeoutMs: 60_000 });

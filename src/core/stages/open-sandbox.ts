@@ -1,6 +1,7 @@
 import path from 'node:path';
 
 import { DEPLOY_ENV_FILE } from '../../deploy/types.js';
+import { loadKnowledge } from '../../knowledge/index.js';
 import { ensurePackageState } from '../../knowledge/repair/package-state.js';
 import { switchableSandbox } from '../../sandbox/switchable.js';
 import type { CreateSandboxRequest, Sandbox } from '../../sandbox/types.js';
@@ -11,7 +12,7 @@ import { excludeBuildScratch } from '../../verify/exclude.js';
 import { scoringPolicyFor } from '../../verify/policy.js';
 import type { TreeSnapshot } from '../../verify/types.js';
 import { BuildVerifier } from '../../verify/verifier.js';
-import { say, type Opened, type Prepared, type RunState } from './state.js';
+import { say, type Opened, type Prepared, type RunState, type StartedSandbox } from './state.js';
 
 /** The devices a deploy run's `requires` asks every sandbox of the run for (the replays' too). */
 export function requestedDevices(
@@ -23,24 +24,82 @@ export function requestedDevices(
 }
 
 /**
- * Stage 2: the run's sandbox with its copy of the repository, the snapshot of that copy before the build
- * (kept beside result.json with `--keep`, for `buildbench verify`), and the verifier that judges the tree
- * after every turn, with `verifierFor`, which makes the same verifier for another sandbox (the replay's).
+ * How long after the copy the tables are loaded: once the first command's process has started (loaded at once,
+ * they delayed its start by as long as they took, 25-30 ms).
  */
-export async function openSandbox(state: RunState, { source, repo }: Prepared): Promise<Opened> {
+const WARM_UP_AFTER_COPY_MS = 20;
+
+/** Loads the first turn's tables; a failure is left to the turn that reads them. */
+function warmUp(): void {
+  try {
+    loadKnowledge();
+  } catch {
+    // said by the first turn, which reads them again
+  }
+}
+
+/** Starts making the run's sandbox for the tree in `dir` (see `StartedSandbox`); `identity` is awaited first. */
+export function startSandbox(state: RunState, dir: string, identity: Promise<string>): StartedSandbox {
   const { settings, options } = state;
-  const started = state.deps.now();
-  // The sandbox phase begins here, whatever its first progress line says later ("ready" for rootfs).
-  state.early.phases.sandbox ??= started - state.startedAt;
+  const startedAt = state.deps.now();
+  const held: string[] = [];
+  let released = false;
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const request: CreateSandboxRequest = {
-    repoDir: source.dir,
+    repoDir: dir,
     name: state.name,
-    cacheKey: source.identity,
     signal: options.signal,
     ...requestedDevices(settings),
     onProgress: (message: string) => say(state, 'sandbox', message),
   };
-  const created = await state.deps.createSandbox(state.sandboxSettings, request);
+  const created = identity.then((cacheKey) => {
+    request.cacheKey = cacheKey;
+    return state.deps.createSandbox(state.sandboxSettings, {
+      ...request,
+      signal,
+      onProgress: (message: string) => (released ? say(state, 'sandbox', message) : held.push(message)),
+      // The copy is in and the sandbox's first command comes next (rootfs: a few file writes, then its
+      // process, ~100 ms): the tables the first turn reads are loaded while this process waits for it.
+      onCopied: () => setTimeout(warmUp, WARM_UP_AFTER_COPY_MS).unref(),
+    });
+  });
+  // Awaited by openSandbox or discard; a failure is theirs to report, never an unhandled rejection.
+  created.catch(() => undefined);
+  return {
+    request,
+    created,
+    startedAt,
+    release: () => {
+      released = true;
+      for (const message of held.splice(0)) say(state, 'sandbox', message);
+    },
+    discard: async () => {
+      stop.abort();
+      const box = await created.catch(() => undefined);
+      await box?.dispose().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Stage 2: the run's sandbox (started by `prepare`) with its copy of the repository, the snapshot of that copy
+ * before the build (kept beside result.json with `--keep`, for `buildbench verify`), and the verifier that
+ * judges the tree after every turn, with `verifierFor`, which makes the same verifier for another sandbox (the
+ * replay's).
+ */
+export async function openSandbox(state: RunState, { source, repo }: Prepared): Promise<Opened> {
+  const { settings, options } = state;
+  // The sandbox phase begins here, whatever its first progress line says later ("ready" for rootfs).
+  state.early.phases.sandbox ??= state.deps.now() - state.startedAt;
+  const started = (state.startedSandbox ??= startSandbox(
+    state,
+    source.dir,
+    Promise.resolve(source.identity),
+  ));
+  started.release();
+  const { request } = started;
+  const created = await started.created;
   // Its creation's own commands (rootfs: the `true` that proves the stack runs) are sandbox time too.
   state.early.sandboxMs += created.setupCommandsMs ?? 0;
   const first = timedBeforeFirstScript(state, created);
@@ -51,7 +110,7 @@ export async function openSandbox(state: RunState, { source, repo }: Prepared): 
   const handle = switchableSandbox(first);
   const box = handle.sandbox;
   state.sandbox = box;
-  state.prepareMs = state.deps.now() - started;
+  state.prepareMs = state.deps.now() - started.startedAt;
   say(state, 'sandbox', `${box.kind} sandbox ready (${box.image})`);
 
   const before = await snapshotTree(box.hostWorkdir, { exclude: excludeBuildScratch });

@@ -8,7 +8,8 @@ import { retrieveInstructions } from '../../retrieval/index.js';
 import { expectedFrom, type IgnoredName } from '../../verify/scoring.js';
 import { prepareSpec, type Layer2Spec } from '../../verify/spec.js';
 import type { Expected } from '../../verify/types.js';
-import { describeSource, locateSource } from '../source.js';
+import { gitHead, locateSource, repositoryIdentity } from '../source.js';
+import { startSandbox } from './open-sandbox.js';
 import { say, type Prepared, type RunState } from './state.js';
 
 /**
@@ -16,7 +17,9 @@ import { say, type Prepared, type RunState } from './state.js';
  * is expected to produce, and the spec (a hidden spec is validated now and loaded after the loop). Without a
  * model the documentation is ranked for build instructions now (free, recorded). A deploy run expects no
  * binaries: its visible spec is the target experiment (plus a visible spec the user gave), so the target's
- * verdict decides every turn; its task's verifier stays hidden until the loop has ended.
+ * verdict decides every turn; its task's verifier stays hidden until the loop has ended. The run's sandbox is
+ * started as soon as the tree is on disk and its identity known: it is made while the tree is inspected
+ * (`openSandbox` takes it).
  */
 export async function prepare(state: RunState): Promise<Prepared> {
   const { settings, options } = state;
@@ -24,15 +27,21 @@ export async function prepare(state: RunState): Promise<Prepared> {
   const spec = await prepareSpec(settings.spec);
   say(state, 'fetch', `resolving ${settings.source}`);
   const located = await locateSource(settings.source, options.signal);
-  // Which commit and repository it is (git queries) while the file tree is read: neither needs the other.
-  const describing = describeSource(settings.source, located.dir);
+  // Which repository it is (git queries, unless it was cloned from a URL) while the file tree is read: the
+  // sandbox needs it for its build cache and starts as soon as it is known (a failure from here on leaves the
+  // sandbox to the last stage, which discards one the run never took). Which commit it is is asked after it:
+  // each query is a process start, and only the result needs the commit.
+  const identity = repositoryIdentity(settings.source, located.dir);
+  state.startedSandbox = startSandbox(state, located.dir, identity);
+  const commit = identity.then(() => gitHead(located.dir));
   say(state, 'inspect', 'reading the file tree and build files');
   let info;
   try {
     info = await inspectRepo(located.dir);
   } finally {
     // Set whatever the inspection did: a temporary clone is removed when the run ends.
-    state.source = { ...located, ...(await describing) };
+    const head = await commit;
+    state.source = { ...located, ...(head !== undefined ? { commit: head } : {}), identity: await identity };
   }
   const source = state.source;
   state.repo = info;

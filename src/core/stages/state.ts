@@ -56,6 +56,25 @@ export interface RunBuildOptions {
   strategy?: Strategy;
 }
 
+/**
+ * The run's sandbox while it is being made: `prepare` starts it as soon as the repository's tree is on disk and
+ * its identity known, so its making (the copy, the mounts, the first command) runs while the tree is inspected;
+ * `openSandbox` takes it. Its progress lines are held until the sandbox phase begins, so the trajectory says
+ * them in the order a run without the overlap did. `discard` stops an unfinished one and disposes a made one:
+ * a run that fails before `openSandbox` has the sandbox in `RunState.sandbox` leaves nothing behind (the last
+ * stage, write-result.ts, discards it).
+ */
+export interface StartedSandbox {
+  /** The request it was made with (its progress lines said as they come), for another fresh one. */
+  readonly request: CreateSandboxRequest;
+  readonly created: Promise<Sandbox>;
+  /** When its making began (ms since the epoch). */
+  readonly startedAt: number;
+  /** Says the held progress lines and every later one as it comes. */
+  release(): void;
+  discard(): Promise<void>;
+}
+
 /** What `prepare` found (also in the state, for result.json). */
 export interface Prepared {
   source: ResolvedSource;
@@ -106,6 +125,8 @@ export interface RunState {
   /** The spec: a visible one parsed, a hidden one only named (loaded by the final checks). */
   spec: { visible?: Layer2Spec; hiddenFile?: string };
   retrieval?: RetrievalResult;
+  /** The run's sandbox while it is being made (prepare starts it, openSandbox takes it). */
+  startedSandbox?: StartedSandbox;
   sandbox?: Sandbox;
   prepareMs: number;
   /**

@@ -9,16 +9,18 @@ import { toBuildResult, trajectoryAnalysisOf } from '../result.js';
 import { say, type RunState } from './state.js';
 
 /**
- * Stage 7, whatever happened before: the sandbox is disposed (or kept, `--keep`) and the clone removed while
- * the trajectory is analysed, result.json written (redacted; with the trajectory analysis, and the first
- * failure of an event observer if one failed), `run_end` emitted, the trajectory closed, and RUNBOOK.md
- * rendered from result.json + trajectory.jsonl as `buildbench report` does.
+ * Stage 7, whatever happened before: the sandbox is disposed (or kept, `--keep`; one still being made when the
+ * run failed is stopped and disposed) and the clone removed while the trajectory is analysed, result.json
+ * written (redacted; with the trajectory analysis, and the first failure of an event observer if one failed),
+ * `run_end` emitted, the trajectory closed, and RUNBOOK.md rendered from result.json + trajectory.jsonl as
+ * `buildbench report` does.
  */
 export async function writeResult(state: RunState): Promise<BuildResult> {
   const { sandbox, settings } = state;
   // The sandbox is removed (and the clone) while the trajectory is analysed: a big build tree takes a while.
   const disposed = (async (): Promise<unknown> => {
-    if (!sandbox) return undefined;
+    // One started while the tree was inspected, never taken: the run failed first.
+    if (!sandbox) return state.startedSandbox?.discard();
     try {
       state.keptAt = settings.keep ? sandbox.describeLocation() : undefined;
       await sandbox.dispose({ keep: settings.keep });

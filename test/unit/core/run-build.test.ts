@@ -363,7 +363,9 @@ describe('runBuild', () => {
     });
     expect(result).toMatchObject({ status: 'limits_exceeded', reason: 'the wall-clock budget ran out' });
     expect(result.timings.startedAt).toBe('2026-01-01T00:00:20.000Z');
-    expect(result.timings.prepareMs).toBe(20_000);
+    // the sandbox's making, from its start in prepare to ready: four readings (the inspect, retrieve and sandbox
+    // phases' starts between)
+    expect(result.timings.prepareMs).toBe(80_000);
     // the clock ran out before any script: no time before a first script to report
     expect(result.turns).toEqual([]);
     expect(result.timings.beforeFirstScript).toBeUndefined();
@@ -446,6 +448,71 @@ describe('runBuild', () => {
       sandbox: { kind: 'host', image: '' },
     });
     expect(creating.written.status).toBe('sandbox_error');
+  });
+
+  it('the sandbox made while the tree is inspected: its progress said in the sandbox phase, discarded when the inspection fails', async () => {
+    // Made while the tree is inspected, its progress lines held until the sandbox phase: the trajectory's order.
+    const said: string[] = [];
+    const made = await build({
+      strategy: scripted([run('bb-make hello')]),
+      listeners: [(e) => e.type === 'phase' && said.push(`${e.phase}: ${e.message}`)],
+      deps: {
+        createSandbox: (_settings, request) => {
+          request.onProgress?.('making the sandbox');
+          const tree = path.join(root, `tree-progress-${runs}`);
+          cpSync(request.repoDir, tree, { recursive: true });
+          return Promise.resolve(new TreeSandbox(tree));
+        },
+      },
+    });
+    expect(made.result.status).toBe('success');
+    const making = said.indexOf('sandbox: making the sandbox');
+    expect(making).toBeGreaterThan(said.findLastIndex((s) => s.startsWith('retrieve:')));
+    expect(said.slice(making + 1).find((s) => s.startsWith('sandbox:'))).toMatch(/sandbox ready/);
+
+    // The tree is gone when the inspection reads it: the sandbox still being made is stopped, awaited and
+    // disposed; result.json says why, and the configuration error is thrown after it is written.
+    const copy = path.join(root, 'vanishing-repo');
+    cpSync(repo, copy, { recursive: true });
+    const out = path.join(root, 'out-vanishing');
+    const boxes: TreeSandbox[] = [];
+    let stopped = false;
+    const createSandbox: RunBuildDeps['createSandbox'] = (_settings, request) =>
+      new Promise((resolve) => {
+        // Slower than the inspection: made after it failed.
+        setTimeout(() => {
+          stopped = request.signal?.aborted ?? false;
+          const box = new TreeSandbox(path.join(root, 'tree-vanishing'));
+          boxes.push(box);
+          resolve(box);
+        }, 200);
+      });
+    const settings: BuildSettings = {
+      source: copy,
+      outDir: out,
+      strategy: 'rules',
+      maxTurns: 2,
+      timeoutMs: 60_000,
+      turnTimeoutMs: 10_000,
+      expect: [],
+      json: false,
+      keep: false,
+      sandbox: { ...defaultSandboxSettings({ HOME: root }), choice: 'host', allowHost: true },
+    };
+    const listeners: RunBuildOptions['listeners'] = [
+      (e) => {
+        if (e.type === 'phase' && e.phase === 'inspect') rmSync(copy, { recursive: true, force: true });
+      },
+    ];
+    await expect(
+      runBuild(settings, { strategy: scripted([run('bb-make hello')]), listeners }, { createSandbox }),
+    ).rejects.toBeInstanceOf(ConfigError);
+    expect(boxes).toHaveLength(1);
+    expect(boxes[0]!.disposed).toBe(true);
+    expect(stopped).toBe(true);
+    const written = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BuildResult;
+    expect(written.status).toBe('failed');
+    expect(existsSync(path.join(out, 'trajectory.jsonl'))).toBe(true);
   });
 
   it('clears what an earlier run left in --out, even when this run fails before finalize', async () => {

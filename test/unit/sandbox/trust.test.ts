@@ -43,9 +43,9 @@ function layout(): { publicDir: string; localDir: string; bundle: string } {
 }
 
 describe('readHostTrust', () => {
-  it('takes the extra certificates of the CA variables and the local folder, public roots and keys left out', async () => {
+  it('takes the extra certificates of the CA variables and the local folder, public roots and keys left out', () => {
     const { publicDir, localDir, bundle } = layout();
-    const trust = await readHostTrust(
+    const trust = readHostTrust(
       {
         SSL_CERT_FILE: bundle,
         REQUESTS_CA_BUNDLE: bundle,
@@ -62,11 +62,11 @@ describe('readHostTrust', () => {
     expect(trust.certificates.join('')).not.toContain('PRIVATE KEY');
   });
 
-  it('nothing beyond the public roots: nothing to install, no variables set inside', async () => {
+  it('nothing beyond the public roots: nothing to install, no variables set inside', () => {
     const { publicDir } = layout();
     const onlyPublic = path.join(root, 'public.pem');
     writeFileSync(onlyPublic, PUBLIC);
-    const trust = await readHostTrust(
+    const trust = readHostTrust(
       { SSL_CERT_FILE: onlyPublic },
       { publicCaDir: publicDir, localCaDir: path.join(root, 'none') },
     );
@@ -74,25 +74,25 @@ describe('readHostTrust', () => {
     expect(trustEnv(trust)).toEqual({});
   });
 
-  it('answers again from memory while no file changes, and reads anew when one does', async () => {
+  it('answers again from memory while no file changes, and reads anew when one does', () => {
     const { publicDir, localDir, bundle } = layout();
     const env = { SSL_CERT_FILE: bundle };
     const dirs = { publicCaDir: publicDir, localCaDir: localDir };
-    const first = await readHostTrust(env, dirs);
+    const first = readHostTrust(env, dirs);
     expect(first.certificates).toEqual([PROXY_CA, LOCAL_CA]);
     first.certificates.length = 0; // the caller's copy: the remembered answer is not touched
-    expect((await readHostTrust(env, dirs)).certificates).toEqual([PROXY_CA, LOCAL_CA]);
+    expect(readHostTrust(env, dirs).certificates).toEqual([PROXY_CA, LOCAL_CA]);
 
     const other = pem('another proxy, a longer name');
     writeFileSync(bundle, `${PUBLIC}\n${other}\n`);
-    expect((await readHostTrust(env, dirs)).certificates).toEqual([other, LOCAL_CA]);
+    expect(readHostTrust(env, dirs).certificates).toEqual([other, LOCAL_CA]);
     // A certificate removed from the local folder, and one added to it, are seen too.
     rmSync(path.join(localDir, 'corp', 'local.crt'));
-    expect((await readHostTrust(env, dirs)).certificates).toEqual([other]);
+    expect(readHostTrust(env, dirs).certificates).toEqual([other]);
     writeFileSync(path.join(localDir, 'added.crt'), `${LOCAL_CA}\n`);
-    expect((await readHostTrust(env, dirs)).certificates).toEqual([other, LOCAL_CA]);
+    expect(readHostTrust(env, dirs).certificates).toEqual([other, LOCAL_CA]);
     // Another variable naming the same file is another answer (its source label differs).
-    const both = await readHostTrust({ ...env, PIP_CERT: bundle }, dirs);
+    const both = readHostTrust({ ...env, PIP_CERT: bundle }, dirs);
     expect(both.sources[0]).toBe(`SSL_CERT_FILE, PIP_CERT (${bundle})`);
   });
 
