@@ -52,6 +52,7 @@ function sandboxPart(state: RunState): BuildResult['sandbox'] {
     keptAt,
     keptWorkdir: keptAt ? sandbox?.hostWorkdir : undefined,
     buildCache: sandbox?.buildCache,
+    ...(sandbox?.derivedImage ? { derivedImage: { ...sandbox.derivedImage } } : {}),
     isolation: sandbox?.isolation,
     ...(sandbox?.credentialsRemoved?.length ? { credentialsRemoved: [...sandbox.credentialsRemoved] } : {}),
     ...(sandbox?.egress ? { egress: sandbox.egress() } : {}),

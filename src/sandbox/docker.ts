@@ -8,7 +8,7 @@ import { mkdtemp, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 
-import { CancelledError, SandboxError } from '../base/errors.js';
+import { CancelledError, SandboxError, errorMessage } from '../base/errors.js';
 import {
   checkMountablePath,
   copyRepository,
@@ -34,7 +34,9 @@ import {
 import { dockerIsolation, dockerIsolationArgs, type IsolationReport } from './isolation.js';
 import { KVM_DEVICE, kvmDevice, kvmNote, kvmPassing, probeKvm } from './kvm.js';
 import { runProcess, TIMEOUT_EXIT_CODE } from '../base/process.js';
-import { ensureRootfsLayers, rootfsPaths } from './rootfs.js';
+import { changedInUpper, ensureRootfsLayers, isDirectory, rootfsPaths } from './rootfs.js';
+import { ensureToolchainImage, type DockerToolchainImage } from './docker-toolchain.js';
+import { hostProxySettings } from './host-network.js';
 import { dockerGpuArgs, findCdiSpec, hostHasGpu } from './gpu.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
 
@@ -71,13 +73,20 @@ export async function dockerAnswers(timeoutMs = 5000): Promise<boolean> {
   }
 }
 
-/** Makes sure `image` is present: `docker image inspect`, else `docker pull`. */
+/** The id of `image` (`sha256:…`), or undefined when it is not on this machine. */
+async function dockerImageId(image: string): Promise<string | undefined> {
+  const inspect = await docker(['image', 'inspect', '--format', '{{.Id}}', image], { timeoutMs: 60_000 });
+  const id = inspect.output.trim();
+  return inspect.exitCode === 0 && id.startsWith('sha256:') ? id : undefined;
+}
+
+/** Makes sure `image` is present (`docker image inspect`, else `docker pull`); returns its id. */
 export async function ensureDockerImage(
   image: string,
   options: { onProgress?: (message: string) => void; signal?: AbortSignal } = {},
-): Promise<void> {
-  const inspect = await docker(['image', 'inspect', '--format', '{{.Id}}', image], { timeoutMs: 60_000 });
-  if (inspect.exitCode === 0) return;
+): Promise<string> {
+  const present = await dockerImageId(image);
+  if (present) return present;
   options.onProgress?.(`pulling the Docker image ${image}…`);
   const pull = await docker(['pull', image], {
     timeoutMs: 30 * 60_000,
@@ -90,6 +99,14 @@ export async function ensureDockerImage(
       'check that the registry is reachable, or `docker load`/`docker import` the image by hand, or use --sandbox rootfs',
     );
   }
+  const pulled = await dockerImageId(image);
+  if (!pulled) {
+    throw new SandboxError(
+      `\`docker pull ${image}\` succeeded but \`docker image inspect ${image}\` does not find it`,
+      'check the engine (`docker images`)',
+    );
+  }
+  return pulled;
 }
 
 export class DockerSandbox extends QueuedSandbox implements Sandbox {
@@ -99,17 +116,62 @@ export class DockerSandbox extends QueuedSandbox implements Sandbox {
   private removed = false;
   /** What the container isolates (set when it is started). */
   isolation?: IsolationReport;
+  /** The container's writable layer on this machine (overlay2 as root), read to tell whether apt changed. */
+  upperDir?: string;
+  /** A command that may change the package database has run (where `upperDir` cannot be read). */
+  private ranCommands = false;
 
   constructor(
     readonly id: string,
+    /** The image asked for (the Dockerfile's FROM): the container runs `toolchain`'s image over it when set. */
     readonly image: string,
     readonly buildDir: string,
     /** The build cache folder on this machine (see build-cache.ts), or undefined. */
     readonly buildCache?: string,
     /** What the container mounts of the build cache (`buildCacheMounts`). */
     readonly cacheMounts: readonly BuildCacheMount[] = [],
+    /** The toolchain image made over `image` (docker-toolchain.ts); undefined: `image` as it is. */
+    readonly toolchain?: DockerToolchainImage,
   ) {
     super();
+  }
+
+  /** The image the container is started from. */
+  get runImage(): string {
+    return this.toolchain?.tag ?? this.image;
+  }
+
+  /** The toolchain image made over the base, when this sandbox made or reused one, for result.json. */
+  get derivedImage(): Sandbox['derivedImage'] {
+    const t = this.toolchain;
+    if (!t) return undefined;
+    return {
+      tag: t.tag,
+      id: t.id,
+      baseId: t.baseId,
+      ...(t.made.length > 0 ? { made: [...t.made], madeMs: t.madeMs } : {}),
+    };
+  }
+
+  /**
+   * The toolchain image's package lists, copied to this machine once; the package look-ups read them there
+   * while the container's package database and lists are the image's.
+   */
+  get packageLists(): Sandbox['packageLists'] {
+    const t = this.toolchain;
+    if (!t) return undefined;
+    const upper = this.upperDir;
+    return {
+      listsDir: t.listsDir,
+      cacheDir: t.cacheDir,
+      stack: t.id.replace(/^sha256:/, '').slice(0, 12),
+      asImage: () =>
+        upper !== undefined
+          ? isDirectory(upper) &&
+            !changedInUpper(upper, ['var', 'lib']) &&
+            !changedInUpper(upper, ['etc', 'apt'])
+          : !this.ranCommands,
+    };
   }
 
   get container(): string {
@@ -121,7 +183,8 @@ export class DockerSandbox extends QueuedSandbox implements Sandbox {
   }
 
   describeLocation(): string {
-    return `repository copy in ${this.hostWorkdir} (container ${this.container}, image ${this.image})`;
+    const image = this.toolchain ? `${this.toolchain.tag}, the toolchain over ${this.image}` : this.image;
+    return `repository copy in ${this.hostWorkdir} (container ${this.container}, image ${image})`;
   }
 
   /** The container's bind mounts, as `docker run -v` values. */
@@ -140,6 +203,7 @@ export class DockerSandbox extends QueuedSandbox implements Sandbox {
       );
     }
     const cwd = resolveSandboxCwd(this.workdir, options.cwd);
+    if (!options.offline) this.ranCommands = true;
     const env = sandboxEnvAssignments(options.env, sandboxBaseEnv(this.buildCache));
     const seconds = Math.max(0.001, options.timeoutMs / 1000);
     const args = [
@@ -212,7 +276,7 @@ export class DockerSandbox extends QueuedSandbox implements Sandbox {
               'run',
               '--rm',
               ...this.mounts().flatMap((m) => ['-v', m]),
-              this.image,
+              this.runImage,
               'chown',
               '-R',
               owner,
@@ -254,12 +318,16 @@ export async function createDockerSandbox(
   }
   checkMountablePath(settings.workRoot, 'the work folder');
   const progress = request.onProgress;
-  await ensureDockerImage(settings.image, {
+  const baseId = await ensureDockerImage(settings.image, {
     ...(progress ? { onProgress: progress } : {}),
     ...(request.signal ? { signal: request.signal } : {}),
   });
   const id = makeSandboxId(request.name);
   const buildCache = settings.buildCache;
+  const toolchain =
+    settings.dockerToolchain === false
+      ? undefined
+      : await toolchainImageOrNone(settings, baseId, buildCache !== undefined, request);
   let cacheMounts: BuildCacheMount[] = [];
   if (buildCache) {
     checkMountablePath(buildCache, 'the build cache folder');
@@ -268,7 +336,14 @@ export async function createDockerSandbox(
       sandboxId: id,
     }));
   }
-  const sandbox = new DockerSandbox(id, settings.image, join(settings.workRoot, id), buildCache, cacheMounts);
+  const sandbox = new DockerSandbox(
+    id,
+    settings.image,
+    join(settings.workRoot, id),
+    buildCache,
+    cacheMounts,
+    toolchain,
+  );
   const gpu = request.devices?.gpu ? dockerGpuRequest() : undefined;
   if (gpu) progress?.(gpu.record.passed ? `GPU: ${gpu.record.how}` : `warning: ${gpu.record.how}`);
   try {
@@ -293,7 +368,7 @@ export async function createDockerSandbox(
       ...sandbox.mounts().flatMap((m) => ['-v', m]),
       '-w',
       '/workspace',
-      settings.image,
+      sandbox.runImage,
       'sleep',
       'infinity',
     ];
@@ -312,18 +387,70 @@ export async function createDockerSandbox(
     if (kvmSaid) sandbox.isolation.notes.push(kvmSaid);
     if (run.exitCode !== 0) {
       throw new SandboxError(
-        `could not start a container from ${settings.image}:\n${tail(run.output)}`,
+        `could not start a container from ${sandbox.runImage}:\n${tail(run.output)}`,
         gpu?.record.passed && /could not select device driver|nvidia|CDI|unresolvable/i.test(run.output)
           ? 'the GPU could not be passed: install the NVIDIA Container Toolkit and restart the engine (or `nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml`), or use --sandbox rootfs or host'
           : 'check `docker ps -a` and the engine log; the image must contain `sleep`, `timeout` and `bash`',
       );
     }
-    if (buildCache) await setUpBuildCache(sandbox, request);
+    sandbox.upperDir = await containerUpperDir(sandbox.container);
+    // The toolchain image has the build cache's setup in it: nothing to run at each start.
+    if (buildCache && !toolchain?.buildCacheSetup) await setUpBuildCache(sandbox, request);
   } catch (error) {
     await sandbox.dispose().catch(() => undefined);
     throw error;
   }
   return sandbox;
+}
+
+/**
+ * The toolchain image over the base (made on the first build over it, docker-toolchain.ts), or undefined
+ * with a warning when it cannot be made: the sandbox then runs the base image as it is.
+ */
+async function toolchainImageOrNone(
+  settings: SandboxSettings,
+  baseId: string,
+  buildCacheSetup: boolean,
+  request: CreateSandboxRequest,
+): Promise<DockerToolchainImage | undefined> {
+  const proxy = hostProxySettings(process.env);
+  const proxyEnv: Record<string, string> = {};
+  for (const [name, value] of proxy) {
+    proxyEnv[name] = value;
+    proxyEnv[name.toLowerCase()] = value;
+  }
+  try {
+    const image = await ensureToolchainImage({
+      baseId,
+      cacheDir: settings.cacheDir,
+      buildCacheSetup,
+      proxyEnv,
+      ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+    if (image.made.length > 0) {
+      request.onProgress?.(
+        `toolchain image ${image.tag} ready in ${(image.madeMs / 1000).toFixed(1)} s (made: ${image.made.join(', ')}; first build over ${settings.image} only)`,
+      );
+    }
+    return image;
+  } catch (error) {
+    if (error instanceof CancelledError || request.signal?.aborted) throw error;
+    request.onProgress?.(
+      `warning: no toolchain image over ${settings.image} (${errorMessage(error).split('\n')[0]}); running the image as it is`,
+    );
+    return undefined;
+  }
+}
+
+/** The container's writable layer as a folder this process can read (overlay2), else undefined. */
+async function containerUpperDir(container: string): Promise<string | undefined> {
+  const result = await docker(
+    ['inspect', '--format', '{{.GraphDriver.Name}}|{{index .GraphDriver.Data "UpperDir"}}', container],
+    { timeoutMs: 60_000 },
+  ).catch(() => undefined);
+  const [driver, dir] = result?.exitCode === 0 ? result.output.trim().split('|') : [];
+  return driver === 'overlay2' && dir && isDirectory(dir) ? dir : undefined;
 }
 
 /** The label an imported rootfs image carries: which cached layers it was made from. */
