@@ -80,6 +80,16 @@ async function dockerImageId(image: string): Promise<string | undefined> {
   return inspect.exitCode === 0 && id.startsWith('sha256:') ? id : undefined;
 }
 
+/** When the engine last answered `docker info` (this process); a later sandbox within a minute asks no more. */
+let answeredAt = 0;
+
+async function dockerAnsweredLately(): Promise<boolean> {
+  if (Date.now() - answeredAt < 60_000) return true;
+  const answers = await dockerAnswers(10_000);
+  if (answers) answeredAt = Date.now();
+  return answers;
+}
+
 /** Makes sure `image` is present (`docker image inspect`, else `docker pull`); returns its id. */
 export async function ensureDockerImage(
   image: string,
@@ -116,8 +126,13 @@ export class DockerSandbox extends QueuedSandbox implements Sandbox {
   private removed = false;
   /** What the container isolates (set when it is started). */
   isolation?: IsolationReport;
-  /** The container's writable layer on this machine (overlay2 as root), read to tell whether apt changed. */
+  /**
+   * The container's writable layer on this machine (overlay2 as root), read to tell whether apt changed it;
+   * looked up in the background once the container runs (`upperLookup`; undefined where it cannot be read).
+   */
   upperDir?: string;
+  /** The look-up of `upperDir`; the first command that is not a read-only query waits for it. */
+  upperLookup?: Promise<void>;
   /** A command that may change the package database has run (where `upperDir` cannot be read). */
   private ranCommands = false;
 
@@ -160,17 +175,21 @@ export class DockerSandbox extends QueuedSandbox implements Sandbox {
   get packageLists(): Sandbox['packageLists'] {
     const t = this.toolchain;
     if (!t) return undefined;
-    const upper = this.upperDir;
     return {
       listsDir: t.listsDir,
       cacheDir: t.cacheDir,
       stack: t.id.replace(/^sha256:/, '').slice(0, 12),
-      asImage: () =>
-        upper !== undefined
-          ? isDirectory(upper) &&
-            !changedInUpper(upper, ['var', 'lib']) &&
-            !changedInUpper(upper, ['etc', 'apt'])
-          : !this.ranCommands,
+      // Only read-only queries so far: the image's, whatever the layer holds; after a command, the layer says.
+      asImage: () => {
+        if (!this.ranCommands) return true;
+        const upper = this.upperDir;
+        return (
+          upper !== undefined &&
+          isDirectory(upper) &&
+          !changedInUpper(upper, ['var', 'lib']) &&
+          !changedInUpper(upper, ['etc', 'apt'])
+        );
+      },
     };
   }
 
@@ -203,7 +222,10 @@ export class DockerSandbox extends QueuedSandbox implements Sandbox {
       );
     }
     const cwd = resolveSandboxCwd(this.workdir, options.cwd);
-    if (!options.offline) this.ranCommands = true;
+    if (!options.offline && !this.ranCommands) {
+      await this.upperLookup;
+      this.ranCommands = true;
+    }
     const env = sandboxEnvAssignments(options.env, sandboxBaseEnv(this.buildCache));
     const seconds = Math.max(0.001, options.timeoutMs / 1000);
     const args = [
@@ -310,7 +332,7 @@ export async function createDockerSandbox(
   settings: SandboxSettings,
   request: CreateSandboxRequest,
 ): Promise<DockerSandbox> {
-  if (!(await dockerAnswers(10_000))) {
+  if (!(await dockerAnsweredLately())) {
     throw new SandboxError(
       'no Docker engine answers `docker info`',
       'start one (e.g. `dockerd &` as root, or Docker Desktop), or use --sandbox rootfs',
@@ -393,7 +415,9 @@ export async function createDockerSandbox(
           : 'check `docker ps -a` and the engine log; the image must contain `sleep`, `timeout` and `bash`',
       );
     }
-    sandbox.upperDir = await containerUpperDir(sandbox.container);
+    sandbox.upperLookup = containerUpperDir(sandbox.container).then((dir) => {
+      if (dir) sandbox.upperDir = dir;
+    });
     // The toolchain image has the build cache's setup in it: nothing to run at each start.
     if (buildCache && !toolchain?.buildCacheSetup) await setUpBuildCache(sandbox, request);
   } catch (error) {
