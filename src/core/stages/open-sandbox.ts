@@ -41,6 +41,7 @@ export async function openSandbox(state: RunState, { source, repo }: Prepared): 
     onProgress: (message: string) => say(state, 'sandbox', message),
   };
   const created = await state.deps.createSandbox(state.sandboxSettings, request);
+  if (created.derivedImage) state.derivedImage = { ...created.derivedImage };
   // Its creation's own commands (rootfs: the `true` that proves the stack runs) are sandbox time too.
   state.early.sandboxMs += created.setupCommandsMs ?? 0;
   const first = timedBeforeFirstScript(state, created);
