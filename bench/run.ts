@@ -39,6 +39,7 @@ const SUITES: Suite[] = [
   { name: 'harness-overhead', module: 'harness-overhead', export: 'benchHarnessOverhead' },
   { name: 'package-lookup', module: 'package-lookup', export: 'benchPackageLookup' },
   { name: 'vs-hand', module: 'vs-hand', export: 'benchVsHand' },
+  { name: 'sandbox-backends', module: 'sandbox-backends', export: 'benchSandboxBackends' },
   { name: 'startup', module: 'startup', export: 'benchStartup' },
 ];
 

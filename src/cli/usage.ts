@@ -52,6 +52,8 @@ Environment:
   BUILDBENCH_WORK_DIR   where per-build sandboxes live (default: <cache>/work)
   BUILDBENCH_BUILD_CACHE  the build cache folder, or 'off' (default: <cache>/build-cache)
   BUILDBENCH_MIRROR     Debian mirror for the rootfs base (default: http://deb.debian.org/debian)
+  BUILDBENCH_DOCKER_TOOLCHAIN  'off': the docker sandbox runs --image as it is, without the toolchain
+                       image made once over it (default: on)
   BUILDBENCH_SECRET_ENV comma-separated variable names whose values are secrets (as --secret-env)
 
 Exit status: 0 success, 1 partial or failed build, 2 usage or configuration error, 3 sandbox error

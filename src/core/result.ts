@@ -46,12 +46,14 @@ export function turnSummaries(history: readonly TurnRecord[], outDir: string): T
 
 function sandboxPart(state: RunState): BuildResult['sandbox'] {
   const { sandbox, keptAt } = state;
+  const derivedImage = state.derivedImage ?? sandbox?.derivedImage;
   return {
     kind: sandbox?.kind ?? state.settings.sandbox.choice,
     image: sandbox?.image ?? '',
     keptAt,
     keptWorkdir: keptAt ? sandbox?.hostWorkdir : undefined,
     buildCache: sandbox?.buildCache,
+    ...(derivedImage ? { derivedImage: { ...derivedImage } } : {}),
     isolation: sandbox?.isolation,
     ...(sandbox?.credentialsRemoved?.length ? { credentialsRemoved: [...sandbox.credentialsRemoved] } : {}),
     ...(sandbox?.egress ? { egress: sandbox.egress() } : {}),

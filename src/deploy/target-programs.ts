@@ -223,7 +223,8 @@ export async function commandsRun(root: string, starts: readonly CommandStart[])
       if (rel.startsWith('..') || read.has(rel)) continue;
       read.add(rel);
       const body = await shellScript(root, rel);
-      if (body !== undefined) queue.push({ text: body, source: rel, dir: path.posix.dirname(rel), script: true });
+      if (body !== undefined)
+        queue.push({ text: body, source: rel, dir: path.posix.dirname(rel), script: true });
     }
   }
   return out;

@@ -138,6 +138,11 @@ export interface BuildResult {
     keptAt?: string;
     keptWorkdir?: string;
     buildCache?: string;
+    /**
+     * The image the sandbox ran, made by buildbench over `image` (the docker backend's toolchain image): `made`
+     * and `madeMs` say what this run's first sandbox made and how long it took (the first build over a base).
+     */
+    derivedImage?: { tag: string; id: string; baseId: string; made?: string[]; madeMs?: number };
     credentialsRemoved?: string[];
     /** What the sandbox isolated: namespaces, capabilities, seccomp, network, limits (see sandbox/isolation.ts). */
     isolation?: IsolationReport;

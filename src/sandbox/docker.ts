@@ -8,7 +8,7 @@ import { mkdtemp, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 
-import { CancelledError, SandboxError } from '../base/errors.js';
+import { CancelledError, SandboxError, errorMessage } from '../base/errors.js';
 import {
   checkMountablePath,
   copyRepository,
@@ -34,7 +34,9 @@ import {
 import { dockerIsolation, dockerIsolationArgs, type IsolationReport } from './isolation.js';
 import { KVM_DEVICE, kvmDevice, kvmNote, kvmPassing, probeKvm } from './kvm.js';
 import { runProcess, TIMEOUT_EXIT_CODE } from '../base/process.js';
-import { ensureRootfsLayers, rootfsPaths } from './rootfs.js';
+import { changedInUpper, ensureRootfsLayers, isDirectory, rootfsPaths } from './rootfs.js';
+import { ensureToolchainImage, type DockerToolchainImage } from './docker-toolchain.js';
+import { hostProxySettings } from './host-network.js';
 import { dockerGpuArgs, findCdiSpec, hostHasGpu } from './gpu.js';
 import type { CreateSandboxRequest, ExecOptions, ExecResult, Sandbox, SandboxSettings } from './types.js';
 
@@ -71,13 +73,30 @@ export async function dockerAnswers(timeoutMs = 5000): Promise<boolean> {
   }
 }
 
-/** Makes sure `image` is present: `docker image inspect`, else `docker pull`. */
+/** The id of `image` (`sha256:…`), or undefined when it is not on this machine. */
+async function dockerImageId(image: string): Promise<string | undefined> {
+  const inspect = await docker(['image', 'inspect', '--format', '{{.Id}}', image], { timeoutMs: 60_000 });
+  const id = inspect.output.trim();
+  return inspect.exitCode === 0 && id.startsWith('sha256:') ? id : undefined;
+}
+
+/** When the engine last answered `docker info` (this process); a later sandbox within a minute asks no more. */
+let answeredAt = 0;
+
+async function dockerAnsweredLately(): Promise<boolean> {
+  if (Date.now() - answeredAt < 60_000) return true;
+  const answers = await dockerAnswers(10_000);
+  if (answers) answeredAt = Date.now();
+  return answers;
+}
+
+/** Makes sure `image` is present (`docker image inspect`, else `docker pull`); returns its id. */
 export async function ensureDockerImage(
   image: string,
   options: { onProgress?: (message: string) => void; signal?: AbortSignal } = {},
-): Promise<void> {
-  const inspect = await docker(['image', 'inspect', '--format', '{{.Id}}', image], { timeoutMs: 60_000 });
-  if (inspect.exitCode === 0) return;
+): Promise<string> {
+  const present = await dockerImageId(image);
+  if (present) return present;
   options.onProgress?.(`pulling the Docker image ${image}…`);
   const pull = await docker(['pull', image], {
     timeoutMs: 30 * 60_000,
@@ -90,6 +109,14 @@ export async function ensureDockerImage(
       'check that the registry is reachable, or `docker load`/`docker import` the image by hand, or use --sandbox rootfs',
     );
   }
+  const pulled = await dockerImageId(image);
+  if (!pulled) {
+    throw new SandboxError(
+      `\`docker pull ${image}\` succeeded but \`docker image inspect ${image}\` does not find it`,
+      'check the engine (`docker images`)',
+    );
+  }
+  return pulled;
 }
 
 export class DockerSandbox extends QueuedSandbox implements Sandbox {
@@ -99,17 +126,71 @@ export class DockerSandbox extends QueuedSandbox implements Sandbox {
   private removed = false;
   /** What the container isolates (set when it is started). */
   isolation?: IsolationReport;
+  /**
+   * The container's writable layer on this machine (overlay2 as root), read to tell whether apt changed it;
+   * looked up in the background once the container runs (`upperLookup`; undefined where it cannot be read).
+   */
+  upperDir?: string;
+  /** The look-up of `upperDir`; the first command that is not a read-only query waits for it. */
+  upperLookup?: Promise<void>;
+  /** A command that may change the package database has run (where `upperDir` cannot be read). */
+  private ranCommands = false;
 
   constructor(
     readonly id: string,
+    /** The image asked for (the Dockerfile's FROM): the container runs `toolchain`'s image over it when set. */
     readonly image: string,
     readonly buildDir: string,
     /** The build cache folder on this machine (see build-cache.ts), or undefined. */
     readonly buildCache?: string,
     /** What the container mounts of the build cache (`buildCacheMounts`). */
     readonly cacheMounts: readonly BuildCacheMount[] = [],
+    /** The toolchain image made over `image` (docker-toolchain.ts); undefined: `image` as it is. */
+    readonly toolchain?: DockerToolchainImage,
   ) {
     super();
+  }
+
+  /** The image the container is started from. */
+  get runImage(): string {
+    return this.toolchain?.tag ?? this.image;
+  }
+
+  /** The toolchain image made over the base, when this sandbox made or reused one, for result.json. */
+  get derivedImage(): Sandbox['derivedImage'] {
+    const t = this.toolchain;
+    if (!t) return undefined;
+    return {
+      tag: t.tag,
+      id: t.id,
+      baseId: t.baseId,
+      ...(t.made.length > 0 ? { made: [...t.made], madeMs: t.madeMs } : {}),
+    };
+  }
+
+  /**
+   * The toolchain image's package lists, copied to this machine once; the package look-ups read them there
+   * while the container's package database and lists are the image's.
+   */
+  get packageLists(): Sandbox['packageLists'] {
+    const t = this.toolchain;
+    if (!t) return undefined;
+    return {
+      listsDir: t.listsDir,
+      cacheDir: t.cacheDir,
+      stack: t.id.replace(/^sha256:/, '').slice(0, 12),
+      // Only read-only queries so far: the image's, whatever the layer holds; after a command, the layer says.
+      asImage: () => {
+        if (!this.ranCommands) return true;
+        const upper = this.upperDir;
+        return (
+          upper !== undefined &&
+          isDirectory(upper) &&
+          !changedInUpper(upper, ['var', 'lib']) &&
+          !changedInUpper(upper, ['etc', 'apt'])
+        );
+      },
+    };
   }
 
   get container(): string {
@@ -121,7 +202,8 @@ export class DockerSandbox extends QueuedSandbox implements Sandbox {
   }
 
   describeLocation(): string {
-    return `repository copy in ${this.hostWorkdir} (container ${this.container}, image ${this.image})`;
+    const image = this.toolchain ? `${this.toolchain.tag}, the toolchain over ${this.image}` : this.image;
+    return `repository copy in ${this.hostWorkdir} (container ${this.container}, image ${image})`;
   }
 
   /** The container's bind mounts, as `docker run -v` values. */
@@ -140,6 +222,10 @@ export class DockerSandbox extends QueuedSandbox implements Sandbox {
       );
     }
     const cwd = resolveSandboxCwd(this.workdir, options.cwd);
+    if (!options.offline && !this.ranCommands) {
+      await this.upperLookup;
+      this.ranCommands = true;
+    }
     const env = sandboxEnvAssignments(options.env, sandboxBaseEnv(this.buildCache));
     const seconds = Math.max(0.001, options.timeoutMs / 1000);
     const args = [
@@ -212,7 +298,7 @@ export class DockerSandbox extends QueuedSandbox implements Sandbox {
               'run',
               '--rm',
               ...this.mounts().flatMap((m) => ['-v', m]),
-              this.image,
+              this.runImage,
               'chown',
               '-R',
               owner,
@@ -246,7 +332,7 @@ export async function createDockerSandbox(
   settings: SandboxSettings,
   request: CreateSandboxRequest,
 ): Promise<DockerSandbox> {
-  if (!(await dockerAnswers(10_000))) {
+  if (!(await dockerAnsweredLately())) {
     throw new SandboxError(
       'no Docker engine answers `docker info`',
       'start one (e.g. `dockerd &` as root, or Docker Desktop), or use --sandbox rootfs',
@@ -254,12 +340,16 @@ export async function createDockerSandbox(
   }
   checkMountablePath(settings.workRoot, 'the work folder');
   const progress = request.onProgress;
-  await ensureDockerImage(settings.image, {
+  const baseId = await ensureDockerImage(settings.image, {
     ...(progress ? { onProgress: progress } : {}),
     ...(request.signal ? { signal: request.signal } : {}),
   });
   const id = makeSandboxId(request.name);
   const buildCache = settings.buildCache;
+  const toolchain =
+    settings.dockerToolchain === false
+      ? undefined
+      : await toolchainImageOrNone(settings, baseId, buildCache !== undefined, request);
   let cacheMounts: BuildCacheMount[] = [];
   if (buildCache) {
     checkMountablePath(buildCache, 'the build cache folder');
@@ -268,7 +358,14 @@ export async function createDockerSandbox(
       sandboxId: id,
     }));
   }
-  const sandbox = new DockerSandbox(id, settings.image, join(settings.workRoot, id), buildCache, cacheMounts);
+  const sandbox = new DockerSandbox(
+    id,
+    settings.image,
+    join(settings.workRoot, id),
+    buildCache,
+    cacheMounts,
+    toolchain,
+  );
   const gpu = request.devices?.gpu ? dockerGpuRequest() : undefined;
   if (gpu) progress?.(gpu.record.passed ? `GPU: ${gpu.record.how}` : `warning: ${gpu.record.how}`);
   try {
@@ -293,7 +390,7 @@ export async function createDockerSandbox(
       ...sandbox.mounts().flatMap((m) => ['-v', m]),
       '-w',
       '/workspace',
-      settings.image,
+      sandbox.runImage,
       'sleep',
       'infinity',
     ];
@@ -312,18 +409,72 @@ export async function createDockerSandbox(
     if (kvmSaid) sandbox.isolation.notes.push(kvmSaid);
     if (run.exitCode !== 0) {
       throw new SandboxError(
-        `could not start a container from ${settings.image}:\n${tail(run.output)}`,
+        `could not start a container from ${sandbox.runImage}:\n${tail(run.output)}`,
         gpu?.record.passed && /could not select device driver|nvidia|CDI|unresolvable/i.test(run.output)
           ? 'the GPU could not be passed: install the NVIDIA Container Toolkit and restart the engine (or `nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml`), or use --sandbox rootfs or host'
           : 'check `docker ps -a` and the engine log; the image must contain `sleep`, `timeout` and `bash`',
       );
     }
-    if (buildCache) await setUpBuildCache(sandbox, request);
+    sandbox.upperLookup = containerUpperDir(sandbox.container).then((dir) => {
+      if (dir) sandbox.upperDir = dir;
+    });
+    // The toolchain image has the build cache's setup in it: nothing to run at each start.
+    if (buildCache && !toolchain?.buildCacheSetup) await setUpBuildCache(sandbox, request);
   } catch (error) {
     await sandbox.dispose().catch(() => undefined);
     throw error;
   }
   return sandbox;
+}
+
+/**
+ * The toolchain image over the base (made on the first build over it, docker-toolchain.ts), or undefined
+ * with a warning when it cannot be made: the sandbox then runs the base image as it is.
+ */
+async function toolchainImageOrNone(
+  settings: SandboxSettings,
+  baseId: string,
+  buildCacheSetup: boolean,
+  request: CreateSandboxRequest,
+): Promise<DockerToolchainImage | undefined> {
+  const proxy = hostProxySettings(process.env);
+  const proxyEnv: Record<string, string> = {};
+  for (const [name, value] of proxy) {
+    proxyEnv[name] = value;
+    proxyEnv[name.toLowerCase()] = value;
+  }
+  try {
+    const image = await ensureToolchainImage({
+      baseId,
+      cacheDir: settings.cacheDir,
+      buildCacheSetup,
+      proxyEnv,
+      ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+    if (image.made.length > 0) {
+      request.onProgress?.(
+        `toolchain image ${image.tag} ready in ${(image.madeMs / 1000).toFixed(1)} s (made: ${image.made.join(', ')}; first build over ${settings.image} only)`,
+      );
+    }
+    return image;
+  } catch (error) {
+    if (error instanceof CancelledError || request.signal?.aborted) throw error;
+    request.onProgress?.(
+      `warning: no toolchain image over ${settings.image} (${errorMessage(error).split('\n')[0]}); running the image as it is`,
+    );
+    return undefined;
+  }
+}
+
+/** The container's writable layer as a folder this process can read (overlay2), else undefined. */
+async function containerUpperDir(container: string): Promise<string | undefined> {
+  const result = await docker(
+    ['inspect', '--format', '{{.GraphDriver.Name}}|{{index .GraphDriver.Data "UpperDir"}}', container],
+    { timeoutMs: 60_000 },
+  ).catch(() => undefined);
+  const [driver, dir] = result?.exitCode === 0 ? result.output.trim().split('|') : [];
+  return driver === 'overlay2' && dir && isDirectory(dir) ? dir : undefined;
 }
 
 /** The label an imported rootfs image carries: which cached layers it was made from. */

@@ -54,7 +54,8 @@ function absoluteDir(value: string, variable: string, home: string): string {
 
 /**
  * Settings from the environment: BUILDBENCH_CACHE_DIR (default ~/.cache/buildbench), BUILDBENCH_WORK_DIR
- * (default <cache>/work), BUILDBENCH_BUILD_CACHE (a folder, or `off`; default <cache>/build-cache); the host
+ * (default <cache>/work), BUILDBENCH_BUILD_CACHE (a folder, or `off`; default <cache>/build-cache),
+ * BUILDBENCH_DOCKER_TOOLCHAIN (`off`: the docker backend runs the image as it is, no toolchain image); the host
  * backend is allowed when CI=true. Flags may override the result.
  */
 export function defaultSandboxSettings(env: NodeJS.ProcessEnv = process.env): SandboxSettings {
@@ -69,6 +70,11 @@ export function defaultSandboxSettings(env: NodeJS.ProcessEnv = process.env): Sa
   return {
     choice: 'auto',
     image: env.BUILDBENCH_IMAGE || DEFAULT_DOCKER_IMAGE,
+    ...(['off', 'none', 'false', 'no', '0'].includes(
+      (env.BUILDBENCH_DOCKER_TOOLCHAIN ?? '').trim().toLowerCase(),
+    )
+      ? { dockerToolchain: false }
+      : {}),
     cacheDir,
     suite: env.BUILDBENCH_SUITE || DEFAULT_SUITE,
     mirror: env.BUILDBENCH_MIRROR || DEFAULT_MIRROR,

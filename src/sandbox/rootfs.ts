@@ -79,7 +79,8 @@ export const TOOLCHAIN_PACKAGES = [
   'ccache',
 ] as const;
 
-const TOOLCHAIN_SCRIPT = [
+/** The script that installs the toolchain (the rootfs layer's, and the docker backend's toolchain image's). */
+export const TOOLCHAIN_SCRIPT = [
   'set -e',
   'apt-get update',
   `apt-get install -y --no-install-recommends ${TOOLCHAIN_PACKAGES.join(' ')}`,
@@ -1152,7 +1153,8 @@ async function chooseNetwork(asked: NetworkMode | undefined, notes: string[]): P
  * upper folder holds it (a changed file, a whiteout of a removed one, a folder made anew). Read with lstat only,
  * a folder at a time, so a link a build made is never followed out of the upper folder (it counts as a change).
  */
-function changedInUpper(upper: string, parts: readonly string[]): boolean {
+/** True when an overlay upper folder holds `parts` (a path from its root): something in it was changed. */
+export function changedInUpper(upper: string, parts: readonly string[]): boolean {
   let path = upper;
   for (const part of parts) {
     path = join(path, part);
@@ -1168,7 +1170,7 @@ function changedInUpper(upper: string, parts: readonly string[]): boolean {
 }
 
 /** A folder (not a link to one), read with lstat. */
-function isDirectory(path: string): boolean {
+export function isDirectory(path: string): boolean {
   try {
     return lstatSync(path).isDirectory();
   } catch {

@@ -212,8 +212,9 @@ const TRUST_ACTIVATE_SCRIPT = [
 
 /**
  * The commands that install `certificates` inside a sandbox, each under `CHUNK_CHARS`: their own files in
- * `SANDBOX_CA_DIR`, then `TRUST_ACTIVATE_SCRIPT` (in an image without `ca-certificates`, the bundle holds
- * only them until the package is installed, whose `update-ca-certificates` then includes them).
+ * `SANDBOX_CA_DIR`, then `TRUST_ACTIVATE_SCRIPT`, in the last files' command when it fits (in an image
+ * without `ca-certificates`, the bundle holds only them until the package is installed, whose
+ * `update-ca-certificates` then includes them).
  */
 export function trustInstallScripts(certificates: readonly string[]): string[] {
   const scripts: string[] = [];
@@ -228,8 +229,10 @@ export function trustInstallScripts(certificates: readonly string[]): string[] {
     if (current === '') current = `set -e\nmkdir -p ${SANDBOX_CA_DIR}\n`;
     current += part;
   });
-  if (current !== '') scripts.push(current);
-  scripts.push(TRUST_ACTIVATE_SCRIPT);
+  // The activation rides with the last files when it fits: one command fewer at each sandbox's start.
+  if (current !== '' && current.length + TRUST_ACTIVATE_SCRIPT.length < CHUNK_CHARS)
+    scripts.push(`${current}${TRUST_ACTIVATE_SCRIPT}`);
+  else scripts.push(...(current !== '' ? [current] : []), TRUST_ACTIVATE_SCRIPT);
   return scripts;
 }
 

@@ -72,6 +72,12 @@ export interface Sandbox {
    */
   readonly packageLists?: { listsDir: string; cacheDir: string; stack: string; asImage(): boolean };
   /**
+   * The image the sandbox runs when the backend made one over `image` (the docker backend's toolchain image,
+   * docker-toolchain.ts): its tag and id, the base's id, and, when this sandbox's creation made it or copied
+   * its package lists (the first build over a base), what and how long that took.
+   */
+  readonly derivedImage?: { tag: string; id: string; baseId: string; made?: string[]; madeMs?: number };
+  /**
    * How long its creation spent inside commands of its own (a first `true` that proves the stack runs, the
    * build cache's setup), for the harness's time before the first script (result.json timings); absent: none.
    */
@@ -120,6 +126,12 @@ export interface SandboxSettings {
   choice: SandboxChoice;
   /** Docker image (docker backend). */
   image: string;
+  /**
+   * Docker backend: run a toolchain image made once over `image` (its packages, the build cache's setup, the
+   * package lists copied to this machine) instead of `image` as it is (docker-toolchain.ts). Default true;
+   * BUILDBENCH_DOCKER_TOOLCHAIN=off turns it off.
+   */
+  dockerToolchain?: boolean;
   /** Cache directory for the rootfs base and toolchain layer. */
   cacheDir: string;
   /** Debian suite for the rootfs backend. */

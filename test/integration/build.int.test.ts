@@ -150,6 +150,8 @@ const dockerUp = await dockerHere();
         'docker',
       );
       s.sandbox.image = BARE_DOCKER_IMAGE;
+      // The image as it is (BUILDBENCH_DOCKER_TOOLCHAIN=off): the path a stock image takes without the toolchain image.
+      s.sandbox.dockerToolchain = false;
       s.preinstall = false; // this case is about the repair loop, not the declared dependencies
       const result = await runBuild(s);
       expect(result.status).toBe('success');

@@ -5,11 +5,20 @@
  * To try it on a machine without systemd: `dockerd --data-root /var/lib/docker >/tmp/dockerd.log 2>&1 &`.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync, readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { SandboxError } from '../../src/base/errors.js';
+import { createServices } from '../../src/knowledge/index.js';
+import { ensurePackageState, packageStateFile } from '../../src/knowledge/repair/package-state.js';
+import {
+  BASE_ID_LABEL,
+  ensureToolchainImage,
+  toolchainImageTag,
+} from '../../src/sandbox/docker-toolchain.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
 import {
   createDockerSandbox,
   docker,
@@ -193,4 +202,119 @@ describeDocker('docker sandbox lifecycle', () => {
       ),
     ).rejects.toThrow(/docker pull buildbench\/does-not-exist:never/);
   }, 120_000);
+});
+
+describeDocker('docker toolchain image', () => {
+  let repo: string;
+  beforeAll(async () => {
+    repo = await makeFixtureRepo();
+    await ensureTestDockerImage();
+  });
+  afterAll(async () => {
+    if (repo) await rm(repo, { recursive: true, force: true });
+  });
+
+  /** `sandbox` with its commands counted. */
+  function counted(sandbox: Sandbox): { box: Sandbox; scripts: string[] } {
+    const scripts: string[] = [];
+    const box = new Proxy(sandbox, {
+      get(target, property) {
+        if (property === 'exec')
+          return (script: string, options: Parameters<Sandbox['exec']>[1]) => {
+            scripts.push(script);
+            return target.exec(script, options);
+          };
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    return { box, scripts };
+  }
+
+  it(
+    'is made once over the base, reused by later sandboxes, and the package look-ups read its state on the host',
+    async () => {
+      const first = await createDockerSandbox(settings, { repoDir: repo, name: 'docker-tc-1' });
+      let second: DockerSandbox | undefined;
+      try {
+        const baseId = await ensureDockerImage(TEST_DOCKER_IMAGE);
+        const tag = toolchainImageTag(baseId, settings.buildCache !== undefined);
+        expect(first.image).toBe(TEST_DOCKER_IMAGE);
+        expect(first.runImage).toBe(tag);
+        expect(first.derivedImage).toMatchObject({ tag, baseId });
+        const label = await docker([
+          'image',
+          'inspect',
+          '--format',
+          `{{index .Config.Labels "${BASE_ID_LABEL}"}}`,
+          tag,
+        ]);
+        expect(label.output.trim()).toBe(baseId);
+        const inside = await first.exec('command -v cc ccache apt-file | wc -l', { timeoutMs: 30_000 });
+        expect(inside.output.trim()).toBe('3');
+
+        second = await createDockerSandbox(settings, { repoDir: repo, name: 'docker-tc-2' });
+        expect(second.derivedImage).toEqual({ tag, id: first.derivedImage!.id, baseId });
+
+        // The package lists are on this machine, with apt-file's Contents files.
+        const lists = second.packageLists!;
+        expect(readdirSync(lists.listsDir).some((f) => /Contents-.*\.lz4$/.test(f))).toBe(true);
+        expect(lists.asImage()).toBe(true);
+        expect(await ensurePackageState(second)).toBe(true);
+        expect(existsSync(packageStateFile(lists))).toBe(true);
+        // Answered on the host: no command in the sandbox.
+        const { box, scripts } = counted(second);
+        const services = createServices(box);
+        const status = await services.packageStatus!(['build-essential', 'libz-dev-no-such-package']);
+        expect(status.get('build-essential')).toBe('installed');
+        expect(await services.knownPackages!(['zlib1g-dev', 'no-such-package-here'])).toEqual(['zlib1g-dev']);
+        const resolved = await services.resolvePackages!([{ kind: 'header', name: 'zlib.h' }]);
+        expect(resolved[0]?.package).toBe('zlib1g-dev');
+        expect(scripts).toEqual([]);
+        // A command that changes the package database ends the image's answers.
+        await second.exec('touch /var/lib/dpkg/buildbench-changed', { timeoutMs: 30_000 });
+        expect(lists.asImage()).toBe(false);
+      } finally {
+        await first.dispose();
+        await second?.dispose();
+      }
+    },
+    LAYER_CREATION_TIMEOUT_MS,
+  );
+
+  it(
+    'a changed base image gets a new toolchain image; the old one stays for the old base',
+    async () => {
+      const oldBase = await ensureDockerImage(TEST_DOCKER_IMAGE);
+      const created = await docker(['create', TEST_DOCKER_IMAGE, 'true']);
+      expect(created.exitCode).toBe(0);
+      const container = created.output.trim().split('\n').pop()!;
+      const changed = 'buildbench/changed-base:test';
+      const cacheDir = await mkdtemp(join(tmpdir(), 'bb-docker-toolchain-'));
+      let newBase: string | undefined;
+      try {
+        expect((await docker(['commit', '--change', 'LABEL changed=1', container, changed])).exitCode).toBe(
+          0,
+        );
+        newBase = await ensureDockerImage(changed);
+        expect(newBase).not.toBe(oldBase);
+        const made = await ensureToolchainImage({ baseId: newBase, cacheDir, buildCacheSetup: false });
+        expect(made.tag).toBe(toolchainImageTag(newBase, false));
+        expect(made.tag).not.toBe(toolchainImageTag(oldBase, false));
+        expect(made.made).toEqual(['image', 'lists']);
+        expect(made.madeMs).toBeGreaterThan(0);
+        const again = await ensureToolchainImage({ baseId: newBase, cacheDir, buildCacheSetup: false });
+        expect(again).toMatchObject({ id: made.id, made: [], madeMs: 0 });
+      } finally {
+        await docker(['rm', '-f', container]);
+        if (newBase) {
+          await docker(['rmi', '-f', toolchainImageTag(newBase, false)]);
+          await docker(['rmi', '-f', `buildbench-toolchain-base:${newBase.slice(7, 19)}`]);
+        }
+        await docker(['rmi', '-f', changed]);
+        await rm(cacheDir, { recursive: true, force: true });
+      }
+    },
+    LAYER_CREATION_TIMEOUT_MS,
+  );
 });

@@ -100,6 +100,7 @@ export async function openSandbox(state: RunState, { source, repo }: Prepared): 
   started.release();
   const { request } = started;
   const created = await started.created;
+  if (created.derivedImage) state.derivedImage = { ...created.derivedImage };
   // Its creation's own commands (rootfs: the `true` that proves the stack runs) are sandbox time too.
   state.early.sandboxMs += created.setupCommandsMs ?? 0;
   const first = timedBeforeFirstScript(state, created);

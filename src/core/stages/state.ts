@@ -153,6 +153,12 @@ export interface RunState {
   finalized?: FinalizeOutput;
   /** Where the kept sandbox is (`--keep`). */
   keptAt?: string;
+  /**
+   * The image the run's first sandbox ran when the backend made one (the docker toolchain image), as that
+   * sandbox reported it: what its creation made and how long it took stays in result.json after a repair
+   * turn moved the run to a fresh sandbox.
+   */
+  derivedImage?: Sandbox['derivedImage'];
   /** A GPU task's environment as the sandbox showed it after the loop (stages/environment.ts). */
   gpu?: GpuEnvironment;
 }

@@ -198,6 +198,29 @@ describe('runBuild', () => {
     );
   });
 
+  it("keeps the first sandbox's derived image in result.json: what it made and how long, after a fresh sandbox", async () => {
+    const image = { tag: 'buildbench-toolchain:abc-def', id: 'sha256:1', baseId: 'sha256:0' };
+    const boxes: TreeSandbox[] = [];
+    const { written } = await build({
+      strategy: scripted([rendered('bb-fail'), rendered('bb-make hello')]),
+      deps: {
+        createSandbox: (_settings, request) => {
+          const tree = path.join(root, `tree-derived-${boxes.length}`);
+          cpSync(request.repoDir, tree, { recursive: true });
+          const box = new TreeSandbox(tree, undefined);
+          // The first sandbox made the image; the repair turn's fresh one reused it.
+          Object.defineProperty(box, 'derivedImage', {
+            value: boxes.length === 0 ? { ...image, made: ['image', 'lists'], madeMs: 1234 } : image,
+          });
+          boxes.push(box);
+          return Promise.resolve(box);
+        },
+      },
+    });
+    expect(boxes).toHaveLength(2);
+    expect(written.sandbox.derivedImage).toEqual({ ...image, made: ['image', 'lists'], madeMs: 1234 });
+  });
+
   it('a fresh sandbox that cannot be made for a repair turn ends the run as a sandbox error', async () => {
     let made = 0;
     const boxes: TreeSandbox[] = [];
