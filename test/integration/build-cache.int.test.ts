@@ -199,8 +199,12 @@ sharedCacheSuite(
       const repo = await makeFixtureRepo();
       const buildCache = join(await mkdtemp(join(tmpdir(), 'bb-build-cache-bare-')), 'cache');
       const messages: string[] = [];
+      // The image as it is (no toolchain image made from it): what a stock image gets from the build cache alone.
       const box = await createDockerSandbox(
-        sandboxTestSettings('docker', { image: BARE_DOCKER_IMAGE, buildCache }),
+        {
+          ...sandboxTestSettings('docker', { image: BARE_DOCKER_IMAGE, buildCache }),
+          dockerToolchain: false,
+        },
         { repoDir: repo, name: 'build-cache-bare', onProgress: (m) => messages.push(m) },
       );
       try {
