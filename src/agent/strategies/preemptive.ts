@@ -18,10 +18,11 @@ import { readFileUnder } from '../../base/safe-fs.js';
 import { analyzeLog } from '../../knowledge/diagnose/log-parser.js';
 import {
   defaultPythonMigrations,
+  migrationAsEdit,
   migrationEdit,
   type PythonMigration,
 } from '../../knowledge/repair/python-migrations.js';
-import { firstMatchLine, type SourceEdit } from '../../knowledge/repair/source-edits.js';
+import { firstMatchLine } from '../../knowledge/repair/source-edits.js';
 import { walkTree } from '../../repo/walk.js';
 import type { Finding } from '../../knowledge/diagnose/types.js';
 import type { Repair, RepairKnowledge, StrategyServices } from '../../knowledge/repair/repair.js';
@@ -73,17 +74,6 @@ export async function preemptiveRepairs(
 const MIGRATION_SCAN = { files: 400, fileBytes: 512 * 1024, totalBytes: 16 * 1024 * 1024 } as const;
 /** Folders whose Python files are not the artifact's own (the edit program skips the same and links). */
 const NOT_OWN = new Set(['.buildbench', '__pycache__']);
-
-/** A migration as the source edit it makes (the pattern RE2 reads, in time linear in the file). */
-function migrationAsEdit(m: PythonMigration): SourceEdit {
-  return {
-    extensions: ['.py'],
-    pattern: m.pattern,
-    replacement: m.replacement,
-    style: 'python',
-    renames: m.names,
-  };
-}
 
 /**
  * The migrations of removed Python APIs the repository's *.py files use, each as a repair applied before the

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { parseShippedYaml } from '../../base/shipped-yaml.js';
 import { ConfigError } from '../../base/errors.js';
 import { shq } from '../../base/shell.js';
+import type { SourceEdit } from './source-edits.js';
 
 export const DEFAULT_MIGRATIONS_URL = new URL('../../../verifiers/python-migrations.yaml', import.meta.url);
 
@@ -82,6 +83,17 @@ export function defaultPythonMigrations(): PythonMigration[] {
     parseShippedYaml(text, DEFAULT_MIGRATIONS_URL),
     DEFAULT_MIGRATIONS_URL.pathname,
   ));
+}
+
+/** A migration as the source edit it makes (what `buildbench diagnose --file` and the pre-emptive scan read). */
+export function migrationAsEdit(m: PythonMigration): SourceEdit {
+  return {
+    extensions: ['.py'],
+    pattern: m.pattern,
+    replacement: m.replacement,
+    style: 'python',
+    renames: m.names,
+  };
 }
 
 /** The migrations for a removed `name` of `module` (every form of it: attribute use and import). */

@@ -96,18 +96,22 @@ function expand(
 const INCLUDE_LINE = (header: string): RE2JS =>
   RE2JS.compile(`^[ \\t]*#[ \\t]*include[ \\t]*<${escapeRegex(header)}>`, RE2JS.MULTILINE);
 
+/** The edit's pattern compiled as it is applied (multi-line), or undefined when RE2 cannot read it. */
+function compiled(edit: SourceEdit): RE2JS | undefined {
+  try {
+    return RE2JS.compile(patternOf(edit), RE2JS.MULTILINE);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * `content` after `edit`, or undefined when the edit changes nothing there (or its pattern is one RE2 cannot
  * read: the table's test compiles every pattern, so this is never silent in practice).
  */
 export function applyEdit(edit: SourceEdit, content: string): string | undefined {
-  let re: RE2JS;
-  try {
-    re = RE2JS.compile(patternOf(edit), RE2JS.MULTILINE);
-  } catch {
-    return undefined;
-  }
-  if (!re.test(content)) return undefined;
+  const re = compiled(edit);
+  if (!re?.test(content)) return undefined;
   const groups = re.groupCount();
   const after = re.matcher(content).replaceAll((...args: unknown[]) => {
     const whole = String(args[0]);
@@ -124,14 +128,8 @@ export function applyEdit(edit: SourceEdit, content: string): string | undefined
 
 /** The 1-based line of the edit's first match in `content`, or undefined when it matches nowhere. */
 export function firstMatchLine(edit: SourceEdit, content: string): number | undefined {
-  let re: RE2JS;
-  try {
-    re = RE2JS.compile(patternOf(edit), RE2JS.MULTILINE);
-  } catch {
-    return undefined;
-  }
-  const m = re.matcher(content);
-  if (!m.find()) return undefined;
+  const m = compiled(edit)?.matcher(content);
+  if (!m?.find()) return undefined;
   let line = 1;
   for (let i = m.start(); i-- > 0;) if (content.charCodeAt(i) === 10) line++;
   return line;

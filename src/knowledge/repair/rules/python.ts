@@ -9,6 +9,7 @@ import { PYTHON_DEPS_FROM } from '../../../deploy/types.js';
 import type { Repair, RepairInput } from '../repair.js';
 import {
   defaultPythonMigrations,
+  migrationAsEdit,
   migrationEdit,
   migrationsFor,
   type PythonMigration,
@@ -39,13 +40,7 @@ export function migrationRepair(module: string, name: string, table: readonly Py
       reason,
       prelude: [migrationEdit(found)],
       patches: [{ file: `*.py files using removed ${module} names`, reason }],
-      edits: found.map((m) => ({
-        extensions: ['.py'],
-        pattern: m.pattern,
-        replacement: m.replacement,
-        style: 'python' as const,
-        renames: m.names,
-      })),
+      edits: found.map(migrationAsEdit),
     },
   ];
 }
