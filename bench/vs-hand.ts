@@ -49,8 +49,12 @@ export interface VsHandEntry {
   expect: string[];
 }
 
-/** The entries of a BB_BENCH_VS_HAND file, each checked (the error names the file, entry and field). */
-export function readVsHandCorpus(file: string, text: string): VsHandEntry[] {
+/**
+ * The entries of a BB_BENCH_VS_HAND file, each checked (the error names the file, entry and field). A relative
+ * `hand` is read beside the file; an entry without `dir` is the checkout `<srcDir>/<name>` (BB_BENCH_VS_HAND_SRC:
+ * the corpus in bench/vs-hand-corpus names each repository and commit, and its checkouts are not committed).
+ */
+export function readVsHandCorpus(file: string, text: string, srcDir?: string): VsHandEntry[] {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -58,22 +62,28 @@ export function readVsHandCorpus(file: string, text: string): VsHandEntry[] {
     throw new Error(`${file}: not JSON (${(error as Error).message}); expected an array of entries`);
   }
   if (!Array.isArray(data)) throw new Error(`${file}: expected an array of { name, dir, hand?, expect? }`);
+  const beside = (p: string): string => path.resolve(path.dirname(file), p);
   return data.map((raw: unknown, i): VsHandEntry => {
     const where = `${file}: entry ${i + 1}`;
     if (typeof raw !== 'object' || raw === null) throw new Error(`${where}: expected an object`);
     const e = raw as Record<string, unknown>;
     if (typeof e.name !== 'string' || !/^[\w.+-]+$/.test(e.name))
       throw new Error(`${where}: "name" must be a word (letters, digits, . + - _)`);
-    if (typeof e.dir !== 'string' || !existsSync(e.dir))
-      throw new Error(`${where}: "dir" must be the path of an existing checkout`);
-    if (e.hand !== undefined && (typeof e.hand !== 'string' || !existsSync(e.hand)))
+    if (e.dir === undefined && srcDir === undefined)
+      throw new Error(
+        `${where}: no "dir", and BB_BENCH_VS_HAND_SRC (the folder of the checkouts) is not set`,
+      );
+    const dir = typeof e.dir === 'string' ? path.resolve(e.dir) : path.join(srcDir ?? '', e.name);
+    if ((e.dir !== undefined && typeof e.dir !== 'string') || !existsSync(dir))
+      throw new Error(`${where}: "dir" must be the path of an existing checkout (${dir} is not there)`);
+    if (e.hand !== undefined && (typeof e.hand !== 'string' || !existsSync(beside(e.hand))))
       throw new Error(`${where}: "hand" must be the path of an existing script`);
     if (e.expect !== undefined && (!Array.isArray(e.expect) || e.expect.some((x) => typeof x !== 'string')))
       throw new Error(`${where}: "expect" must be an array of binary names`);
     return {
       name: e.name,
-      dir: path.resolve(e.dir),
-      ...(typeof e.hand === 'string' ? { hand: path.resolve(e.hand) } : {}),
+      dir,
+      ...(typeof e.hand === 'string' ? { hand: beside(e.hand) } : {}),
       expect: (e.expect as string[] | undefined) ?? [],
     };
   });
@@ -134,7 +144,12 @@ export async function benchVsHand(): Promise<BenchResult[]> {
     expect: corpus.expected.get(f) ?? [],
   }));
   const file = process.env.BB_BENCH_VS_HAND;
-  if (file) entries.push(...readVsHandCorpus(file, readFileSync(file, 'utf8')));
+  if (file) {
+    // BB_BENCH_VS_HAND_ONLY=a,b: those entries of the file only.
+    const picked = process.env.BB_BENCH_VS_HAND_ONLY?.split(',').filter(Boolean);
+    const real = readVsHandCorpus(file, readFileSync(file, 'utf8'), process.env.BB_BENCH_VS_HAND_SRC);
+    entries.push(...real.filter((e) => !picked || picked.includes(e.name)));
+  }
   if (entries.length === 0)
     throw new Error('vs-hand: nothing to compare (no fixture and no BB_BENCH_VS_HAND)');
 

@@ -205,9 +205,15 @@ export interface CommandStart {
 /**
  * The simple commands each start runs, and those of the repository shell scripts a start runs (one level down;
  * `MAX_SCRIPTS` scripts at most, each read inside the tree and bounded). Never throws: a script that cannot be
- * read or parsed adds nothing.
+ * read or parsed adds nothing. `wanted`, when given, says which scripts are worth parsing (a caller looking for
+ * one command passes over a script that cannot contain it: a `configure` of thousands of lines costs the shell
+ * parser a second).
  */
-export async function commandsRun(root: string, starts: readonly CommandStart[]): Promise<CommandRun[]> {
+export async function commandsRun(
+  root: string,
+  starts: readonly CommandStart[],
+  wanted: (script: string) => boolean = () => true,
+): Promise<CommandRun[]> {
   const out: CommandRun[] = [];
   const queue = starts.map((s) => ({ ...s, script: false }));
   const read = new Set<string>();
@@ -223,7 +229,7 @@ export async function commandsRun(root: string, starts: readonly CommandStart[])
       if (rel.startsWith('..') || read.has(rel)) continue;
       read.add(rel);
       const body = await shellScript(root, rel);
-      if (body !== undefined)
+      if (body !== undefined && wanted(body))
         queue.push({ text: body, source: rel, dir: path.posix.dirname(rel), script: true });
     }
   }

@@ -132,15 +132,33 @@ export async function finalizeRun(input: FinalizeInput): Promise<FinalizeOutput>
   const warnings: string[] = [];
   const turns = isReportTurns(input.history) ? [...input.history] : turnsFromHistory(input.history);
   await clearFinalizeOutputs(input.outDir);
-  const { patches, skipped, failed } = await collectSourcePatches(input, turns, warnings);
+  const collected = await collectSourcePatches(input, turns, warnings);
+  const { skipped, failed } = collected;
+  let { patches } = collected;
   if (input.status !== 'success') return { patches, skipped, warnings };
+  const fresh = freshPassingTurn(input);
+  if (fresh && patches.length > 0 && patches.every((p) => p.turn === undefined)) {
+    // The passing turn ran as the first script of a fresh sandbox from the untouched repository and made no
+    // source edit of its own, and no repair claims these changes: its own steps made them (a `configure` that
+    // rewrites a committed Makefile), and build.sh, that same script, makes them again. They are not patches.
+    await rm(path.join(input.outDir, 'patches'), { recursive: true, force: true });
+    for (const p of patches)
+      for (const file of p.paths)
+        skipped.push({
+          path: file,
+          why:
+            `rewritten by the build's own steps: turn ${fresh.turn} changed it running build.sh's script in a fresh ` +
+            'sandbox from the untouched repository, so build.sh makes the change again; not a patch',
+        });
+    patches = [];
+  }
 
   const minimal = minimiseRecipe(turns, { patches: patches.map((p) => p.file), keepEdits: failed });
   if (!minimal) {
     warnings.push('the run succeeded but no turn passed the verifiers in the history; no recipe was written');
     return { patches, skipped, warnings };
   }
-  const reused = freshTurnReplay(input, patches, minimal.turn);
+  const reused = fresh && patches.length === 0 && fresh.turn === minimal.turn ? fresh : undefined;
   const recipe = reused
     ? await reusedFreshTurn(input, minimal, reused)
     : await replayedRecipe(input, turns, minimal, patches);
@@ -151,21 +169,19 @@ export async function finalizeRun(input: FinalizeInput): Promise<FinalizeOutput>
  * The successful turn, when it can stand as the recipe's replay: it ran as the first script of a fresh
  * sandbox from the untouched repository — turn 0 as the only turn of a run whose sandbox was fresh
  * (`firstTurnFresh`), or a repair turn given a fresh sandbox (`TurnRecord.freshSandbox`) — it was the last
- * turn that ran and the one the recipe is minimised from, and the verifiers passed after it; it changed no
- * tracked file (no patch: its script is the whole recipe); and its script is the live one, not a redacted
- * copy from a trajectory. Then build.sh is that script byte for byte, and running it again in another fresh
- * sandbox would repeat exactly what was judged, so it is not run a second time.
+ * turn that ran, it made no source edit of its own (none of the run's turns did), and the verifiers passed
+ * after it; its script is the live one, not a redacted copy from a trajectory. When it is also the turn the
+ * recipe is minimised from and no patch remains (its script is the whole recipe), build.sh is that script byte
+ * for byte, and running it again in another fresh sandbox would repeat exactly what was judged, so it is not
+ * run a second time.
  */
-function freshTurnReplay(
-  input: FinalizeInput,
-  patches: readonly ResultPatch[],
-  recipeTurn: number,
-): TurnRecord | undefined {
-  if (!input.firstTurnFresh || isReportTurns(input.history) || patches.length > 0) return undefined;
+function freshPassingTurn(input: FinalizeInput): TurnRecord | undefined {
+  if (!input.firstTurnFresh || isReportTurns(input.history)) return undefined;
   const runs = input.history.filter((r) => r.action.kind === 'run');
+  if (runs.some((r) => r.action.kind === 'run' && (r.action.patches?.length ?? 0) > 0)) return undefined;
   const last = runs[runs.length - 1];
   const o = last?.observation;
-  if (!last || !o || last.turn !== recipeTurn) return undefined;
+  if (!last || !o) return undefined;
   const fresh = last.freshSandbox === true || (runs.length === 1 && last.turn === 0);
   if (!fresh) return undefined;
   // A script ended by a signal (a timeout, the idle limit, a cancel) did not run to its end: replay it.

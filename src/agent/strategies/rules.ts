@@ -18,7 +18,7 @@ import { GENERIC_MOVES } from '../../knowledge/repair/rules/generic.js';
 import type { PreinstallPlan } from '../../knowledge/repair/declared.js';
 import { preinstallFor } from './preinstall.js';
 import { preemptiveMigrations, preemptiveRepairs, type PreemptiveRepair } from './preemptive.js';
-import { shippedSourceRepairs } from './shipped-sources.js';
+import { shippedLibraryRepairs, shippedSourceRepairs } from './shipped-sources.js';
 
 interface Attempt {
   recipe: Recipe;
@@ -90,9 +90,8 @@ export class RulesStrategy implements Strategy {
       // A submodule used only under a test option that is off is neither fetched nor named as a cause.
       const missing = context.repo.submodules.filter((m) => !m.populated);
       const root = context.repo.buildSystems[0]?.dir ?? '';
-      this.missingSubmodules = (await submodulesThatMatter(context.repo.root, root, missing)).map(
-        (m) => m.path,
-      );
+      const mattering = await submodulesThatMatter(context.repo.root, root, missing);
+      this.missingSubmodules = mattering.map((m) => m.path);
       const catalog = context.goal
         ? deployRecipes(context.repo, context.goal)
         : candidateRecipes(context.repo);
@@ -133,6 +132,8 @@ export class RulesStrategy implements Strategy {
             this.knowledge.shippedSources ?? [],
             context.goal,
           )),
+          // A submodule the checkout lacks whose project the distribution ships: its package, up front.
+          ...shippedLibraryRepairs(mattering, this.knowledge.shippedSources ?? []),
         );
       }
       this.carried = (this.preinstall?.packages ?? []).map((p) => p.package);

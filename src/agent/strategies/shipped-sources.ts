@@ -17,7 +17,7 @@ import type { DeployGoal } from '../../deploy/types.js';
 import type { Repair } from '../../knowledge/repair/repair.js';
 import type { ShippedSource } from '../../knowledge/repair/tables.js';
 import type { Recipe } from '../../recipe/model.js';
-import type { RepoInfo } from '../../repo/types.js';
+import type { RepoInfo, Submodule } from '../../repo/types.js';
 import type { PreemptiveRepair } from './preemptive.js';
 
 /** A `git clone` a command runs. */
@@ -168,7 +168,8 @@ export async function shippedSourceRepairs(
   goal?: DeployGoal,
 ): Promise<PreemptiveRepair[]> {
   if (shipped.length === 0) return [];
-  const runs = await commandsRun(repo.root, starts(recipes, goal));
+  // Only a script that says `clone` can clone: the others are not parsed.
+  const runs = await commandsRun(repo.root, starts(recipes, goal), (script) => script.includes('clone'));
   const clones: GitClone[] = [];
   const checkouts: string[] = [];
   for (const run of runs) {
@@ -184,7 +185,8 @@ export async function shippedSourceRepairs(
   const seen = new Set<string>();
   for (const clone of clones) {
     const key = repositoryKey(clone.url);
-    const entry = key ? shipped.find((e) => e.repositories.includes(key)) : undefined;
+    // Only an entry with the sources' layout can stand in for a clone.
+    const entry = key ? shipped.find((e) => e.repositories.includes(key) && e.tree.length > 0) : undefined;
     if (!entry || seen.has(clone.url)) continue;
     seen.add(clone.url);
     // The refs the scripts ask for (a branch or tag to clone, a checkout after it), so they resolve in the copy.
@@ -203,6 +205,37 @@ export async function shippedSourceRepairs(
         prelude: [shippedSourceLine(clone.url, entry, refs)],
       } satisfies Repair,
       evidence: `${clone.source}: ${clone.text.slice(0, 160)}`,
+    });
+  }
+  return out;
+}
+
+/**
+ * A git submodule the checkout lacks whose project the distribution ships (`shipped_sources`, by the
+ * submodule's address in .gitmodules): its package is installed before the first script. A build that looks for
+ * the library on the system first (a `configure` check, a CMake `find_package` before its bundled copy) then
+ * uses the distribution's instead of a vendored folder that is empty; a build that needs the folder still
+ * fetches it (the submodule fetch runs first), and an extra -dev package changes nothing there.
+ */
+export function shippedLibraryRepairs(
+  missing: readonly Submodule[],
+  shipped: readonly ShippedSource[],
+): PreemptiveRepair[] {
+  const out: PreemptiveRepair[] = [];
+  for (const sub of missing) {
+    const key = repositoryKey(sub.url);
+    const entry = key ? shipped.find((e) => e.repositories.includes(key)) : undefined;
+    if (!entry || out.some((r) => r.repair.packages?.includes(entry.package))) continue;
+    out.push({
+      repair: {
+        rule: 'shipped-library',
+        key: `shipped-library:${entry.package}`,
+        reason:
+          `the git submodule ${sub.path} (${key}) is not checked out; the distribution's ${entry.package} ships ` +
+          'that project, which a build that looks for it on the system uses instead of the empty folder',
+        packages: [entry.package],
+      } satisfies Repair,
+      evidence: `.gitmodules: ${sub.path} = ${sub.url.slice(0, 160)}`,
     });
   }
   return out;

@@ -34,7 +34,11 @@ export interface ShippedSource {
   readonly names: readonly string[];
   /** Lower-cased `host/owner/name` of the upstream repository. */
   readonly repositories: readonly string[];
-  /** Path in the upstream repository (`.` the whole tree) → the shipped file or folder, in file order. */
+  /**
+   * Path in the upstream repository (`.` the whole tree) → the shipped file or folder, in file order. Empty
+   * when the package ships the built library, not the sources (a missing submodule of the project then gets
+   * the package installed: a build that looks for the library on the system uses it).
+   */
   readonly tree: readonly { readonly at: string; readonly from: string }[];
 }
 
@@ -179,11 +183,11 @@ const REPO_PATH = /^(?:\.|[\w+-][\w.+-]*(?:\/[\w+-][\w.+-]*)*)$/;
 function shippedSources(doc: Record<string, unknown>, source: string): ShippedSource[] {
   const section = doc.shipped_sources;
   if (!isRecord(section))
-    fail(`${source}: shipped_sources`, 'must map names to {package, names, repositories, tree}');
+    fail(`${source}: shipped_sources`, 'must map names to {package, names, repositories, tree?}');
   return Object.entries(section).map(([name, raw]): ShippedSource => {
     const where = `${source}: shipped_sources.${name}`;
     if (!/^[a-z0-9][a-z0-9_.-]*$/.test(name)) fail(where, 'the key must be a lower-case word');
-    if (!isRecord(raw)) fail(where, 'must be a mapping with "package", "names", "repositories" and "tree"');
+    if (!isRecord(raw)) fail(where, 'must be a mapping with "package", "names", "repositories" and "tree"?');
     onlyFields(raw, ['package', 'names', 'repositories', 'tree'], where);
     const list = (field: string, valid: RegExp, what: string): string[] => {
       const value = raw[field];
@@ -191,9 +195,9 @@ function shippedSources(doc: Record<string, unknown>, source: string): ShippedSo
         fail(where, `"${field}" must be a list of ${what}`);
       return (value as string[]).map((v) => v.toLowerCase());
     };
-    const tree = raw.tree;
-    if (!isRecord(tree) || Object.keys(tree).length === 0)
-      fail(where, '"tree" must map paths in the repository to shipped paths');
+    const tree = raw.tree ?? {};
+    if (!isRecord(tree) || (raw.tree !== undefined && Object.keys(tree).length === 0))
+      fail(where, '"tree", when given, must map paths in the repository to shipped paths');
     return {
       name,
       package: packageName(raw.package, where),

@@ -15,6 +15,7 @@ import {
   gitCheckoutRef,
   gitCloneOf,
   repositoryKey,
+  shippedLibraryRepairs,
   shippedSourceLine,
   shippedSourceRepairs,
 } from '../../../src/agent/strategies/shipped-sources.js';
@@ -157,6 +158,62 @@ describe('the repairs before the first script', () => {
     );
     // The line is the recipe's own preparation, not a source edit the patch series would replace.
     expect(action.recipe?.prelude.some((l) => l.includes('buildbench-shipped'))).toBe(true);
+  });
+});
+
+describe('a missing submodule of a project the distribution ships as a library', () => {
+  const onig = { path: 'vendor/oniguruma', url: 'https://github.com/kkos/oniguruma.git', populated: false };
+
+  it("installs the distribution's package up front, with the .gitmodules line as evidence", () => {
+    const found = shippedLibraryRepairs([onig], shipped);
+    expect(found).toEqual([
+      {
+        repair: expect.objectContaining({
+          rule: 'shipped-library',
+          packages: ['libonig-dev'],
+          reason: expect.stringContaining('vendor/oniguruma (github.com/kkos/oniguruma) is not checked out'),
+        }),
+        evidence: '.gitmodules: vendor/oniguruma = https://github.com/kkos/oniguruma.git',
+      },
+    ]);
+    // scp-style addresses name the same project; an unknown project gets nothing.
+    expect(
+      shippedLibraryRepairs([{ ...onig, url: 'git@github.com:kkos/oniguruma.git' }], shipped),
+    ).toHaveLength(1);
+    expect(
+      shippedLibraryRepairs([{ ...onig, url: 'https://github.com/someone/own-thing.git' }], shipped),
+    ).toEqual([]);
+  });
+
+  it('a library entry never stands in for a clone (it has no sources to copy)', async () => {
+    const root = tree({ 'build.sh': 'git clone https://github.com/kkos/oniguruma.git\n' });
+    expect(await shippedSourceRepairs(repoInfo({ root }), [script('bash build.sh')], shipped)).toEqual([]);
+  });
+
+  it('the rules strategy installs it before the first script; a checked-out submodule gets nothing', async () => {
+    const root = tree({ 'configure.ac': 'AC_INIT([x], [1])\n', 'CMakeLists.txt': '' });
+    const context = (submodules: (typeof onig)[]): TurnContext => ({
+      turn: 0,
+      maxTurns: 4,
+      repo: repoInfo({ root, submodules, buildSystems: [system('make', '', 'Makefile')] }),
+      expected: { names: [], source: 'none' },
+      workdir: '/workspace',
+      history: [],
+    });
+    const action = await new RulesStrategy(new RuleKnowledge(), {}).next(context([onig]));
+    if (action.kind !== 'run') throw new Error('expected a script');
+    expect(action.upFront).toContainEqual(
+      expect.objectContaining({
+        kind: 'package',
+        what: 'libonig-dev',
+        why: expect.stringMatching(/shipped-library/),
+      }),
+    );
+    const populated = await new RulesStrategy(new RuleKnowledge(), {}).next(
+      context([{ ...onig, populated: true }]),
+    );
+    if (populated.kind !== 'run') throw new Error('expected a script');
+    expect((populated.upFront ?? []).some((u) => u.what === 'libonig-dev')).toBe(false);
   });
 });
 

@@ -1,11 +1,20 @@
 /**
- * The run's first turn as the recipe's replay (finalize.ts, `freshTurnReplay`): only when that turn was the
- * first script of the run's fresh sandbox, the only turn, passed, ended on its own and changed no tracked
- * file; then build.sh is its script byte for byte and no replay sandbox is made. Otherwise the recipe is
- * replayed in a new sandbox as before.
+ * The run's first turn as the recipe's replay (finalize.ts, `freshPassingTurn`): only when that turn was the
+ * first script of the run's fresh sandbox, the only turn, passed, ended on its own and made no source edit;
+ * then build.sh is its script byte for byte and no replay sandbox is made, and a tracked file its own steps
+ * rewrote (no repair claims it) is no patch: build.sh rewrites it again. Otherwise the recipe is replayed in a
+ * new sandbox as before.
  */
 import { describe, expect, it } from '@jest/globals';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -181,11 +190,29 @@ describe('the first turn as the replay', () => {
     );
   });
 
-  it('replays in a new sandbox when the turn changed a tracked file (its patch is part of the recipe)', async () => {
+  it("keeps no patch of what the turn's own script rewrote (a configure that rewrites a committed file): build.sh redoes it", async () => {
     const { input, made } = setup([runRecord(0, true)]);
+    writeFileSync(path.join(input.workDir!, 'Makefile'), 'hello: hello.c\n\tcc -O2 -o hello hello.c\n');
+    const out = await finalizeRun(input);
+    expect(out.patches).toHaveLength(0);
+    expect(out.skipped).toEqual([
+      { path: 'Makefile', why: expect.stringContaining("rewritten by the build's own steps") },
+    ]);
+    expect(existsSync(path.join(input.outDir, 'patches'))).toBe(false);
+    expect(made).toHaveLength(0);
+    expect(out.recipe?.replay.reusedTurn).toBe(0);
+    expect(readFileSync(path.join(input.outDir, 'build.sh'), 'utf8')).not.toContain('applying');
+  });
+
+  it('replays in a new sandbox when the turn made a source edit (its patch is part of the recipe)', async () => {
+    const record = runRecord(0, true);
+    if (record.action.kind === 'run')
+      record.action.patches = [{ file: 'hello.c', reason: 'a repair edits hello.c' }];
+    const { input, made } = setup([record]);
     writeFileSync(path.join(input.workDir!, 'hello.c'), 'int main(void) { return 1; }\n');
     const out = await finalizeRun(input);
     expect(out.patches).toHaveLength(1);
+    expect(out.patches[0]!.turn).toBe(0);
     expect(made).toHaveLength(1);
     expect(out.recipe?.replay.reusedTurn).toBeUndefined();
   });

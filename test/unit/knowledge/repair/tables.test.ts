@@ -48,6 +48,11 @@ describe('the shipped repair tables', () => {
     expect(tables.shippedSources.find((s) => s.repositories.includes('gitlab.com/libeigen/eigen'))).toEqual(
       expect.objectContaining({ package: 'libeigen3-dev' }),
     );
+    // A library entry (no tree): the built library only, never a clone's stand-in nor a FetchContent source.
+    expect(tables.shippedSources.find((s) => s.repositories.includes('github.com/kkos/oniguruma'))).toEqual(
+      expect.objectContaining({ package: 'libonig-dev', tree: [] }),
+    );
+    expect(tables.fetchContentSources.has('oniguruma')).toBe(false);
     expect(tables.testFrameworks.has('catch2')).toBe(true);
     expect(tables.testPackages.has('GTEST')).toBe(true);
     expect(tables.cmakePrograms.has('pythoninterp')).toBe(true);
@@ -97,6 +102,11 @@ describe('a bad entry in repairs.yaml', () => {
       'tree: { glm: /usr/include/glm }',
       'tree: { ../glm: /usr/include/glm }',
       /shipped_sources\.glm: tree path "\.\.\/glm" must be relative, without "\.\."/,
+    ],
+    [
+      'tree: { glm: /usr/include/glm }',
+      'tree: {}',
+      /shipped_sources\.glm: "tree", when given, must map paths in the repository to shipped paths/,
     ],
     [
       'repositories: [github.com/g-truc/glm]',

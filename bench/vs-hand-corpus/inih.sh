@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+# inih (benhoyt/inih), README: meson
+set -euo pipefail
+meson setup build
+ninja -C build

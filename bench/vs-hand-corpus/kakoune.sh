@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+# kakoune (mawww/kakoune), README: make
+set -euo pipefail
+make -j"$(nproc)"
