@@ -147,11 +147,22 @@ function readCmake(text: string, file: string, add: Collect): void {
     commands
       .filter((c) => c.name === name)
       .map((c) => ({ body: c.args, line: c.line, text: oneLine(cmakeCallText(c)) }));
+  // `if(NOT X_FOUND)` in a file that downloads (FetchContent, ExternalProject): the project fetches X when the
+  // system lacks it, which fails offline and costs a download online, so X is needed as if REQUIRED.
+  const downloads = commands.some((c) => /^(?:fetchcontent_declare|externalproject_add)$/i.test(c.name));
+  const fetchedUnlessFound = new Set(
+    downloads
+      ? commands
+          .filter((c) => c.name === 'if')
+          .map((c) => /^\s*NOT\s+([A-Za-z][A-Za-z0-9_+-]*)_FOUND\s*$/i.exec(c.args)?.[1]?.toLowerCase())
+          .filter((n): n is string => n !== undefined)
+      : [],
+  );
   for (const call of callsNamed('find_package')) {
     const words = call.body.trim().split(/\s+/);
     const name = words[0];
     if (!name || !/^[A-Za-z][A-Za-z0-9_+-]*$/.test(name) || CMAKE_BUILTIN.has(name.toLowerCase())) continue;
-    add('cmake', name, words.includes('REQUIRED'), file, call);
+    add('cmake', name, words.includes('REQUIRED') || fetchedUnlessFound.has(name.toLowerCase()), file, call);
   }
   for (const fn of ['pkg_check_modules', 'pkg_search_module']) {
     for (const call of callsNamed(fn)) {

@@ -6,7 +6,7 @@
  * the real file `libfoo.so.1.2` is the artifact; scoring matches it to `libfoo.so`). Everything named `.git`
  * (the repository's own directory, a submodule's gitfile) is skipped.
  */
-import { closeSync, lstatSync, readdirSync, readSync, type Dirent } from 'node:fs';
+import { closeSync, lstatSync, readdirSync, readlinkSync, readSync, type Dirent } from 'node:fs';
 import * as path from 'node:path';
 
 import { nameKey, openUnderSync } from '../base/safe-fs.js';
@@ -470,5 +470,52 @@ export async function scanNewArtifacts(
         size: stamp.size,
       });
   }
+  linkAliases(root, artifacts);
   return artifacts;
+}
+
+/** Most folders read for links, and most links kept per artifact. */
+const MAX_LINK_DIRS = 64;
+const MAX_LINKS = 8;
+
+/**
+ * The symbolic links beside the artifacts that point at one of them, as each artifact's `links`: a Makefile's
+ * `ln -sf kak.opt kak`, `libfoo.so → libfoo.so.1`. A link is read (its target, as text), never followed; only a
+ * relative target that stays in the tree and names an artifact of this scan counts. An expected name then
+ * matches the link's name: it is what a person runs.
+ */
+function linkAliases(root: string, artifacts: Artifact[]): void {
+  const byPath = new Map(artifacts.filter((a) => a.pathBase64 === undefined).map((a) => [a.path, a]));
+  const dirs = [...new Set([...byPath.keys()].map((p) => path.posix.dirname(p)))].slice(0, MAX_LINK_DIRS);
+  const links = new Map<string, string>();
+  for (const dir of dirs) {
+    const abs = dir === '.' ? root : path.join(root, dir);
+    let entries: Dirent[];
+    try {
+      // A folder swapped for a symbolic link since the walk is not read through.
+      if (dir !== '.' && lstatSync(abs).isSymbolicLink()) continue;
+      entries = readdirSync(abs, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (!entry.isSymbolicLink()) continue;
+      const rel = dir === '.' ? entry.name : `${dir}/${entry.name}`;
+      let target: string;
+      try {
+        target = readlinkSync(path.join(abs, entry.name));
+      } catch {
+        continue;
+      }
+      if (!path.posix.isAbsolute(target)) links.set(rel, path.posix.normalize(path.posix.join(dir, target)));
+    }
+  }
+  // A chain of links (`libfoo.so` → `libfoo.so.1` → `libfoo.so.1.2`) is walked among the links read here.
+  for (const [rel, first] of links) {
+    let at = first;
+    for (let hop = 0; hop < MAX_LINKS && links.has(at); hop++) at = links.get(at)!;
+    const artifact = byPath.get(at);
+    if (!artifact || artifact.path === rel || (artifact.links?.length ?? 0) >= MAX_LINKS) continue;
+    artifact.links = [...(artifact.links ?? []), rel];
+  }
 }

@@ -148,10 +148,13 @@ export function scoreArtifacts(artifacts: Artifact[], expected: Expected): Metri
   const { names } = normalizeExpected(expected.names);
   const byBase = new Map<string, string[]>();
   for (const artifact of artifacts) {
-    const base = artifactBaseName(artifact.path);
-    const paths = byBase.get(base);
-    if (paths) paths.push(artifact.path);
-    else byBase.set(base, [artifact.path]);
+    // A link that points at the artifact answers to its own name too (the path shown is the link's).
+    for (const named of [artifact.path, ...(artifact.links ?? [])]) {
+      const base = artifactBaseName(named);
+      const paths = byBase.get(base);
+      if (paths) paths.push(named);
+      else byBase.set(base, [named]);
+    }
   }
   const matched: string[] = [];
   const missing: string[] = [];

@@ -20,6 +20,8 @@ export interface Artifact {
   pathBase64?: string;
   kind: ArtifactKind;
   size: number;
+  /** Symbolic links in the tree that point at it (`src/kak` → `kak.opt`): an expected name may be one of theirs. */
+  links?: string[];
 }
 
 /** A file's identity before a build, to tell new and rebuilt files from untouched ones. */

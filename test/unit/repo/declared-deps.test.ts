@@ -92,6 +92,24 @@ describe('readDeclaredDependencies', () => {
     });
   });
 
+  it('a find_package the file downloads when it is not found (if(NOT X_FOUND) … FetchContent) is needed', async () => {
+    const lines = [
+      'find_package(GTest)',
+      'find_package(ZLIB)',
+      'if(NOT GTest_FOUND)',
+      '  include(FetchContent)',
+      '  FetchContent_Declare(googletest URL https://example.com/googletest.tar.gz)',
+      '  FetchContent_MakeAvailable(googletest)',
+      'endif()',
+    ];
+    const decls = await read({ 'CMakeLists.txt': lines.join('\n') }, system('cmake', 'CMakeLists.txt'));
+    expect(summary(decls)).toEqual({ 'cmake:GTest': true, 'cmake:ZLIB': false });
+    // Without a download, `if(NOT X_FOUND)` is the project's own fallback: still optional.
+    const own = lines.map((l) => l.replace(/FetchContent_\w+\(.*\)/, 'add_subdirectory(third_party/gtest)'));
+    const without = await read({ 'CMakeLists.txt': own.join('\n') }, system('cmake', 'CMakeLists.txt'));
+    expect(summary(without)).toEqual({ 'cmake:GTest': false, 'cmake:ZLIB': false });
+  });
+
   it('reads autoconf checks: required when missing stops configure', async () => {
     const decls = await read(
       {

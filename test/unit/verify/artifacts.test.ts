@@ -20,6 +20,7 @@ import {
   snapshotTree,
   type ClassifiedStamp,
 } from '../../../src/verify/artifacts.js';
+import { scoreArtifacts } from '../../../src/verify/scoring.js';
 import { makeArchive, makeElf, ET_DYN, ET_EXEC, ET_REL, PT_INTERP, PT_LOAD } from './helpers/elf.js';
 
 const EXE = makeElf({ bits: 64, little: true, type: ET_EXEC, phdrs: [PT_LOAD], size: 256 });
@@ -202,8 +203,35 @@ describe('scanNewArtifacts', () => {
     symlinkSync('libfoo.so.1.2', path.join(root, 'lib/libfoo.so.1'));
     symlinkSync('libfoo.so.1', path.join(root, 'lib/libfoo.so'));
     symlinkSync('/bin/true', path.join(root, 'lib/true-link'));
+    symlinkSync('../../outside', path.join(root, 'lib/escapes'));
     const artifacts = await scanNewArtifacts(root, before);
-    expect(artifacts).toEqual([{ path: 'lib/libfoo.so.1.2', kind: 'shared_library', size: LIB.length }]);
+    // The links are read as names (what a person runs), never followed: the file behind them is the artifact.
+    expect(artifacts).toEqual([
+      {
+        path: 'lib/libfoo.so.1.2',
+        kind: 'shared_library',
+        size: LIB.length,
+        links: ['lib/libfoo.so', 'lib/libfoo.so.1'],
+      },
+    ]);
+  });
+
+  it("an expected name matches a link to a binary the build made (a Makefile's ln -sf kak.opt kak)", async () => {
+    const before = await snapshotTree(root);
+    write('src/kak.opt', EXE);
+    symlinkSync('kak.opt', path.join(root, 'src/kak'));
+    const artifacts = await scanNewArtifacts(root, before);
+    expect(artifacts).toEqual([
+      { path: 'src/kak.opt', kind: 'executable', size: EXE.length, links: ['src/kak'] },
+    ]);
+    const metrics = scoreArtifacts(artifacts, { names: ['kak'], source: 'cli' });
+    expect(metrics).toMatchObject({ strict: true, matches: { kak: ['src/kak'] } });
+    // A link to a file that is not a new binary names nothing.
+    write('src/old.txt', 'text\n');
+    symlinkSync('old.txt', path.join(root, 'src/other'));
+    expect(
+      scoreArtifacts(await scanNewArtifacts(root, before), { names: ['other'], source: 'cli' }).strict,
+    ).toBe(false);
   });
 
   it('object files are not artifacts, kernel modules are elf_other, tiny files are skipped', async () => {
