@@ -12,8 +12,9 @@
  *   each side is timed as the first build, reported apart from the warm ones.
  *
  * The docker image is BB_BENCH_DOCKER_IMAGE (default buildbench/bookworm-bare:test: a `docker import` of a
- * minbase Debian bookworm rootfs, as CI makes it). The corpus: the fixtures under test/fixtures/repos that
- * are expected to build (BB_BENCH_FIXTURES limits them). BB_BENCH_REPEAT=n (1-9) runs each side n times in
+ * minbase Debian bookworm rootfs, as CI makes it). The corpus: vs-hand's (`benchEntries`): the fixtures under
+ * test/fixtures/repos that are expected to build (BB_BENCH_FIXTURES limits them; `none` leaves them out) and
+ * the real repositories of BB_BENCH_VS_HAND (bench/vs-hand-corpus/corpus.json with BB_BENCH_VS_HAND_SRC). BB_BENCH_REPEAT=n (1-9) runs each side n times in
  * turn and takes each repository's median. Reports per repository both wall times and their ratio
  * (docker / rootfs), the total ratio (sum over sum) and the median ratio, and the first build's extra cost.
  * Run alone: `npx tsx bench/sandbox-backends.ts`, or `npm run bench -- --only sandbox-backends`.
@@ -33,6 +34,7 @@ import { ensureRootfsLayers } from '../src/sandbox/rootfs.js';
 import type { SandboxSettings } from '../src/sandbox/types.js';
 import { quantile } from './harness-overhead.js';
 import { FIXTURES, fixtureCorpus, round, type BenchResult } from './rules-vs-baseline.js';
+import { benchEntries, type VsHandEntry } from './vs-hand.js';
 
 type Backend = 'rootfs' | 'docker';
 const BACKENDS: readonly Backend[] = ['rootfs', 'docker'];
@@ -50,11 +52,8 @@ export async function benchSandboxBackends(): Promise<BenchResult[]> {
   if (!(await dockerAnswers(10_000)))
     throw new Error('the sandbox-backends benchmark needs a Docker engine (docker info)');
   const image = process.env.BB_BENCH_DOCKER_IMAGE || 'buildbench/bookworm-bare:test';
-  const listed = process.env.BB_BENCH_FIXTURES?.split(',').filter(Boolean);
-  const fixtures = corpus.fixtures.filter(
-    (f) => (corpus.expected.get(f) ?? []).length > 0 && (!listed || listed.includes(f)),
-  );
-  if (fixtures.length === 0) throw new Error('sandbox-backends: no fixture to build');
+  const entries = benchEntries(corpus);
+  if (entries.length === 0) throw new Error('sandbox-backends: no repository to build');
   const repeat = Math.max(1, Math.min(9, Number.parseInt(process.env.BB_BENCH_REPEAT ?? '1', 10) || 1));
   const cold = process.env.BB_BENCH_COLD === '1';
   const scratch = await mkdtemp(path.join(tmpdir(), 'bb-bench-backends-'));
@@ -78,18 +77,18 @@ export async function benchSandboxBackends(): Promise<BenchResult[]> {
       await ensureRootfsLayers({ ...corpus.sandbox, cacheDir, onProgress: say });
       await ensureToolchainImage({ baseId, cacheDir, buildCacheSetup: true, onProgress: say });
     }
-    const build = async (backend: Backend, fixture: string, label: string): Promise<Timed> => {
+    const build = async (backend: Backend, entry: VsHandEntry, label: string): Promise<Timed> => {
       const buildCache = await mkdtemp(path.join(scratch, `build-cache-${backend}-`));
-      const outDir = path.join(scratch, `out-${fixture}-${backend}-${label}`);
+      const outDir = path.join(scratch, `out-${entry.name}-${backend}-${label}`);
       const started = performance.now();
       const result = await runBuild({
-        source: path.join(FIXTURES, fixture),
+        source: entry.dir,
         outDir,
         strategy: 'rules',
         maxTurns: 10,
         timeoutMs: 45 * 60_000,
         turnTimeoutMs: 30 * 60_000,
-        expect: corpus.expected.get(fixture) ?? [],
+        expect: entry.expect,
         json: false,
         keep: false,
         sandbox: settings(backend, buildCache),
@@ -107,11 +106,12 @@ export async function benchSandboxBackends(): Promise<BenchResult[]> {
     };
 
     const rows: { fixture: string; times: Record<Backend, Timed[]> }[] = [];
-    for (const [i, fixture] of fixtures.entries()) {
+    for (const [i, entry] of entries.entries()) {
+      const fixture = entry.name;
       const times: Record<Backend, Timed[]> = { rootfs: [], docker: [] };
       for (let n = 0; n < repeat; n++) {
         for (const backend of BACKENDS) {
-          const timed = await build(backend, fixture, String(n));
+          const timed = await build(backend, entry, String(n));
           say(
             `${fixture} ${backend}: ${timed.status}, ${timed.turns} turn(s), ${round(timed.ms / 1000, 2)} s` +
               (timed.madeMs !== undefined

@@ -128,8 +128,11 @@ interface Row {
   note?: string;
 }
 
-export async function benchVsHand(): Promise<BenchResult[]> {
-  const corpus = await fixtureCorpus('vs-hand');
+/**
+ * The repositories a side-by-side benchmark builds: the fixtures expected to build (BB_BENCH_FIXTURES limits
+ * them; `none` leaves them out), then the entries of BB_BENCH_VS_HAND (BB_BENCH_VS_HAND_ONLY limits them).
+ */
+export function benchEntries(corpus: { fixtures: string[]; expected: Map<string, string[]> }): VsHandEntry[] {
   const listed = process.env.BB_BENCH_FIXTURES?.split(',').filter(Boolean) ?? [];
   const only = listed.length > 0 ? listed : undefined;
   const fixtures =
@@ -145,11 +148,16 @@ export async function benchVsHand(): Promise<BenchResult[]> {
   }));
   const file = process.env.BB_BENCH_VS_HAND;
   if (file) {
-    // BB_BENCH_VS_HAND_ONLY=a,b: those entries of the file only.
     const picked = process.env.BB_BENCH_VS_HAND_ONLY?.split(',').filter(Boolean);
     const real = readVsHandCorpus(file, readFileSync(file, 'utf8'), process.env.BB_BENCH_VS_HAND_SRC);
     entries.push(...real.filter((e) => !picked || picked.includes(e.name)));
   }
+  return entries;
+}
+
+export async function benchVsHand(): Promise<BenchResult[]> {
+  const corpus = await fixtureCorpus('vs-hand');
+  const entries = benchEntries(corpus);
   if (entries.length === 0)
     throw new Error('vs-hand: nothing to compare (no fixture and no BB_BENCH_VS_HAND)');
 

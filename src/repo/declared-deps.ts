@@ -253,10 +253,15 @@ export function variablesConfigureFailsOn(text: string): Set<string> {
   return out;
 }
 
+/** A `case $host in` label for a system that is not Linux. */
+const OTHER_HOST =
+  /mingw|cygwin|msys|win32|win64|windows|darwin|apple|macos|bsd|dragonfly|solaris|sunos|haiku|aix|hpux|qnx/i;
+
 /**
  * Per line (1-based), whether it sits in the first branch of an enclosing `if test "x$V" = xyes` block or
  * in an option's `case … yes)` branch: a feature the user turns on (`--enable-systemd` sets `enable_systemd=yes`; a default
- * configure leaves it empty), so a check there is not made by default. An `else` branch, or a test for
+ * configure leaves it empty), so a check there is not made by default; or in a `case $host in` branch for
+ * other systems only (`*mingw*)`), which a Linux build never takes. An `else` branch, or a test for
  * `no`, is the default path.
  */
 function featureGates(text: string): boolean[] {
@@ -283,8 +288,13 @@ function featureGates(text: string): boolean[] {
       stack.push({ kind: 'case', gate: false });
     } else if (label !== undefined && top?.kind === 'case') {
       // `yes)` alone is what the option's user asked for; `check|yes)`, `*)` and `auto)` are the default path.
+      // A branch for other hosts only (`case $host in *mingw*)`) is not taken on a Linux build machine either.
       const labels = label.split('|').map((l) => l.replace(/["']/g, ''));
-      setGate(top, labels.includes('yes') && !labels.some((l) => ['check', 'auto', '*', ''].includes(l)));
+      setGate(
+        top,
+        (labels.includes('yes') && !labels.some((l) => ['check', 'auto', '*', ''].includes(l))) ||
+          labels.every((l) => OTHER_HOST.test(l) && !/linux|gnu/i.test(l)),
+      );
     }
     gated.push(open > 0);
     const last = stack[stack.length - 1]; // the block this line opened, for one-line `if …; fi` and `yes) …;;`

@@ -70,19 +70,32 @@ export function docBlocks(text: string, file: string): DocumentedBlock[] {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const found: { block: DocumentedBlock; underBuild: boolean }[] = [];
   let heading: Heading = { title: '', line: 0, end: -1 };
+  // Markdown headings by level (1-6): the headings above a block's own.
+  const levels: string[] = [];
   const push = (start: number, body: string[]): void => {
     const raw = stripPrompts(body.join('\n')).trim();
     if (raw === '' || raw.length > MAX_BLOCK_CHARS) return;
+    const parents = levels.filter((t, n, all) => t !== '' && n < all.length - 1);
     found.push({
-      block: { source: `${file}:${start + 1}`, section: heading.title, text: raw, from: 'docs' },
+      block: {
+        source: `${file}:${start + 1}`,
+        section: heading.title,
+        ...(parents.length > 0 ? { parents } : {}),
+        text: raw,
+        from: 'docs',
+      },
       underBuild: BUILD_HEADING.test(heading.title),
     });
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const md = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    const md = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
     if (md) {
-      heading = { title: md[1]!, line: i, end: i };
+      heading = { title: md[2]!, line: i, end: i };
+      const level = md[1]!.length;
+      levels.length = level;
+      for (let l = 0; l < level - 1; l++) levels[l] ??= '';
+      levels[level - 1] = md[2]!;
       continue;
     }
     const next = lines[i + 1] ?? '';

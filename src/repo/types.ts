@@ -33,6 +33,8 @@ export interface DocumentedBlock {
   source: string;
   /** The heading (docs) or the step's name (CI) it was under. */
   section: string;
+  /** Docs (Markdown): the headings above `section`, outermost first. */
+  parents?: string[];
   /** The shell text as written (prompts like `$ ` already removed). */
   text: string;
   from: 'docs' | 'ci';

@@ -70,6 +70,47 @@ export async function preemptiveRepairs(
   return out;
 }
 
+/** `-D<NAME>=OFF` of a switch for tests, examples, benchmarks or documentation (`-DBUILD_TESTING=OFF`). */
+const EXTRA_SWITCH_OFF =
+  /^-D(?:[A-Za-z0-9]+_)*(?:BUILD_|ENABLE_|WITH_)?(?:TESTS?|TESTING|EXAMPLES?|BENCHMARKS?|DOCS?|DOCUMENTATION)(?::BOOL)?=(?:OFF|0|FALSE|NO)$/i;
+
+/**
+ * The switches a CMake project's documentation turns off when it configures (`cmake -Bbuild -DBUILD_TESTING=OFF`,
+ * ninja's README): the tests, examples, benchmarks and documentation the project's own binaries do not need.
+ * Building them is work the person who follows the README does not do, and their downloads (a test framework
+ * by FetchContent) can fail offline. Not when an expected binary is one of those (a `*_test`).
+ */
+export function documentedSwitchesOff(
+  repo: RepoInfo,
+  recipe: Recipe,
+  expected: readonly string[],
+): PreemptiveRepair[] {
+  if (recipe.system !== 'cmake' || expected.some((n) => /test|bench|example|demo|doc/i.test(n))) return [];
+  for (const block of repo.documented?.blocks ?? []) {
+    if (block.from !== 'docs') continue;
+    for (const line of block.text.split('\n')) {
+      const words = line.trim().split(/\s+/);
+      if (words[0] !== 'cmake') continue;
+      const off = words.filter((w) => EXTRA_SWITCH_OFF.test(w));
+      if (off.length === 0) continue;
+      return [
+        {
+          repair: {
+            rule: 'documented-switches',
+            key: `documented-switches:${off.join(' ')}`,
+            reason:
+              `the documentation configures with ${off.join(' ')}: the tests, examples or documentation are ` +
+              "not built, only the project's own binaries, as a person following it builds them",
+            configureArgs: off,
+          },
+          evidence: `${block.source}: ${line.trim().slice(0, 160)}`,
+        },
+      ];
+    }
+  }
+  return [];
+}
+
 /** How much of the tree the migration scan reads: files, bytes of one file, bytes in all. */
 const MIGRATION_SCAN = { files: 400, fileBytes: 512 * 1024, totalBytes: 16 * 1024 * 1024 } as const;
 /** Folders whose Python files are not the artifact's own (the edit program skips the same and links). */

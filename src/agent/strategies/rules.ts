@@ -17,7 +17,12 @@ import { submodulesThatMatter } from '../../knowledge/repair/submodules.js';
 import { GENERIC_MOVES } from '../../knowledge/repair/rules/generic.js';
 import type { PreinstallPlan } from '../../knowledge/repair/declared.js';
 import { preinstallFor } from './preinstall.js';
-import { preemptiveMigrations, preemptiveRepairs, type PreemptiveRepair } from './preemptive.js';
+import {
+  documentedSwitchesOff,
+  preemptiveMigrations,
+  preemptiveRepairs,
+  type PreemptiveRepair,
+} from './preemptive.js';
 import { shippedLibraryRepairs, shippedSourceRepairs } from './shipped-sources.js';
 
 interface Attempt {
@@ -116,12 +121,10 @@ export class RulesStrategy implements Strategy {
       if (this.options.preinstall !== false) {
         this.preinstall = await preinstallFor(context.repo, this.services, context.goal);
         if (!context.goal)
-          this.preemptive = await preemptiveRepairs(
-            context.repo,
-            this.plan[0]!.recipe,
-            this.knowledge,
-            this.services,
-          );
+          this.preemptive = [
+            ...(await preemptiveRepairs(context.repo, this.plan[0]!.recipe, this.knowledge, this.services)),
+            ...documentedSwitchesOff(context.repo, this.plan[0]!.recipe, context.expected.names),
+          ];
         else if (context.repo.ecosystems?.some((e) => e.kind === 'python') && this.knowledge !== NO_KNOWLEDGE)
           this.preemptive = await preemptiveMigrations(context.repo);
         // A clone of a project the distribution ships gets its copy when the network is out of reach.
@@ -310,27 +313,31 @@ export class RulesStrategy implements Strategy {
     let patched = fixes;
     const applied = new Set<string>();
     const edits = new Set<string>();
-    for (const { repair } of this.preemptive) {
+    // CMake's own switches (documentedSwitchesOff) only where CMake configures.
+    const preemptive = this.preemptive.filter(
+      ({ repair }) => !(repair.configureArgs?.length && recipe.system !== 'cmake'),
+    );
+    for (const { repair } of preemptive) {
       patched = applyRepair(patched, repair);
       applied.add(repair.key);
       // Only a source change's lines are edits (the patch series replaces them in build.sh).
       if (repair.patches?.length) for (const line of repair.prelude ?? []) edits.add(line);
     }
-    const preemptiveNote = this.preemptive
+    const preemptiveNote = preemptive
       .map(
         ({ repair, evidence }) => `; before the first script, ${repair.rule}: ${repair.reason} (${evidence})`,
       )
       .join('');
     const why = whyPlanned(planned, failure) + packagesNote + includeNote + preemptiveNote;
     this.attempt = { recipe, why, fixes: patched, applied, edits };
-    const patches = this.preemptive.flatMap(({ repair }) => repair.patches ?? []);
+    const patches = preemptive.flatMap(({ repair }) => repair.patches ?? []);
     const upFront: UpFront[] = [
       ...Object.entries(this.carriedEnv).map(([name, value]): UpFront => ({
         kind: 'env',
         what: `${name}=${value}`,
         why: "the declared headers' include roots, where their packages ship them",
       })),
-      ...this.preemptive.flatMap(({ repair, evidence }) =>
+      ...preemptive.flatMap(({ repair, evidence }) =>
         (repair.packages ?? []).map((pkg): UpFront => ({
           kind: 'package',
           what: pkg,

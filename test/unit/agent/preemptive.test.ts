@@ -158,3 +158,46 @@ describe('removed Python APIs migrated before the first script (a deploy with Py
     }
   });
 });
+
+describe("the documentation's switches for tests, examples and docs", () => {
+  const cmakeRepo = (text: string) =>
+    repoInfo({
+      buildSystems: [system('cmake', '', 'CMakeLists.txt')],
+      documented: {
+        blocks: [{ source: 'README.md:56', section: 'CMake', text, from: 'docs' }],
+        prosePackages: [],
+      },
+    });
+  const first = (names: string[], text: string): TurnContext => ({
+    ...context(),
+    repo: cmakeRepo(text),
+    expected: { names, source: names.length ? 'cli' : 'none' },
+  });
+
+  it('configures as the README does (cmake -Bbuild-cmake -DBUILD_TESTING=OFF), with the line as evidence', async () => {
+    const a0 = await new RulesStrategy(new RuleKnowledge(), {}).next(
+      first(
+        ['ninja'],
+        'cmake -Bbuild-cmake -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release\ncmake --build build-cmake',
+      ),
+    );
+    if (a0.kind !== 'run') throw new Error('expected a script');
+    expect(a0.script).toContain('cmake -S . -B build -DBUILD_TESTING=OFF');
+    expect(a0.script).not.toContain('CMAKE_BUILD_TYPE'); // only switches that leave work out
+    expect(a0.reason).toContain(
+      'before the first script, documented-switches: the documentation configures with -DBUILD_TESTING=OFF',
+    );
+    expect(a0.reason).toContain('(README.md:56: cmake -Bbuild-cmake -DBUILD_TESTING=OFF');
+  });
+
+  it('not when a test binary is expected, nor without such a switch', async () => {
+    for (const [names, text] of [
+      [['ninja_test'], 'cmake -B b -DBUILD_TESTING=OFF'],
+      [['ninja'], 'cmake -B b -DBUILD_TESTING=ON'],
+    ] as const) {
+      const a0 = await new RulesStrategy(new RuleKnowledge(), {}).next(first([...names], text));
+      if (a0.kind !== 'run') throw new Error('expected a script');
+      expect(a0.script).not.toContain('-DBUILD_TESTING=OFF');
+    }
+  });
+});

@@ -8,6 +8,7 @@ import {
 } from '../../../src/recipe/documented.js';
 import { renderScript } from '../../../src/recipe/render-turn.js';
 import { emptyFixes } from '../../../src/recipe/model.js';
+import { docBlocks } from '../../../src/repo/documented.js';
 import type { DocumentedBlock } from '../../../src/repo/types.js';
 
 const block = (text: string, section = 'Building', from: 'docs' | 'ci' = 'docs'): DocumentedBlock => ({
@@ -121,5 +122,30 @@ describe('documented commands as a recipe (recipe/documented)', () => {
     expect(recipes[1]!.packages).toEqual(['libssl-dev']);
     repo.documented.blocks.push(block('sudo apt-get install -y libz-dev'));
     expect(await documentedPackages(repo)).toEqual(['libz-dev']);
+  });
+
+  it('the program itself, installed under an "Installing" heading, is not a package the build needs', async () => {
+    const text = ['# The Tool', '## Installing', '### Linux', '', '    apt-get install the-tool', ''].join(
+      '\n',
+    );
+    expect(docBlocks(text, 'README.md')).toEqual([
+      expect.objectContaining({ section: 'Linux', parents: ['The Tool', 'Installing'] }),
+    ]);
+    const under = (text: string, section: string, parents: string[]): DocumentedBlock => ({
+      ...block(text, section),
+      parents,
+    });
+    const repo = {
+      documented: {
+        blocks: [
+          under('apt-get install the-tool', 'Linux', ['The Tool', 'Installing']),
+          // Dependencies under "Installing", and a block that builds under "Installation", are the build's.
+          under('apt-get install -y libpcre3-dev', 'Dependencies', ['Installing']),
+          under('sudo apt-get install -y libssl-dev\nmake', 'Installation', []),
+        ],
+        prosePackages: [],
+      },
+    };
+    expect((await documentedPackages(repo)).sort()).toEqual(['libpcre3-dev', 'libssl-dev']);
   });
 });

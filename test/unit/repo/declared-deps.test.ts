@@ -110,6 +110,26 @@ describe('readDeclaredDependencies', () => {
     expect(summary(without)).toEqual({ 'cmake:GTest': false, 'cmake:ZLIB': false });
   });
 
+  it('a check in a `case $host in` branch for other systems only is not made on Linux', async () => {
+    const decls = await read(
+      {
+        'configure.ac': [
+          'AC_INIT([x], [1])',
+          'case $host in',
+          '*mingw*|*cygwin*)',
+          '    AC_CHECK_LIB(shlwapi, main,, AC_MSG_ERROR(libshlwapi missing))',
+          '    ;;',
+          '*linux*)',
+          '    AC_CHECK_LIB(rt, clock_gettime,, AC_MSG_ERROR(librt missing))',
+          '    ;;',
+          'esac',
+        ].join('\n'),
+      },
+      system('autotools', 'configure.ac'),
+    );
+    expect(summary(decls)).toEqual({ 'library:shlwapi': false, 'library:rt': true });
+  });
+
   it('reads autoconf checks: required when missing stops configure', async () => {
     const decls = await read(
       {
