@@ -12,6 +12,7 @@
  *   the conditions of compound commands the parser flattened (`[ … ]`).
  * Sections for other systems (a "macOS" or "Windows" heading) are skipped.
  */
+import { programInstallSection } from '../repo/documented.js';
 import type { BuildSystemKind, DocumentedBlock, RepoInfo } from '../repo/types.js';
 import { splitScript } from '../trajectory/shell-split.js';
 import { loadCatalog } from './catalog.js';
@@ -57,21 +58,19 @@ const BUILD_COMMAND =
   /^(?:cmake|make|gmake|\.\/configure|sh|bash|\.\/autogen\.sh|autoreconf|\.\/bootstrap|meson|ninja|qmake|qmake-qt5|scons|bazel|cargo|gcc|g\+\+|cc|c\+\+|clang|clang\+\+|\.\/build\.sh)$/;
 const PACKAGE_NAME = /^[a-z0-9][a-z0-9+.-]*[a-z0-9+]$/;
 
-/** Headings of a section about installing the finished program (`## Installing`, `## Installation`). */
-const INSTALL_HEADING = /^(?:how to )?install(?:ing|ation)?\b/i;
-/** Headings that make such a section about building after all. */
-const BUILD_SECTION = /build|compil|source|depend|requir|prerequisite|develop|contribut/i;
-
 /**
- * A block that installs the program itself, not what building it needs: under an "Installing" heading (its own
- * or one above it, `## Installing › ### Linux`) with no heading about building, sources or dependencies on the
- * way, and running no build command (`apt-get install silversearcher-ag` is the project, prebuilt).
+ * A block that installs the program itself, not what building it needs: under an "Installing" heading with
+ * no heading about building on the way (`programInstallSection`), where no block of that section runs a build
+ * command (`apt-get install silversearcher-ag` is the project, prebuilt; an "Installation" section that
+ * installs packages, then configures and makes, is a build's).
  */
-function installsTheProgram(block: DocumentedBlock): boolean {
-  const headings = [...(block.parents ?? []), block.section];
-  if (!headings.some((h) => INSTALL_HEADING.test(h.trim())) || headings.some((h) => BUILD_SECTION.test(h)))
-    return false;
-  return !block.text.split('\n').some((line) => BUILD_COMMAND.test(words(line)[0] ?? ''));
+function installsTheProgram(block: DocumentedBlock, all: readonly DocumentedBlock[]): boolean {
+  if (!programInstallSection([...(block.parents ?? []), block.section])) return false;
+  const key = (b: DocumentedBlock): string => [...(b.parents ?? []), b.section].join('\n');
+  return !all.some(
+    (b) =>
+      key(b) === key(block) && b.text.split('\n').some((line) => BUILD_COMMAND.test(words(line)[0] ?? '')),
+  );
 }
 
 /** Words of a simple command (quotes removed from plain quoted words; good enough to classify it). */
@@ -299,9 +298,10 @@ export async function documentedRecipes(repo: Pick<RepoInfo, 'documented'>): Pro
  */
 export async function documentedPackages(repo: Pick<RepoInfo, 'documented'>): Promise<string[]> {
   const names = new Set<string>();
-  for (const block of repo.documented?.blocks ?? []) {
+  const blocks = repo.documented?.blocks ?? [];
+  for (const block of blocks) {
     if (block.from !== 'docs' || OTHER_SYSTEM_SECTION.test(block.section)) continue;
-    if (installsTheProgram(block)) continue;
+    if (installsTheProgram(block, blocks)) continue;
     for (const name of (await cleanBlock(block.text)).packages) names.add(name);
   }
   for (const p of repo.documented?.prosePackages ?? []) names.add(p.name);

@@ -18,6 +18,7 @@ import type { BuildDeclaration, BuildSystem, DeclarationKind, DocFile } from './
 
 export type { BuildDeclaration, DeclarationKind } from './types.js';
 import { cmakeCallText, cmakeCommands, cmakeFinds } from './cmake-finds.js';
+import { programInstallLines } from './documented.js';
 import { makeGoalNeeds } from './make-goal.js';
 import { readSmallText } from './walk.js';
 
@@ -484,9 +485,12 @@ const APT_LINE = /\b(?:apt-get|apt|aptitude)\s+(?:-\S+\s+)*install\b([^\n]*)/g;
 
 /** Packages a build doc's `apt-get install` line names (options, variables and shell syntax skipped). */
 function readDocInstall(text: string, file: string, add: Collect): void {
+  // A line in a section about installing the finished program (`## Installing`) installs the project itself.
+  const installing = programInstallLines(text);
   for (const match of text.matchAll(APT_LINE)) {
     const rest = (match[1] ?? '').split(/&&|\|\||;|\||`|#/)[0] ?? '';
     const call: Call = { body: '', line: lineOf(text, match.index), text: oneLine(match[0]) };
+    if (installing[call.line - 1] === true) continue;
     for (const word of rest.replace(/\\$/, '').split(/\s+/)) {
       if (word.startsWith('-') || !/^[a-z0-9][a-z0-9+.-]+$/.test(word)) continue;
       add('package', word, true, file, call);

@@ -46,6 +46,49 @@ const PROSE_CUE = /\b(?:require|depend|need|prerequisite|install|dependenc)/i;
 const MAX_BLOCKS = 40;
 const MAX_BLOCK_CHARS = 8000;
 
+/** Headings of a section about installing the finished program (`## Installing`, `## Installation`). */
+const INSTALL_HEADING = /^(?:how to )?install(?:ing|ation)?\b/i;
+/** Headings that make such a section about building after all. */
+const BUILD_SECTION = /build|compil|source|depend|requir|prerequisite|develop|contribut/i;
+
+/**
+ * Whether a heading and those above it (`## Installing › ### Linux`) make a section about installing the
+ * finished program (a release, a distribution's package of it) rather than building it: an "Installing"
+ * heading, and none about building, sources or dependencies on the way.
+ */
+export function programInstallSection(headings: readonly string[]): boolean {
+  return headings.some((h) => INSTALL_HEADING.test(h.trim())) && !headings.some((h) => BUILD_SECTION.test(h));
+}
+
+/** A line that builds (a section with one is about building, whatever its heading says). */
+const BUILDS =
+  /(?:^|[\s;&|(])(?:cmake|make|gmake|\.\/configure|autoreconf|\.\/autogen\.sh|\.\/bootstrap|meson|ninja|qmake|scons|bazel|\.\/build\.sh)(?=\s|$)/;
+
+/**
+ * For each line of a Markdown text (0-based), whether it is in a section `programInstallSection` names and
+ * that section runs no build command (an "Installation" section that configures and makes is a build's).
+ */
+export function programInstallLines(text: string): boolean[] {
+  const levels: string[] = [];
+  const lines = text.split('\n');
+  // Each line's section (the index of its heading line, -1 before any) and whether that section builds.
+  const sectionOf: number[] = [];
+  const named = new Map<number, boolean>();
+  const builds = new Set<number>();
+  let section = -1;
+  lines.forEach((line, i) => {
+    const md = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (md) {
+      levels.length = md[1]!.length;
+      levels[md[1]!.length - 1] = md[2]!;
+      section = i;
+      named.set(i, programInstallSection(levels.filter((t) => t !== undefined)));
+    } else if (BUILDS.test(line)) builds.add(section);
+    sectionOf.push(section);
+  });
+  return sectionOf.map((at) => named.get(at) === true && !builds.has(at));
+}
+
 interface Heading {
   title: string;
   line: number;

@@ -139,9 +139,10 @@ describe('documented commands as a recipe (recipe/documented)', () => {
       documented: {
         blocks: [
           under('apt-get install the-tool', 'Linux', ['The Tool', 'Installing']),
-          // Dependencies under "Installing", and a block that builds under "Installation", are the build's.
+          // Dependencies under "Installing", and an "Installation" section that builds, are the build's.
           under('apt-get install -y libpcre3-dev', 'Dependencies', ['Installing']),
-          under('sudo apt-get install -y libssl-dev\nmake', 'Installation', []),
+          under('sudo apt-get install -y libssl-dev', 'Installation', []),
+          under('make', 'Installation', []),
         ],
         prosePackages: [],
       },

@@ -351,6 +351,27 @@ describe('readDeclaredDependencies', () => {
     expect(decls[0]!.source).toBe('README.md:3');
   });
 
+  it('leaves out the program itself, installed in an "Installing" section that builds nothing', async () => {
+    const decls = await read(
+      {
+        'README.md': [
+          '# Tool',
+          '## Installing',
+          '### Linux',
+          '    apt-get install the-tool',
+          '## Installation from source',
+          '    apt-get install libfoo-dev',
+          '## Installation',
+          '    apt-get install libbar-dev',
+          '    cmake -B build && cmake --build build',
+        ].join('\n'),
+      },
+      system('cmake', 'CMakeLists.txt'),
+      ['README.md'],
+    );
+    expect(summary(decls)).toEqual({ 'package:libfoo-dev': true, 'package:libbar-dev': true });
+  });
+
   it('reads the sources’ includes where the build system declares nothing a reader understands', async () => {
     const files = { 'main.c': '#include <curses.h>\n', 'build.sh': 'cc main.c -lcurses\n' };
     for (const primary of [system('script', 'build.sh'), system('configure', 'configure')])
