@@ -125,7 +125,24 @@ interface Row {
   success: boolean;
   replayMs: number;
   harnessMs: number;
+  /**
+   * The harness's time by phase: before the first script, each phase's share outside sandbox commands
+   * (result.json's `timings.beforeFirstScript`, the sandbox's own commands counted apart as `sandbox_commands`),
+   * and `after_first_script` (the rest: verifiers, finalize, result writing).
+   */
+  phases?: Record<string, number>;
   note?: string;
+}
+
+/** `Row.phases` from a result's timings. */
+export function harnessPhases(timings: BuildResult['timings']): Record<string, number> | undefined {
+  const before = timings.beforeFirstScript;
+  if (!before || timings.harnessMs === undefined) return undefined;
+  return {
+    ...before.phases,
+    sandbox_commands: before.sandboxMs,
+    after_first_script: Math.max(0, timings.harnessMs - before.harnessMs),
+  };
 }
 
 /**
@@ -209,6 +226,8 @@ export async function benchVsHand(): Promise<BenchResult[]> {
         replayMs: result.recipe?.replay.durationMs ?? 0,
         harnessMs: result.timings.harnessMs ?? 0,
       };
+      const phases = harnessPhases(result.timings);
+      if (phases) row.phases = phases;
       const handScript = entry.hand
         ? await readFile(entry.hand, 'utf8')
         : success
@@ -278,6 +297,13 @@ export function vsHandResults(rows: readonly Row[]): BenchResult[] {
       unit: 'turns',
     },
   ];
+  // Where the harness's time goes over all repositories, by phase (issue 32: each phase kept measured).
+  const byPhase = new Map<string, number>();
+  for (const r of rows)
+    for (const [phase, ms] of Object.entries(r.phases ?? {}))
+      byPhase.set(phase, (byPhase.get(phase) ?? 0) + ms);
+  for (const [phase, ms] of byPhase)
+    out.push({ name: `vs_hand.harness_by_phase.${phase}`, value: round(ms / 1000, 2), unit: 's' });
   for (const r of rows) {
     const name = `vs_hand.${r.name}`;
     out.push(

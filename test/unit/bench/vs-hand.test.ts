@@ -4,11 +4,11 @@
  * run failed or whose build did not verify is left out of the ratios.
  */
 import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { readVsHandCorpus, vsHandResults } from '../../../bench/vs-hand.js';
+import { harnessPhases, readVsHandCorpus, vsHandResults } from '../../../bench/vs-hand.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bb-vs-hand-'));
 const script = join(dir, 'hand.sh');
@@ -27,6 +27,20 @@ describe('readVsHandCorpus', () => {
       { name: 'a', dir, hand: script, expect: ['a'] },
       { name: 'b', dir, expect: [] },
     ]);
+  });
+
+  it("the committed corpus's form: the checkout under the source folder, the hand script beside the file", () => {
+    const src = mkdtempSync(join(tmpdir(), 'bb-vs-hand-src-'));
+    mkdirSync(join(src, 'tool'));
+    const file = join(dir, 'corpus.json');
+    const text = JSON.stringify([
+      { name: 'tool', repo: 'o/tool', commit: 'abc', hand: 'hand.sh', expect: ['t'] },
+    ]);
+    expect(readVsHandCorpus(file, text, src)).toEqual([
+      { name: 'tool', dir: join(src, 'tool'), hand: script, expect: ['t'] },
+    ]);
+    expect(() => readVsHandCorpus(file, text)).toThrow(/entry 1: no "dir", and BB_BENCH_VS_HAND_SRC/);
+    expect(() => readVsHandCorpus(file, text.replace('"tool"', '"other"'), src)).toThrow(/entry 1: "dir"/);
   });
 
   it.each([
@@ -74,5 +88,30 @@ describe('vsHandResults', () => {
     expect(value('vs_hand.turns_per_success')).toBe(1);
     expect(value('vs_hand.b.ratio')).toBe(3);
     expect(value('vs_hand.d.ratio')).toBeUndefined();
+  });
+
+  it("reports the harness's time by phase, per repository's result and summed", () => {
+    const timings = {
+      startedAt: '',
+      finishedAt: '',
+      totalMs: 5_000,
+      harnessMs: 900,
+      beforeFirstScript: {
+        totalMs: 400,
+        sandboxMs: 100,
+        harnessMs: 300,
+        phases: { inspect: 120, build: 180 },
+      },
+    };
+    const phases = harnessPhases(timings as never);
+    expect(phases).toEqual({ inspect: 120, build: 180, sandbox_commands: 100, after_first_script: 600 });
+    expect(harnessPhases({ totalMs: 1 } as never)).toBeUndefined();
+    const results = vsHandResults([
+      { ...row('a', 12_000, 10_000), phases: phases! },
+      { ...row('b', 3_000, 1_000), phases: { inspect: 1_880, after_first_script: 400 } },
+    ]);
+    const value = (name: string): number | undefined => results.find((r) => r.name === name)?.value;
+    expect(value('vs_hand.harness_by_phase.inspect')).toBe(2);
+    expect(value('vs_hand.harness_by_phase.after_first_script')).toBe(1);
   });
 });
