@@ -3,7 +3,7 @@
  * (finalize, inside `runBuild`), or by `report/turns.ts` from trajectory.jsonl (`buildbench report`, which
  * never sees live state).
  */
-import type { TurnRecord } from '../agent/types.js';
+import type { TurnRecord, UpFront } from '../agent/types.js';
 import type { ScriptRecipe } from '../recipe/model.js';
 import type { Finding } from '../knowledge/diagnose/types.js';
 
@@ -16,6 +16,8 @@ export interface ReportTurn {
   recipe?: ScriptRecipe;
   /** Source edits the script makes, with their reason. */
   patches?: { file: string; reason: string }[];
+  /** What the strategy put in before any failure (a package, a variable), each with its own reason. */
+  upFront?: UpFront[];
   /** Undefined when the turn never finished (the run was killed during it). */
   exitCode?: number | null;
   timedOut: boolean;
@@ -43,6 +45,7 @@ export function turnsFromHistory(history: readonly TurnRecord[]): ReportTurn[] {
       script: record.action.script,
       recipe: record.action.recipe,
       patches: record.action.patches,
+      ...(record.action.upFront?.length ? { upFront: record.action.upFront } : {}),
       exitCode: o ? o.exec.exitCode : undefined,
       timedOut: o?.exec.timedOut ?? false,
       durationMs: o?.exec.durationMs,

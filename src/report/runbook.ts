@@ -403,13 +403,15 @@ export function dependencyReasons(
       seen.add(name);
       const answered = answeredFinding(turns, turn.turn);
       const declarations = declared.get(name);
+      // A package put in before any failure (a repair the tree predicted) says its own reason.
+      const early = turn.upFront?.find((u) => u.kind === 'package' && u.what === name)?.why;
       out.push({
         name,
         why: declarations
           ? `declared by the build files (${declarations.join('; ')}); installed before the first script`
           : answered
             ? `turn ${turn.turn} fixed turn ${answered.turn}'s error: ${turn.reason}`
-            : `installed by turn ${turn.turn} (${turn.purpose})`,
+            : (early ?? `installed by turn ${turn.turn} (${turn.purpose})`),
       });
     }
   }

@@ -103,6 +103,21 @@ function lastRun(events: readonly TrajectoryEvent[]): readonly TrajectoryEvent[]
  * Turns and claims from trajectory events (`turn_start`, `turn_end`, `claim`). Malformed events are skipped:
  * a report is written from what can be read.
  */
+type UpFront = NonNullable<ReportTurn['upFront']>[number];
+
+/** A turn_start's `upFront` list as written (each item checked; anything else dropped). */
+function upFrontFrom(value: unknown): { upFront?: UpFront[] } {
+  if (!Array.isArray(value)) return {};
+  const items = value.filter(
+    (u): u is UpFront =>
+      isObject(u) &&
+      (u.kind === 'package' || u.kind === 'env') &&
+      typeof u.what === 'string' &&
+      typeof u.why === 'string',
+  );
+  return items.length > 0 ? { upFront: items.map((u) => ({ kind: u.kind, what: u.what, why: u.why })) } : {};
+}
+
 export function turnsFromTrajectory(events: readonly TrajectoryEvent[]): {
   turns: ReportTurn[];
   claims: ReportClaim[];
@@ -122,6 +137,7 @@ export function turnsFromTrajectory(events: readonly TrajectoryEvent[]): {
         script: str(a.script),
         recipe: scriptRecipeFrom(a.recipe),
         patches: patchesFrom(a.patches),
+        ...upFrontFrom(a.upFront),
         timedOut: false,
         passed: false,
         artifacts: 0,

@@ -45,6 +45,12 @@ describe('dependencyReasons with pre-installed packages', () => {
       { name: 'libfoo-dev', why: 'installed by turn 0 (meson)' },
     ]);
   });
+
+  it("a package a repair put in before the first script says that repair's reason", () => {
+    const why = 'before the first script, shipped-library: the git submodule vendor/foo is not checked out';
+    const early: ReportTurn = { ...turn, upFront: [{ kind: 'package', what: 'libfoo-dev', why }] };
+    expect(dependencyReasons([early], recipe)).toContainEqual({ name: 'libfoo-dev', why });
+  });
 });
 
 describe('includeRootsWhy', () => {
