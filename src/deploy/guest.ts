@@ -10,7 +10,9 @@
  *
  * KVM or TCG: the check boots with `-enable-kvm -cpu host` when the sandbox was given a usable /dev/kvm
  * (sandbox/kvm.ts says whether it was) and the device answers inside; otherwise under TCG, with a warning
- * in its output and the time limit stretched by `TCG_SLOWDOWN`. The guest is bounded by `timeout -k`, and
+ * in its output and the time limit stretched by `TCG_SLOWDOWN`. A /dev/kvm QEMU cannot run the guest on (it
+ * fails at once, the serial log empty: a nested hypervisor that refuses an MSR) gets the same boot under
+ * TCG, said as such. The guest is bounded by `timeout -k`, and
  * the check's own script kills its whole process group when the pattern shows or the limit passes, so no
  * QEMU outlives the check (and the sandbox kills whatever is left of its tree after every command).
  */
@@ -27,6 +29,8 @@ export const GUEST_SERIAL_LOG = '.buildbench/guest/serial.log';
 export const GUEST_BUILD_LOG = '.buildbench/guest/build.log';
 /** Where the check records which accelerator booted the guest (`kvm` or `tcg`). */
 export const GUEST_ACCEL_FILE = '.buildbench/guest/accel';
+/** QEMU's own error output of the last boot (also copied to the check's output). */
+export const GUEST_QEMU_STDERR = '.buildbench/guest/qemu-stderr.log';
 /** Memory of the guest, in MiB: a serial line needs little. */
 export const GUEST_MEMORY_MB = 256;
 /** The image build's limit in the check: a kernel from scratch on a small runner, or a bare-metal image. */
@@ -157,18 +161,35 @@ export function guestScript(guest: GuestSpec, options: { kvm: boolean }): string
     `  echo "guest: warning: no usable /dev/kvm in the sandbox: booting $IMG under TCG emulation, which is slow (limit \${limit} s, ${TCG_SLOWDOWN}x the KVM limit)"`,
     'fi',
     // Which accelerator booted it, beside the log: evidence for the report (and the tests).
-    `if [ "$kvm" = 1 ]; then echo kvm; else echo tcg; fi > ${shellQuote(GUEST_ACCEL_FILE)}`,
-    'start=$(date +%s%N)',
+    `ACCEL=${shellQuote(GUEST_ACCEL_FILE)}`,
+    'if [ "$kvm" = 1 ]; then echo kvm; else echo tcg; fi > "$ACCEL"',
+    `QERR=${shellQuote(GUEST_QEMU_STDERR)}`,
+    'boot() {',
+    '  start=$(date +%s%N)',
     // -nodefaults: no NIC, no VGA, no ROMs to look for; the one serial port is the console, in a file.
-    '# shellcheck disable=SC2086',
-    `timeout -k 5 "$limit" qemu-system-x86_64 $accel -m ${GUEST_MEMORY_MB} -nodefaults -display none -no-reboot \\`,
-    `  -name buildbench-guest -serial "file:$LOG" -kernel "$IMG"${append ? ` -append ${shellQuote(append)}` : ''}`,
-    'rc=$?',
-    'ms=$(( ($(date +%s%N) - start) / 1000000 ))',
-    'if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then',
-    '  echo "guest: killed at its time limit of ${limit} s"',
-    'else',
-    '  echo "guest: QEMU ended by itself after ${ms} ms (exit $rc)"',
+    '  # shellcheck disable=SC2086',
+    `  timeout -k 5 "$limit" qemu-system-x86_64 $accel -m ${GUEST_MEMORY_MB} -nodefaults -display none -no-reboot \\`,
+    `    -name buildbench-guest -serial "file:$LOG" -kernel "$IMG"${append ? ` -append ${shellQuote(append)}` : ''} 2> "$QERR"`,
+    '  rc=$?',
+    '  cat "$QERR" >&2',
+    '  ms=$(( ($(date +%s%N) - start) / 1000000 ))',
+    '  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then',
+    '    echo "guest: killed at its time limit of ${limit} s"',
+    '  else',
+    '    echo "guest: QEMU ended by itself after ${ms} ms (exit $rc)"',
+    '  fi',
+    '}',
+    'boot',
+    // A /dev/kvm that opens is not always one QEMU can run a guest on (a nested hypervisor that refuses an
+    // MSR: `failed to set MSR 0x10a`, then an abort): QEMU fails at once and the guest never printed a line.
+    // The same guest then boots under TCG, said as such, rather than failing the check on the machine.
+    'if [ "$kvm" = 1 ] && [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] && [ ! -s "$LOG" ]; then',
+    '  accel="-accel tcg"',
+    `  limit=${seconds(limits.tcgMs)}`,
+    '  echo tcg > "$ACCEL"',
+    '  echo "guest: warning: QEMU could not run the guest with KVM here (exit $rc: $(grep -m 1 . "$QERR" | cut -c 1-200)): booting it again under TCG emulation (limit ${limit} s)"',
+    '  rm -f "$LOG"',
+    '  boot',
     'fi',
     'exit "$rc"',
   ].join('\n');

@@ -159,22 +159,26 @@ describeRootfs('a multiboot guest under QEMU in the rootfs sandbox', () => {
     await sandbox?.dispose();
   });
 
-  it('records KVM as passed and boots with it', async () => {
+  it('records KVM as passed and boots with it (where QEMU cannot run a guest on it, under TCG, said)', async () => {
     expect(sandbox.isolation?.devices?.find((d) => d.device === 'kvm')).toEqual({
       device: 'kvm',
       passed: true,
       how: 'passed (bubblewrap --dev-bind /dev/kvm /dev/kvm)',
       paths: ['/dev/kvm'],
     });
-    const [boot] = (await runSpec(specOf(guestCheck(goal, { kvm: true })!), sandbox)).checks;
-    expect(boot?.passed).toBe(true);
-    const accel = await sandbox.exec('cat .buildbench/guest/accel', { timeoutMs: 10_000 });
-    expect(accel.output.trim()).toBe('kvm');
+    // Whether QEMU can run a guest on this machine's KVM at all (a nested hypervisor may refuse it: QEMU aborts
+    // with `failed to set MSR`): the same guest booted directly.
     const out = await sandbox.exec(
       'test -c /dev/kvm && qemu-system-x86_64 -enable-kvm -cpu host -m 64 -nodefaults -display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 -serial stdio -kernel hello.elf; echo "rc=$?"',
       { timeoutMs: 60_000 },
     );
-    expect(out.output).toMatch(/multiboot-hello: hello from a bare-metal guest[\s\S]*rc=1/);
+    const qemuRunsKvm = /multiboot-hello: hello from a bare-metal guest[\s\S]*rc=1/.test(out.output);
+    const [boot] = (await runSpec(specOf(guestCheck(goal, { kvm: true })!), sandbox)).checks;
+    expect(boot?.passed).toBe(true);
+    const accel = await sandbox.exec('cat .buildbench/guest/accel', { timeoutMs: 10_000 });
+    expect(accel.output.trim()).toBe(qemuRunsKvm ? 'kvm' : 'tcg');
+    if (!qemuRunsKvm)
+      console.log(`QEMU cannot run a guest on this machine's KVM: ${out.output.trim().split('\n')[0]}`);
   }, 120_000);
 });
 

@@ -147,7 +147,14 @@ describe.each(kinds)('secrets never reach an output file (%s sandbox)', (kind) =
     async () => {
       if (kind === 'docker') await ensureTestDockerImage();
       const repo = hostileRepo(`hostile-${kind}`);
-      const s = settings(repo, `hostile-${kind}`, { secretEnv: ['BB_TEST_DEPLOYMENT'] }, kind);
+      // Replayed always: every output file is written (the replay's, and the patch series of the tracked file the
+      // build wrote secrets into, which a fresh first turn would leave to build.sh to redo), and each is checked.
+      const s = settings(
+        repo,
+        `hostile-${kind}`,
+        { secretEnv: ['BB_TEST_DEPLOYMENT'], replay: 'always' },
+        kind,
+      );
       const result = await runBuild(s);
       expect(result.status).toBe('success');
 
