@@ -12,7 +12,6 @@
  *   the conditions of compound commands the parser flattened (`[ … ]`).
  * Sections for other systems (a "macOS" or "Windows" heading) are skipped.
  */
-import { programInstallSection } from '../repo/documented.js';
 import type { BuildSystemKind, DocumentedBlock, RepoInfo } from '../repo/types.js';
 import { splitScript } from '../trajectory/shell-split.js';
 import { loadCatalog } from './catalog.js';
@@ -57,21 +56,6 @@ const OTHER_SYSTEM_SECTION =
 const BUILD_COMMAND =
   /^(?:cmake|make|gmake|\.\/configure|sh|bash|\.\/autogen\.sh|autoreconf|\.\/bootstrap|meson|ninja|qmake|qmake-qt5|scons|bazel|cargo|gcc|g\+\+|cc|c\+\+|clang|clang\+\+|\.\/build\.sh)$/;
 const PACKAGE_NAME = /^[a-z0-9][a-z0-9+.-]*[a-z0-9+]$/;
-
-/**
- * A block that installs the program itself, not what building it needs: under an "Installing" heading with
- * no heading about building on the way (`programInstallSection`), where no block of that section runs a build
- * command (`apt-get install silversearcher-ag` is the project, prebuilt; an "Installation" section that
- * installs packages, then configures and makes, is a build's).
- */
-function installsTheProgram(block: DocumentedBlock, all: readonly DocumentedBlock[]): boolean {
-  if (!programInstallSection([...(block.parents ?? []), block.section])) return false;
-  const key = (b: DocumentedBlock): string => [...(b.parents ?? []), b.section].join('\n');
-  return !all.some(
-    (b) =>
-      key(b) === key(block) && b.text.split('\n').some((line) => BUILD_COMMAND.test(words(line)[0] ?? '')),
-  );
-}
 
 /** Words of a simple command (quotes removed from plain quoted words; good enough to classify it). */
 function words(command: string): string[] {
@@ -298,10 +282,10 @@ export async function documentedRecipes(repo: Pick<RepoInfo, 'documented'>): Pro
  */
 export async function documentedPackages(repo: Pick<RepoInfo, 'documented'>): Promise<string[]> {
   const names = new Set<string>();
-  const blocks = repo.documented?.blocks ?? [];
-  for (const block of blocks) {
+  for (const block of repo.documented?.blocks ?? []) {
     if (block.from !== 'docs' || OTHER_SYSTEM_SECTION.test(block.section)) continue;
-    if (installsTheProgram(block, blocks)) continue;
+    // `apt-get install silversearcher-ag` under "## Installing": the project itself, prebuilt.
+    if (block.installsProgram) continue;
     for (const name of (await cleanBlock(block.text)).packages) names.add(name);
   }
   for (const p of repo.documented?.prosePackages ?? []) names.add(p.name);

@@ -64,20 +64,24 @@ export function programInstallSection(headings: readonly string[]): boolean {
 const BUILDS =
   /(?:^|[\s;&|(])(?:cmake|make|gmake|\.\/configure|autoreconf|\.\/autogen\.sh|\.\/bootstrap|meson|ninja|qmake|scons|bazel|\.\/build\.sh)(?=\s|$)/;
 
+/** A Markdown ATX heading: its `#`s (the level) and its title. */
+const MD_HEADING = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
+
 /**
  * For each line of a Markdown text (0-based), whether it is in a section `programInstallSection` names and
  * that section runs no build command (an "Installation" section that configures and makes is a build's).
+ * Both readers of install lines use it: declared-deps' `apt-get install` lines and `docBlocks`' blocks.
  */
-export function programInstallLines(text: string): boolean[] {
+export function programInstallLines(text: string | readonly string[]): boolean[] {
   const levels: string[] = [];
-  const lines = text.split('\n');
+  const lines = typeof text === 'string' ? text.split('\n') : text;
   // Each line's section (the index of its heading line, -1 before any) and whether that section builds.
   const sectionOf: number[] = [];
   const named = new Map<number, boolean>();
   const builds = new Set<number>();
   let section = -1;
   lines.forEach((line, i) => {
-    const md = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    const md = MD_HEADING.exec(line);
     if (md) {
       levels.length = md[1]!.length;
       levels[md[1]!.length - 1] = md[2]!;
@@ -113,17 +117,15 @@ export function docBlocks(text: string, file: string): DocumentedBlock[] {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const found: { block: DocumentedBlock; underBuild: boolean }[] = [];
   let heading: Heading = { title: '', line: 0, end: -1 };
-  // Markdown headings by level (1-6): the headings above a block's own.
-  const levels: string[] = [];
+  const installing = programInstallLines(lines);
   const push = (start: number, body: string[]): void => {
     const raw = stripPrompts(body.join('\n')).trim();
     if (raw === '' || raw.length > MAX_BLOCK_CHARS) return;
-    const parents = levels.filter((t, n, all) => t !== '' && n < all.length - 1);
     found.push({
       block: {
         source: `${file}:${start + 1}`,
         section: heading.title,
-        ...(parents.length > 0 ? { parents } : {}),
+        ...(installing[start] === true ? { installsProgram: true as const } : {}),
         text: raw,
         from: 'docs',
       },
@@ -132,13 +134,9 @@ export function docBlocks(text: string, file: string): DocumentedBlock[] {
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const md = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    const md = MD_HEADING.exec(line);
     if (md) {
       heading = { title: md[2]!, line: i, end: i };
-      const level = md[1]!.length;
-      levels.length = level;
-      for (let l = 0; l < level - 1; l++) levels[l] ??= '';
-      levels[level - 1] = md[2]!;
       continue;
     }
     const next = lines[i + 1] ?? '';

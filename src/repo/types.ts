@@ -33,8 +33,11 @@ export interface DocumentedBlock {
   source: string;
   /** The heading (docs) or the step's name (CI) it was under. */
   section: string;
-  /** Docs (Markdown): the headings above `section`, outermost first. */
-  parents?: string[];
+  /**
+   * Docs (Markdown): it stands in a section about installing the finished program, one that builds nothing
+   * (`programInstallLines`): what it installs is the project itself, not what building it needs.
+   */
+  installsProgram?: true;
   /** The shell text as written (prompts like `$ ` already removed). */
   text: string;
   from: 'docs' | 'ci';

@@ -125,28 +125,29 @@ describe('documented commands as a recipe (recipe/documented)', () => {
   });
 
   it('the program itself, installed under an "Installing" heading, is not a package the build needs', async () => {
-    const text = ['# The Tool', '## Installing', '### Linux', '', '    apt-get install the-tool', ''].join(
-      '\n',
+    const doc = (...lines: string[]): DocumentedBlock[] => docBlocks(lines.join('\n'), 'README.md');
+    const program = doc('# The Tool', '## Installing', '### Linux', '', '    apt-get install the-tool', '');
+    expect(program).toEqual([expect.objectContaining({ section: 'Linux', installsProgram: true })]);
+    // Dependencies under "Installing", and an "Installation" section that builds, are the build's.
+    const dependencies = doc(
+      '## Installing',
+      '### Dependencies',
+      '',
+      '    apt-get install -y libpcre3-dev',
+      '',
     );
-    expect(docBlocks(text, 'README.md')).toEqual([
-      expect.objectContaining({ section: 'Linux', parents: ['The Tool', 'Installing'] }),
-    ]);
-    const under = (text: string, section: string, parents: string[]): DocumentedBlock => ({
-      ...block(text, section),
-      parents,
-    });
-    const repo = {
-      documented: {
-        blocks: [
-          under('apt-get install the-tool', 'Linux', ['The Tool', 'Installing']),
-          // Dependencies under "Installing", and an "Installation" section that builds, are the build's.
-          under('apt-get install -y libpcre3-dev', 'Dependencies', ['Installing']),
-          under('sudo apt-get install -y libssl-dev', 'Installation', []),
-          under('make', 'Installation', []),
-        ],
-        prosePackages: [],
-      },
-    };
+    const building = doc(
+      '## Installation',
+      '',
+      '    sudo apt-get install -y libssl-dev',
+      '',
+      'then:',
+      '',
+      '    make',
+      '',
+    );
+    expect([...dependencies, ...building].some((b) => b.installsProgram)).toBe(false);
+    const repo = { documented: { blocks: [...program, ...dependencies, ...building], prosePackages: [] } };
     expect((await documentedPackages(repo)).sort()).toEqual(['libpcre3-dev', 'libssl-dev']);
   });
 });
