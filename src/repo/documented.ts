@@ -8,6 +8,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 
+import { markdownHeading } from '../base/markdown.js';
 import { baseOf, dirOf } from './paths.js';
 import type {
   BuildSystem,
@@ -64,9 +65,6 @@ export function programInstallSection(headings: readonly string[]): boolean {
 const BUILDS =
   /(?:^|[\s;&|(])(?:cmake|make|gmake|\.\/configure|autoreconf|\.\/autogen\.sh|\.\/bootstrap|meson|ninja|qmake|scons|bazel|\.\/build\.sh)(?=\s|$)/;
 
-/** A Markdown ATX heading: its `#`s (the level) and its title. */
-const MD_HEADING = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
-
 /**
  * For each line of a Markdown text (0-based), whether it is in a section `programInstallSection` names and
  * that section runs no build command (an "Installation" section that configures and makes is a build's).
@@ -81,10 +79,10 @@ export function programInstallLines(text: string | readonly string[]): boolean[]
   const builds = new Set<number>();
   let section = -1;
   lines.forEach((line, i) => {
-    const md = MD_HEADING.exec(line);
+    const md = markdownHeading(line);
     if (md) {
-      levels.length = md[1]!.length;
-      levels[md[1]!.length - 1] = md[2]!;
+      levels.length = md.level;
+      levels[md.level - 1] = md.title;
       section = i;
       named.set(i, programInstallSection(levels.filter((t) => t !== undefined)));
     } else if (BUILDS.test(line)) builds.add(section);
@@ -134,9 +132,9 @@ export function docBlocks(text: string, file: string): DocumentedBlock[] {
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const md = MD_HEADING.exec(line);
+    const md = markdownHeading(line);
     if (md) {
-      heading = { title: md[2]!, line: i, end: i };
+      heading = { title: md.title, line: i, end: i };
       continue;
     }
     const next = lines[i + 1] ?? '';

@@ -1,4 +1,5 @@
 /** Splits documentation into sections by heading and picks the ones about building, by keywords. */
+import { markdownHeading } from '../base/markdown.js';
 
 export interface DocSection {
   /** The heading text, '' for the part before the first heading. */
@@ -29,7 +30,7 @@ export function splitSections(text: string): DocSection[] {
     const line = lines[i]!;
     if (/^\s*(?:```|~~~)/.test(line)) inFence = !inFence;
     const next = lines[i + 1];
-    const atx = !inFence ? /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line) : null;
+    const atx = !inFence ? markdownHeading(line) : undefined;
     const underlined =
       !inFence &&
       next !== undefined &&
@@ -38,7 +39,7 @@ export function splitSections(text: string): DocSection[] {
       /^\s*([=\-~^"'`#*+])\1{2,}\s*$/.test(next) &&
       next.trim().length >= Math.min(3, line.trim().length);
     if (atx) {
-      sections.push({ heading: atx[1]!, lines: [line] });
+      sections.push({ heading: atx.title, lines: [line] });
     } else if (underlined) {
       sections.push({ heading: line.trim(), lines: [line, next] });
       i++;
